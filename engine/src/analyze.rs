@@ -1,0 +1,363 @@
+//! Tree-sitter analysis of one file: symbols (definitions), raw edges (calls, inheritance,
+//! implementation, references, imports) and cognitive complexity.
+//!
+//! Analysis is per file and pure, so it runs in parallel and its result can be reused while
+//! the file's content hash is unchanged. Edge *targets* are only names here; they are resolved
+//! across the whole repository by [`crate::resolve`].
+
+mod complexity;
+mod rules;
+
+use tree_sitter::{Node, Parser};
+
+use crate::lang::Lang;
+pub use rules::TYPE_KINDS;
+
+/// Deepest syntax-tree nesting the walker descends into; deeper subtrees (pathological or
+/// minified input) are not analysed, which bounds work and stack use.
+pub const MAX_DEPTH: usize = 256;
+
+/// A definition found in a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Symbol {
+    pub kind: &'static str,
+    pub name: String,
+    /// Dotted path inside the file, e.g. `Parser.parse`; unique within the file.
+    pub qualified_name: String,
+    /// Qualified name of the enclosing symbol.
+    pub parent: Option<String>,
+    pub start_line: i64,
+    pub start_character: i64,
+    pub end_line: i64,
+    pub end_character: i64,
+    pub signature: String,
+    pub doc: Option<String>,
+    pub summary: String,
+    pub is_public: bool,
+    pub lines: i64,
+    /// Cognitive complexity, for functions, methods and constructors.
+    pub complexity: Option<i64>,
+}
+
+/// Kind of a relationship.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EdgeKind {
+    Calls,
+    Inherits,
+    Implements,
+    References,
+    Imports,
+}
+
+impl EdgeKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EdgeKind::Calls => "calls",
+            EdgeKind::Inherits => "inherits",
+            EdgeKind::Implements => "implements",
+            EdgeKind::References => "references",
+            EdgeKind::Imports => "imports",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "calls" => EdgeKind::Calls,
+            "inherits" => EdgeKind::Inherits,
+            "implements" => EdgeKind::Implements,
+            "references" => EdgeKind::References,
+            "imports" => EdgeKind::Imports,
+            _ => return None,
+        })
+    }
+}
+
+/// An edge as found in the source: its target is a name (plus the qualifier written before
+/// it, e.g. `self`, `Foo`, a module path), resolved later.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawEdge {
+    pub kind: EdgeKind,
+    /// Qualified name of the source symbol; `None` for the file itself.
+    pub source: Option<String>,
+    pub line: i64,
+    pub character: i64,
+    pub target_name: String,
+    pub qualifier: Option<String>,
+}
+
+/// Everything analysis finds in one file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FileAnalysis {
+    pub symbols: Vec<Symbol>,
+    pub edges: Vec<RawEdge>,
+    /// True when the parse contained syntax errors (what parsed is still indexed).
+    pub had_errors: bool,
+}
+
+/// Analyse a file. Languages without a grammar yield an empty analysis.
+pub fn analyze(lang: Lang, src: &str) -> FileAnalysis {
+    let Some(grammar) = lang.grammar() else {
+        return FileAnalysis::default();
+    };
+    let mut parser = Parser::new();
+    if parser.set_language(&grammar).is_err() {
+        return FileAnalysis::default();
+    }
+    let Some(tree) = parser.parse(src, None) else {
+        return FileAnalysis::default();
+    };
+    let root = tree.root_node();
+    let mut w = Walker {
+        lang,
+        src,
+        line_starts: line_starts(src),
+        out: FileAnalysis {
+            had_errors: root.has_error(),
+            ..Default::default()
+        },
+        seen_qnames: Default::default(),
+        seen_refs: Default::default(),
+    };
+    w.walk(root);
+    w.out
+}
+
+/// Byte offsets where each line starts.
+fn line_starts(src: &str) -> Vec<usize> {
+    let mut v = vec![0];
+    v.extend(src.match_indices('\n').map(|(i, _)| i + 1));
+    v
+}
+
+#[derive(Clone)]
+struct Scope {
+    /// Index into `out.symbols` of the enclosing symbol.
+    symbol: Option<usize>,
+    /// Qualified-name prefix for children (a symbol's qname, or an `impl` target type).
+    prefix: Option<String>,
+    /// True inside a type body (functions become methods).
+    in_type: bool,
+    /// Publicity inherited by members (trait items, enum variants, interface members).
+    public_members: Option<bool>,
+}
+
+struct Walker<'s> {
+    lang: Lang,
+    src: &'s str,
+    line_starts: Vec<usize>,
+    out: FileAnalysis,
+    seen_qnames: std::collections::HashMap<String, usize>,
+    seen_refs: std::collections::HashSet<(Option<String>, String)>,
+}
+
+impl<'s> Walker<'s> {
+    fn text(&self, n: Node) -> &'s str {
+        self.src.get(n.byte_range()).unwrap_or("")
+    }
+
+    /// (line 1-based, character 0-based in Unicode scalar values) of a byte offset.
+    fn position(&self, byte: usize) -> (i64, i64) {
+        let line = self.line_starts.partition_point(|&s| s <= byte).max(1) - 1;
+        let start = self.line_starts[line];
+        let chars = self
+            .src
+            .get(start..byte)
+            .map(|s| s.chars().count())
+            .unwrap_or(byte - start);
+        (line as i64 + 1, chars as i64)
+    }
+
+    fn walk(&mut self, root: Node<'_>) {
+        // Explicit stack: (node, scope, depth). Children are pushed in reverse so they are
+        // visited in document order (which keeps duplicate-name suffixes stable).
+        let top = Scope {
+            symbol: None,
+            prefix: None,
+            in_type: false,
+            public_members: None,
+        };
+        let mut stack = vec![(root, top, 0usize)];
+        while let Some((node, scope, depth)) = stack.pop() {
+            if depth > MAX_DEPTH {
+                continue;
+            }
+            let child_scope = self.visit(node, &scope);
+            let mut cursor = node.walk();
+            let children: Vec<Node> = node.named_children(&mut cursor).collect();
+            for child in children.into_iter().rev() {
+                stack.push((child, child_scope.clone(), depth + 1));
+            }
+        }
+    }
+
+    /// Handle one node; return the scope its children see.
+    fn visit(&mut self, node: Node<'_>, scope: &Scope) -> Scope {
+        self.edges_at(node, scope);
+        if let Some(prefix) = rules::scope_prefix(self.lang, node, self.src) {
+            // e.g. a Rust `impl Type` block: members are qualified by the type.
+            let prefix = match &scope.prefix {
+                Some(p) => format!("{p}.{prefix}"),
+                None => prefix,
+            };
+            return Scope {
+                symbol: scope.symbol,
+                prefix: Some(prefix),
+                in_type: true,
+                public_members: rules::impl_members_public(self.lang, node),
+            };
+        }
+        let Some(kind) = rules::def_kind(self.lang, node, self.src) else {
+            return scope.clone();
+        };
+        let names = rules::def_names(self.lang, node);
+        let mut last = None;
+        for name_node in names {
+            let name = rules::name_text(self.text(name_node));
+            if name.is_empty() {
+                continue;
+            }
+            last = Some(self.add_symbol(node, kind, name, scope));
+        }
+        match last {
+            Some(idx) => {
+                let sym = &self.out.symbols[idx];
+                let kind = sym.kind;
+                Scope {
+                    symbol: Some(idx),
+                    prefix: Some(sym.qualified_name.clone()),
+                    in_type: TYPE_KINDS.contains(&kind),
+                    public_members: rules::members_public(self.lang, kind, sym.is_public),
+                }
+            }
+            None => scope.clone(),
+        }
+    }
+
+    fn add_symbol(&mut self, node: Node<'_>, kind: &'static str, name: String, scope: &Scope) -> usize {
+        let kind = match kind {
+            "function" if scope.in_type => "method",
+            k => k,
+        };
+        let mut qualified_name = match &scope.prefix {
+            Some(p) => format!("{p}.{name}"),
+            None => name.clone(),
+        };
+        let seen = self.seen_qnames.entry(qualified_name.clone()).or_insert(0);
+        *seen += 1;
+        if *seen > 1 {
+            qualified_name = format!("{qualified_name}#{seen}");
+        }
+        let (start_line, start_character) = self.position(node.start_byte());
+        let (end_line, end_character) = self.position(node.end_byte());
+        let signature = rules::signature(self.lang, node, self.src);
+        let doc = rules::doc_comment(self.lang, node, self.src);
+        let is_public = scope
+            .public_members
+            .unwrap_or_else(|| rules::is_public(self.lang, node, &name, self.src));
+        let complexity = matches!(kind, "function" | "method" | "constructor")
+            .then(|| complexity::cognitive(node, self.src) as i64);
+        let summary = summarize(kind, &qualified_name, doc.as_deref(), &signature);
+        let parent = scope.prefix.clone();
+        self.out.symbols.push(Symbol {
+            kind,
+            name,
+            qualified_name,
+            parent,
+            start_line,
+            start_character,
+            end_line,
+            end_character,
+            signature,
+            doc,
+            summary,
+            is_public,
+            lines: end_line - start_line + 1,
+            complexity,
+        });
+        self.out.symbols.len() - 1
+    }
+
+    fn source_of(&self, scope: &Scope) -> Option<String> {
+        scope
+            .symbol
+            .map(|i| self.out.symbols[i].qualified_name.clone())
+    }
+
+    fn push_edge(&mut self, kind: EdgeKind, source: Option<String>, at: Node<'_>, name: &str, qualifier: Option<&str>) {
+        let name = rules::name_text(name);
+        if name.is_empty() || name.len() > 200 {
+            return;
+        }
+        if kind == EdgeKind::References && !self.seen_refs.insert((source.clone(), name.clone())) {
+            return;
+        }
+        let (line, character) = self.position(at.start_byte());
+        let qualifier = qualifier
+            .map(|q| q.split_whitespace().collect::<Vec<_>>().join(" "))
+            .filter(|q| !q.is_empty() && q.len() <= 200);
+        self.out.edges.push(RawEdge {
+            kind,
+            source,
+            line,
+            character,
+            target_name: name,
+            qualifier,
+        });
+    }
+
+    fn edges_at(&mut self, node: Node<'_>, scope: &Scope) {
+        let lang = self.lang;
+        if let Some((name, qual)) = rules::call_target(lang, node) {
+            let source = self.source_of(scope);
+            let name = self.text(name).to_string();
+            let qual = qual.map(|q| self.text(q).to_string());
+            self.push_edge(EdgeKind::Calls, source, node, &name, qual.as_deref());
+            return;
+        }
+        if let Some(edges) = rules::heritage(lang, node, self.src) {
+            // Heritage is attached to the type being defined: for a Rust `impl Trait for T`
+            // the source is `T`; otherwise the enclosing symbol (the class itself, because
+            // heritage clauses are children of the class node and the class's scope applies
+            // after it is added — so we compute the source from the defining node's name).
+            for (kind, target, source_override) in edges {
+                let source = source_override.or_else(|| self.source_of(scope));
+                let text = self.text(target).to_string();
+                self.push_edge(kind, source, target, &text, None);
+            }
+            return;
+        }
+        for (name, qual) in rules::imports(lang, node, self.src) {
+            self.push_edge(EdgeKind::Imports, None, node, &name, qual.as_deref());
+        }
+        if let Some(name) = rules::reference_target(lang, node) {
+            let source = self.source_of(scope);
+            let text = self.text(name).to_string();
+            self.push_edge(EdgeKind::References, source, name, &text, None);
+        }
+    }
+}
+
+/// A one-line summary: the doc comment's first sentence, else derived from the signature.
+pub fn summarize(kind: &str, qualified_name: &str, doc: Option<&str>, signature: &str) -> String {
+    if let Some(doc) = doc {
+        let first = first_sentence(doc);
+        if !first.is_empty() {
+            return first;
+        }
+    }
+    let sig: String = signature.chars().take(160).collect();
+    format!("{kind} {qualified_name}: {sig}")
+}
+
+fn first_sentence(doc: &str) -> String {
+    let para = doc.split("\n\n").next().unwrap_or("");
+    let flat = para.split_whitespace().collect::<Vec<_>>().join(" ");
+    let end = flat
+        .char_indices()
+        .find(|&(i, c)| c == '.' && flat[i + 1..].starts_with(' '))
+        .map(|(i, _)| i + 1)
+        .unwrap_or(flat.len());
+    flat[..end].chars().take(200).collect()
+}
+
+#[cfg(test)]
+mod tests;

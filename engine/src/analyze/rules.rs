@@ -1,0 +1,835 @@
+//! Per-language knowledge: which nodes define symbols, what they are called, which nodes are
+//! calls, heritage, imports and references. Everything grammar-specific lives here so the
+//! walker in `analyze.rs` stays language-neutral.
+
+use tree_sitter::Node;
+
+use super::EdgeKind;
+use crate::lang::Lang;
+
+/// Symbol kinds whose bodies hold members (functions inside them become methods).
+pub const TYPE_KINDS: &[&str] = &["class", "struct", "interface", "trait", "enum", "impl"];
+
+fn field<'t>(n: Node<'t>, name: &str) -> Option<Node<'t>> {
+    n.child_by_field_name(name)
+}
+
+fn parent_kind(n: Node) -> &'static str {
+    n.parent().map(|p| p.kind()).unwrap_or("")
+}
+
+fn named_children(n: Node) -> Vec<Node> {
+    let mut c = n.walk();
+    n.named_children(&mut c).collect()
+}
+
+/// The symbol kind a node defines, if any.
+pub fn def_kind(lang: Lang, n: Node, src: &str) -> Option<&'static str> {
+    let k = n.kind();
+    Some(match lang {
+        Lang::Rust => match k {
+            "function_item" | "function_signature_item" => "function",
+            "struct_item" | "union_item" => "struct",
+            "enum_item" => "enum",
+            "trait_item" => "trait",
+            "mod_item" => "module",
+            "const_item" | "static_item" => "constant",
+            "type_item" => "type_alias",
+            "macro_definition" => "macro",
+            "field_declaration" => "field",
+            "enum_variant" => "variant",
+            _ => return None,
+        },
+        Lang::Python => match k {
+            "function_definition" => "function",
+            "class_definition" => "class",
+            "assignment"
+                if parent_kind(n) == "expression_statement"
+                    && n.parent().map(parent_kind) == Some("module") =>
+            {
+                let left = field(n, "left")?;
+                let name = src.get(left.byte_range())?;
+                if left.kind() == "identifier"
+                    && name.len() > 1
+                    && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+                {
+                    "constant"
+                } else {
+                    return None;
+                }
+            }
+            _ => return None,
+        },
+        Lang::JavaScript | Lang::TypeScript | Lang::Tsx => match k {
+            "function_declaration" | "generator_function_declaration" | "function_signature" => "function",
+            "class_declaration" | "abstract_class_declaration" => "class",
+            "method_definition" | "method_signature" | "abstract_method_signature" => "method",
+            "interface_declaration" => "interface",
+            "type_alias_declaration" => "type_alias",
+            "enum_declaration" => "enum",
+            "internal_module" | "module" => "module",
+            "public_field_definition" | "field_definition" | "property_signature" => "field",
+            "variable_declarator" => {
+                let value = field(n, "value")?;
+                match value.kind() {
+                    "arrow_function" | "function_expression" | "function" | "generator_function" => "function",
+                    "class" => "class",
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        },
+        Lang::Go => match k {
+            "function_declaration" => "function",
+            "method_declaration" | "method_elem" | "method_spec" => "method",
+            "type_spec" => match field(n, "type").map(|t| t.kind()) {
+                Some("struct_type") => "struct",
+                Some("interface_type") => "interface",
+                _ => "type_alias",
+            },
+            "type_alias" => "type_alias",
+            "const_spec" => "constant",
+            "field_declaration" if field(n, "name").is_some() => "field",
+            _ => return None,
+        },
+        Lang::Java => match k {
+            "class_declaration" | "record_declaration" => "class",
+            "interface_declaration" | "annotation_type_declaration" => "interface",
+            "enum_declaration" => "enum",
+            "method_declaration" | "annotation_type_element_declaration" => "method",
+            "constructor_declaration" | "compact_constructor_declaration" => "constructor",
+            "field_declaration" => {
+                let m = modifiers_text(lang, n, src);
+                if m.contains("static") && m.contains("final") { "constant" } else { "field" }
+            }
+            "constant_declaration" => "constant",
+            "enum_constant" => "variant",
+            _ => return None,
+        },
+        Lang::C | Lang::Cpp => match k {
+            "function_definition" => "function",
+            "struct_specifier" | "union_specifier" if field(n, "body").is_some() => "struct",
+            "class_specifier" if field(n, "body").is_some() => "class",
+            "enum_specifier" if field(n, "body").is_some() => "enum",
+            "type_definition" | "alias_declaration" => "type_alias",
+            "preproc_def" | "preproc_function_def" => "macro",
+            "namespace_definition" if field(n, "name").is_some() => "module",
+            "concept_definition" => "type_alias",
+            "field_declaration" => {
+                if declarator_is_function(n) { "method" } else { "field" }
+            }
+            "enumerator" => "variant",
+            _ => return None,
+        },
+        Lang::CSharp => match k {
+            "class_declaration" | "record_declaration" => "class",
+            "struct_declaration" => "struct",
+            "interface_declaration" => "interface",
+            "enum_declaration" => "enum",
+            "method_declaration" | "operator_declaration" => "method",
+            "local_function_statement" => "function",
+            "constructor_declaration" => "constructor",
+            "property_declaration" | "indexer_declaration" | "event_declaration" => "property",
+            "field_declaration" | "event_field_declaration" => {
+                if modifiers_text(lang, n, src).contains("const") { "constant" } else { "field" }
+            }
+            "namespace_declaration" | "file_scoped_namespace_declaration" => "module",
+            "delegate_declaration" => "type_alias",
+            "enum_member_declaration" => "variant",
+            _ => return None,
+        },
+        Lang::Ruby => match k {
+            "method" | "singleton_method" => "function",
+            "class" => "class",
+            "module" => "module",
+            _ => return None,
+        },
+        Lang::Php => match k {
+            "function_definition" => "function",
+            "class_declaration" => "class",
+            "interface_declaration" => "interface",
+            "trait_declaration" => "trait",
+            "enum_declaration" => "enum",
+            "method_declaration" => "method",
+            "property_declaration" => "field",
+            "const_declaration" => "constant",
+            "namespace_definition" if field(n, "name").is_some() => "module",
+            "enum_case" => "variant",
+            _ => return None,
+        },
+        Lang::Other(_) => return None,
+    })
+}
+
+fn declarator_is_function(n: Node) -> bool {
+    let mut d = field(n, "declarator");
+    while let Some(x) = d {
+        if x.kind() == "function_declarator" {
+            return true;
+        }
+        d = field(x, "declarator");
+    }
+    false
+}
+
+/// The nodes naming what `n` defines (several for `int a, b;`-style declarations).
+pub fn def_names(lang: Lang, n: Node) -> Vec<Node> {
+    match (lang, n.kind()) {
+        (Lang::Java, "field_declaration" | "constant_declaration") => named_children(n)
+            .into_iter()
+            .filter(|c| c.kind() == "variable_declarator")
+            .filter_map(|c| field(c, "name"))
+            .collect(),
+        (Lang::CSharp, "field_declaration" | "event_field_declaration") => named_children(n)
+            .into_iter()
+            .filter(|c| c.kind() == "variable_declaration")
+            .flat_map(named_children)
+            .filter(|c| c.kind() == "variable_declarator")
+            .filter_map(|c| field(c, "name"))
+            .collect(),
+        (Lang::Php, "property_declaration") => named_children(n)
+            .into_iter()
+            .filter(|c| c.kind() == "property_element")
+            .filter_map(|c| field(c, "name"))
+            .collect(),
+        (Lang::Php, "const_declaration") => named_children(n)
+            .into_iter()
+            .filter(|c| c.kind() == "const_element")
+            .filter_map(|c| named_children(c).into_iter().find(|x| x.kind() == "name"))
+            .collect(),
+        (Lang::Python, "assignment") => field(n, "left").into_iter().collect(),
+        _ => {
+            if let Some(name) = field(n, "name") {
+                return vec![last_name(name)];
+            }
+            // C-family: follow the declarator chain to the declared identifier.
+            let mut d = field(n, "declarator");
+            while let Some(x) = d {
+                match x.kind() {
+                    "identifier" | "field_identifier" | "type_identifier" | "destructor_name"
+                    | "operator_name" | "primitive_type" => return vec![x],
+                    "qualified_identifier" => return vec![last_name(x)],
+                    _ => d = field(x, "declarator").or_else(|| {
+                        named_children(x).into_iter().find(|c| {
+                            matches!(c.kind(), "identifier" | "field_identifier" | "qualified_identifier")
+                        })
+                    }),
+                }
+            }
+            Vec::new()
+        }
+    }
+}
+
+/// The last name component of a possibly qualified name node.
+fn last_name(n: Node) -> Node {
+    match n.kind() {
+        "qualified_identifier" | "scoped_identifier" | "scope_resolution" | "qualified_name"
+        | "scoped_type_identifier" | "nested_type_identifier" => {
+            field(n, "name").map(last_name).unwrap_or(n)
+        }
+        _ => n,
+    }
+}
+
+/// Clean a name: strip PHP's `$`, generic arguments and surrounding whitespace.
+pub fn name_text(raw: &str) -> String {
+    let t = raw.trim();
+    let t = t.strip_prefix('$').unwrap_or(t);
+    let t = t.split('<').next().unwrap_or(t);
+    let t = t.rsplit("::").next().unwrap_or(t);
+    t.trim().to_string()
+}
+
+/// For nodes that scope members without being symbols themselves (a Rust `impl` block, a C++
+/// out-of-line `Type::method` definition is handled by its qualified declarator), the prefix
+/// their members get.
+pub fn scope_prefix(lang: Lang, n: Node, src: &str) -> Option<String> {
+    if lang == Lang::Rust && n.kind() == "impl_item" {
+        let ty = field(n, "type")?;
+        let base = base_type_name(ty, src);
+        return (!base.is_empty()).then_some(base);
+    }
+    None
+}
+
+/// Members of `impl Trait for T` are as public as the trait; inherent impls decide per item.
+pub fn impl_members_public(lang: Lang, n: Node) -> Option<bool> {
+    (lang == Lang::Rust && n.kind() == "impl_item" && field(n, "trait").is_some()).then_some(true)
+}
+
+/// Publicity members inherit from their container, where the language implies it.
+pub fn members_public(lang: Lang, kind: &str, container_public: bool) -> Option<bool> {
+    match (lang, kind) {
+        (Lang::Rust, "trait" | "enum") => Some(container_public),
+        (Lang::Java | Lang::CSharp | Lang::Go, "interface") => Some(container_public),
+        (Lang::TypeScript | Lang::Tsx, "interface" | "enum") => Some(container_public),
+        _ => None,
+    }
+}
+
+/// The name of a type expression without generics, references or paths: `&mut Vec<T>` → `Vec`.
+fn base_type_name(ty: Node, src: &str) -> String {
+    let mut n = ty;
+    loop {
+        match n.kind() {
+            "generic_type" | "reference_type" | "pointer_type" => {
+                match field(n, "type").or_else(|| n.named_child(0)) {
+                    Some(t) => n = t,
+                    None => break,
+                }
+            }
+            "scoped_type_identifier" | "scoped_identifier" => match field(n, "name") {
+                Some(t) => n = t,
+                None => break,
+            },
+            _ => break,
+        }
+    }
+    name_text(src.get(n.byte_range()).unwrap_or(""))
+}
+
+fn modifiers_text(lang: Lang, n: Node, src: &str) -> String {
+    let mut out = String::new();
+    for c in named_children(n) {
+        let hit = match lang {
+            Lang::Java => c.kind() == "modifiers",
+            Lang::CSharp => c.kind() == "modifier",
+            Lang::Php => matches!(c.kind(), "visibility_modifier" | "static_modifier"),
+            Lang::Rust => c.kind() == "visibility_modifier",
+            Lang::C | Lang::Cpp => c.kind() == "storage_class_specifier",
+            Lang::TypeScript | Lang::Tsx => c.kind() == "accessibility_modifier",
+            _ => false,
+        };
+        if hit {
+            out.push_str(src.get(c.byte_range()).unwrap_or(""));
+            out.push(' ');
+        }
+    }
+    out
+}
+
+/// Whether a definition is part of the public API surface.
+pub fn is_public(lang: Lang, n: Node, name: &str, src: &str) -> bool {
+    match lang {
+        Lang::Rust => modifiers_text(lang, n, src).starts_with("pub"),
+        Lang::Python => !name.starts_with('_') || (name.starts_with("__") && name.ends_with("__")),
+        Lang::Go => name.chars().next().is_some_and(char::is_uppercase),
+        Lang::Java => {
+            let m = modifiers_text(lang, n, src);
+            m.contains("public")
+                || (!m.contains("private") && !m.contains("protected") && in_java_interface(n))
+        }
+        Lang::CSharp => modifiers_text(lang, n, src).contains("public") || parent_is(n, "interface_declaration", 3),
+        Lang::Php => {
+            let m = modifiers_text(lang, n, src);
+            !(m.contains("private") || m.contains("protected"))
+        }
+        Lang::C | Lang::Cpp => {
+            if modifiers_text(lang, n, src).contains("static") && !parent_is(n, "field_declaration_list", 1) {
+                return false;
+            }
+            cpp_member_access(n).unwrap_or(true)
+        }
+        Lang::JavaScript | Lang::TypeScript | Lang::Tsx => {
+            if name.starts_with('#') || modifiers_text(lang, n, src).contains("private") {
+                return false;
+            }
+            match n.kind() {
+                "method_definition" | "public_field_definition" | "field_definition"
+                | "method_signature" | "property_signature" | "abstract_method_signature" => true,
+                _ => exported(n),
+            }
+        }
+        Lang::Ruby => true,
+        Lang::Other(_) => false,
+    }
+}
+
+fn parent_is(n: Node, kind: &str, levels: usize) -> bool {
+    let mut p = n.parent();
+    for _ in 0..levels {
+        match p {
+            Some(x) if x.kind() == kind => return true,
+            Some(x) => p = x.parent(),
+            None => return false,
+        }
+    }
+    false
+}
+
+fn in_java_interface(n: Node) -> bool {
+    parent_is(n, "interface_declaration", 2)
+}
+
+fn exported(n: Node) -> bool {
+    let mut p = n.parent();
+    for _ in 0..3 {
+        match p {
+            Some(x) if x.kind() == "export_statement" => return true,
+            Some(x) if matches!(x.kind(), "lexical_declaration" | "variable_declaration") => p = x.parent(),
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// C++ access of a class member: the nearest preceding `public:`/`private:` label, else the
+/// default of the class kind (`struct` public, `class` private). `None` outside classes.
+fn cpp_member_access(n: Node) -> Option<bool> {
+    let list = n.parent().filter(|p| p.kind() == "field_declaration_list")?;
+    let mut prev = n.prev_sibling();
+    while let Some(p) = prev {
+        if p.kind() == "access_specifier" {
+            return Some(p.child(0).map(|k| k.kind() == "public").unwrap_or(false));
+        }
+        prev = p.prev_sibling();
+    }
+    Some(list.parent().map(|c| c.kind() != "class_specifier").unwrap_or(true))
+}
+
+/// The declaration head: the text before the body, whitespace collapsed, bounded.
+pub fn signature(lang: Lang, n: Node, src: &str) -> String {
+    let body = match (lang, n.kind()) {
+        (Lang::Go, "type_spec") => None,
+        _ => field(n, "body").or_else(|| field(n, "value").filter(|_| lang != Lang::Rust)),
+    };
+    let end = match body {
+        Some(b) if b.start_byte() > n.start_byte() => b.start_byte(),
+        _ => {
+            let text = src.get(n.byte_range()).unwrap_or("");
+            n.start_byte() + text.find('\n').unwrap_or(text.len())
+        }
+    };
+    let head = src.get(n.start_byte()..end).unwrap_or("");
+    let flat = head.split_whitespace().collect::<Vec<_>>().join(" ");
+    let flat = flat.trim_end_matches(['{', ':', '=']).trim_end().to_string();
+    if flat.chars().count() > 240 {
+        flat.chars().take(239).chain(['…']).collect()
+    } else {
+        flat
+    }
+}
+
+const COMMENT_KINDS: &[&str] = &["comment", "line_comment", "block_comment"];
+const SKIPPABLE_BEFORE_DEF: &[&str] = &["attribute_item", "decorator", "attribute_list", "annotation", "marker_annotation"];
+
+/// The doc comment of a definition: a Python docstring, else the comments directly above it.
+pub fn doc_comment(lang: Lang, n: Node, src: &str) -> Option<String> {
+    if lang == Lang::Python
+        && let Some(body) = field(n, "body")
+        && let Some(first) = body.named_child(0)
+        && first.kind() == "expression_statement"
+        && let Some(s) = first.named_child(0)
+        && s.kind() == "string"
+    {
+        let raw = src.get(s.byte_range()).unwrap_or("");
+        let t = raw.trim_start_matches(['r', 'u', 'b', 'R', 'U', 'B']);
+        let t = t.trim_matches('"').trim_matches('\'');
+        return clean_doc(t);
+    }
+    // Definitions wrapped by export/decorator/template nodes carry their comments outside.
+    let mut anchor = n;
+    while let Some(p) = anchor.parent() {
+        if matches!(p.kind(), "export_statement" | "decorated_definition" | "template_declaration") {
+            anchor = p;
+        } else {
+            break;
+        }
+    }
+    let mut parts = Vec::new();
+    let mut next_start = anchor.start_position().row;
+    let mut prev = anchor.prev_sibling();
+    while let Some(p) = prev {
+        if COMMENT_KINDS.contains(&p.kind()) {
+            if p.end_position().row + 1 < next_start {
+                break;
+            }
+            parts.push(src.get(p.byte_range()).unwrap_or(""));
+            next_start = p.start_position().row;
+        } else if !SKIPPABLE_BEFORE_DEF.contains(&p.kind()) {
+            break;
+        }
+        prev = p.prev_sibling();
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    parts.reverse();
+    clean_doc(&parts.join("\n"))
+}
+
+fn clean_doc(raw: &str) -> Option<String> {
+    let mut lines = Vec::new();
+    for line in raw.lines() {
+        let mut t = line.trim();
+        for p in ["///", "//!", "/**", "/*!", "/*", "//", "#", "*/"] {
+            if let Some(rest) = t.strip_prefix(p) {
+                t = rest;
+                break;
+            }
+        }
+        let t = t.strip_suffix("*/").unwrap_or(t);
+        let t = t.trim_start_matches('*').trim();
+        lines.push(t);
+    }
+    while lines.first() == Some(&"") {
+        lines.remove(0);
+    }
+    while lines.last() == Some(&"") {
+        lines.pop();
+    }
+    let doc = lines.join("\n");
+    (!doc.is_empty()).then(|| doc.chars().take(4000).collect())
+}
+
+/// For a call node: the node naming the callee, and the qualifier written before it.
+pub fn call_target<'t>(lang: Lang, n: Node<'t>) -> Option<(Node<'t>, Option<Node<'t>>)> {
+    let callee = match (lang, n.kind()) {
+        (_, "call_expression") => field(n, "function"),
+        (Lang::Python, "call") => field(n, "function"),
+        (Lang::Ruby, "call") => {
+            let m = field(n, "method")?;
+            // `require`, `include` and friends are imports/heritage, not calls.
+            return Some((m, field(n, "receiver")));
+        }
+        (Lang::Java, "method_invocation") => return Some((field(n, "name")?, field(n, "object"))),
+        (Lang::CSharp, "invocation_expression") => field(n, "function"),
+        (Lang::Php, "function_call_expression") => field(n, "function"),
+        (Lang::Php, "member_call_expression" | "nullsafe_member_call_expression") => {
+            return Some((field(n, "name")?, field(n, "object")));
+        }
+        (Lang::Php, "scoped_call_expression") => return Some((field(n, "name")?, field(n, "scope"))),
+        (Lang::JavaScript | Lang::TypeScript | Lang::Tsx, "new_expression") => field(n, "constructor"),
+        (Lang::Cpp, "new_expression") => field(n, "type"),
+        (Lang::Java | Lang::CSharp, "object_creation_expression") => field(n, "type"),
+        (Lang::Php, "object_creation_expression") => named_children(n)
+            .into_iter()
+            .find(|c| matches!(c.kind(), "name" | "qualified_name")),
+        _ => None,
+    }?;
+    split_callee(callee)
+}
+
+fn split_callee(c: Node) -> Option<(Node, Option<Node>)> {
+    let pair = |name: &str, qual: &str| Some((field(c, name)?, field(c, qual)));
+    match c.kind() {
+        "identifier" | "field_identifier" | "property_identifier" | "type_identifier" | "name"
+        | "constant" | "simple_identifier" => Some((c, None)),
+        "field_expression" => pair("field", "value").or_else(|| pair("field", "argument")),
+        "member_expression" => pair("property", "object"),
+        "selector_expression" => pair("field", "operand"),
+        "attribute" => pair("attribute", "object"),
+        "member_access_expression" => pair("name", "expression"),
+        "scoped_identifier" | "scoped_type_identifier" => pair("name", "path"),
+        "qualified_identifier" => {
+            let (n, _) = split_callee(field(c, "name")?)?;
+            Some((n, field(c, "scope")))
+        }
+        "qualified_name" => Some((field(c, "name").unwrap_or(c), field(c, "prefix"))),
+        "generic_function" => split_callee(field(c, "function")?),
+        "generic_name" | "generic_type" | "template_function" | "template_type" => {
+            split_callee(field(c, "name").or_else(|| c.named_child(0))?)
+        }
+        _ => None,
+    }
+}
+
+/// Heritage edges: (kind, target name node, source override) for a heritage clause node.
+pub fn heritage<'t>(lang: Lang, n: Node<'t>, src: &str) -> Option<Vec<(EdgeKind, Node<'t>, Option<String>)>> {
+    let k = n.kind();
+    let (kind, container) = match lang {
+        Lang::Rust => match k {
+            "impl_item" => {
+                let t = field(n, "trait")?;
+                let ty = field(n, "type")?;
+                let source = base_type_name(ty, src);
+                let target = type_names(t);
+                return Some(target.into_iter().map(|x| (EdgeKind::Implements, x, Some(source.clone()))).collect());
+            }
+            "trait_bounds" if parent_kind(n) == "trait_item" => (EdgeKind::Inherits, n),
+            _ => return None,
+        },
+        Lang::Python if k == "argument_list" && parent_kind(n) == "class_definition" => (EdgeKind::Inherits, n),
+        Lang::JavaScript | Lang::TypeScript | Lang::Tsx => match k {
+            "class_heritage" if lang == Lang::JavaScript => (EdgeKind::Inherits, n),
+            "extends_clause" | "extends_type_clause" => (EdgeKind::Inherits, n),
+            "implements_clause" => (EdgeKind::Implements, n),
+            _ => return None,
+        },
+        Lang::Go => match k {
+            "field_declaration" if field(n, "name").is_none() => (EdgeKind::Inherits, n),
+            "type_elem" if parent_kind(n) == "interface_type" => (EdgeKind::Inherits, n),
+            _ => return None,
+        },
+        Lang::Java => match k {
+            "superclass" | "extends_interfaces" => (EdgeKind::Inherits, n),
+            "super_interfaces" => (EdgeKind::Implements, n),
+            _ => return None,
+        },
+        Lang::C | Lang::Cpp if k == "base_class_clause" => (EdgeKind::Inherits, n),
+        Lang::CSharp if k == "base_list" => (EdgeKind::Inherits, n),
+        Lang::Ruby if k == "superclass" => (EdgeKind::Inherits, n),
+        Lang::Php => match k {
+            "base_clause" => (EdgeKind::Inherits, n),
+            "class_interface_clause" => (EdgeKind::Implements, n),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let targets = type_names(container);
+    Some(
+        targets
+            .into_iter()
+            .map(|t| {
+                // C#: `I`-prefixed base types are interfaces by convention.
+                let text = src.get(t.byte_range()).unwrap_or("");
+                let kind = if lang == Lang::CSharp
+                    && text.len() > 1
+                    && text.starts_with('I')
+                    && text[1..].starts_with(|c: char| c.is_ascii_uppercase())
+                {
+                    EdgeKind::Implements
+                } else {
+                    kind
+                };
+                (kind, t, None)
+            })
+            .collect(),
+    )
+}
+
+/// The type names mentioned in a heritage clause, skipping generic arguments.
+fn type_names(container: Node) -> Vec<Node> {
+    let mut out = Vec::new();
+    let mut stack = vec![container];
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "type_arguments" | "type_argument_list" | "template_argument_list" | "keyword_argument"
+            | "arguments" | "argument_list" if n.id() != container.id() => {}
+            "identifier" | "type_identifier" | "constant" | "name" | "simple_identifier" => out.push(n),
+            "scoped_type_identifier" | "scoped_identifier" | "qualified_name" | "qualified_identifier"
+            | "nested_type_identifier" | "scope_resolution" | "generic_name" => {
+                out.push(last_name(field(n, "name").map(last_name).unwrap_or(n)));
+            }
+            "attribute" => out.extend(field(n, "attribute")),
+            "member_expression" => out.extend(field(n, "property")),
+            _ => {
+                let mut c = n.walk();
+                let kids: Vec<Node> = n.named_children(&mut c).collect();
+                stack.extend(kids.into_iter().rev());
+            }
+        }
+    }
+    out.retain(|n| n.kind() != "access_specifier");
+    out
+}
+
+/// Imports declared by a node: (imported name, module qualifier).
+pub fn imports(lang: Lang, n: Node, src: &str) -> Vec<(String, Option<String>)> {
+    let text = |x: Node| src.get(x.byte_range()).unwrap_or("").to_string();
+    let unquote = |s: String| s.trim_matches(['"', '\'', '`', '<', '>']).to_string();
+    match (lang, n.kind()) {
+        (Lang::Rust, "use_declaration") => {
+            let Some(arg) = field(n, "argument") else { return vec![] };
+            expand_rust_use(&text(arg))
+        }
+        (Lang::Python, "import_statement") => named_children(n)
+            .into_iter()
+            .map(|c| match c.kind() {
+                "aliased_import" => field(c, "name").map(text).unwrap_or_default(),
+                _ => text(c),
+            })
+            .map(|m| (m.clone(), None))
+            .collect(),
+        (Lang::Python, "import_from_statement") => {
+            let module = field(n, "module_name").map(text);
+            let mut c = n.walk();
+            let names: Vec<_> = n
+                .children_by_field_name("name", &mut c)
+                .map(|x| match x.kind() {
+                    "aliased_import" => field(x, "name").map(text).unwrap_or_default(),
+                    _ => text(x),
+                })
+                .collect();
+            if names.is_empty() {
+                vec![("*".to_string(), module)]
+            } else {
+                names.into_iter().map(|x| (x, module.clone())).collect()
+            }
+        }
+        (Lang::JavaScript | Lang::TypeScript | Lang::Tsx, "import_statement") => {
+            let Some(source) = field(n, "source").map(|s| unquote(text(s))) else { return vec![] };
+            let mut names = Vec::new();
+            let mut stack = named_children(n);
+            while let Some(c) = stack.pop() {
+                match c.kind() {
+                    "import_specifier" => names.extend(field(c, "name").map(text)),
+                    "identifier" if parent_kind(c) == "import_clause" => names.push(text(c)),
+                    "namespace_import" => names.push("*".into()),
+                    "import_clause" | "named_imports" => stack.extend(named_children(c)),
+                    _ => {}
+                }
+            }
+            if names.is_empty() {
+                names.push(source.rsplit('/').next().unwrap_or(&source).to_string());
+            }
+            names.into_iter().map(|x| (x, Some(source.clone()))).collect()
+        }
+        (Lang::Go, "import_spec") => {
+            let Some(path) = field(n, "path").map(|p| unquote(text(p))) else { return vec![] };
+            let last = path.rsplit('/').next().unwrap_or(&path).to_string();
+            vec![(last, Some(path))]
+        }
+        (Lang::Java, "import_declaration") => named_children(n)
+            .into_iter()
+            .filter(|c| matches!(c.kind(), "scoped_identifier" | "identifier"))
+            .map(|c| split_path(&text(c), "."))
+            .collect(),
+        (Lang::C | Lang::Cpp, "preproc_include") => field(n, "path")
+            .map(|p| {
+                let p = unquote(text(p));
+                (p.rsplit('/').next().unwrap_or(&p).to_string(), Some(p))
+            })
+            .into_iter()
+            .collect(),
+        (Lang::CSharp, "using_directive") => named_children(n)
+            .into_iter()
+            .rfind(|c| matches!(c.kind(), "qualified_name" | "identifier"))
+            .map(|c| split_path(&text(c), "."))
+            .into_iter()
+            .collect(),
+        (Lang::Ruby, "call") => {
+            let method = field(n, "method").map(text).unwrap_or_default();
+            if !matches!(method.as_str(), "require" | "require_relative" | "load") || field(n, "receiver").is_some() {
+                return vec![];
+            }
+            field(n, "arguments")
+                .and_then(|a| a.named_child(0))
+                .map(|s| {
+                    let p = unquote(text(s));
+                    (p.rsplit('/').next().unwrap_or(&p).to_string(), Some(p))
+                })
+                .into_iter()
+                .collect()
+        }
+        (Lang::Php, "namespace_use_clause") => named_children(n)
+            .into_iter()
+            .find(|c| matches!(c.kind(), "qualified_name" | "name"))
+            .map(|c| split_path(&text(c), "\\"))
+            .into_iter()
+            .collect(),
+        _ => vec![],
+    }
+}
+
+fn split_path(path: &str, sep: &str) -> (String, Option<String>) {
+    let path = path.trim().trim_start_matches(sep);
+    match path.rsplit_once(sep) {
+        Some((q, name)) => (name.to_string(), Some(q.to_string())),
+        None => (path.to_string(), None),
+    }
+}
+
+/// `a::b::{C, d::E as F}` → [(C, a::b), (E, a::b::d)].
+fn expand_rust_use(arg: &str) -> Vec<(String, Option<String>)> {
+    // Keep `as` renames recognisable: `Entry as E` → `Entry@E`.
+    let flat = arg
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace(" as ", "@")
+        .replace(' ', "");
+    let mut out = Vec::new();
+    expand_use_into(&flat, "", &mut out);
+    out
+}
+
+fn expand_use_into(s: &str, prefix: &str, out: &mut Vec<(String, Option<String>)>) {
+    if out.len() > 256 {
+        return;
+    }
+    let join = |p: &str, x: &str| if p.is_empty() { x.to_string() } else { format!("{p}::{x}") };
+    if let Some(open) = s.find('{') {
+        let head = s[..open].trim_end_matches("::");
+        let inner = s[open + 1..].strip_suffix('}').unwrap_or(&s[open + 1..]);
+        let base = join(prefix, head);
+        let mut depth = 0;
+        let mut start = 0;
+        for (i, c) in inner.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                ',' if depth == 0 => {
+                    expand_use_into(&inner[start..i], &base, out);
+                    start = i + 1;
+                }
+                _ => {}
+            }
+        }
+        expand_use_into(&inner[start..], &base, out);
+        return;
+    }
+    if s.is_empty() {
+        return;
+    }
+    let s = s.split('@').next().unwrap_or(s);
+    let full = join(prefix, s);
+    let (name, q) = split_path(&full, "::");
+    let name = if name == "self" { q.as_deref().and_then(|q| q.rsplit("::").next()).unwrap_or("self").to_string() } else { name };
+    out.push((name, q));
+}
+
+/// A non-call use of a type or field: the node naming it.
+pub fn reference_target<'t>(lang: Lang, n: Node<'t>) -> Option<Node<'t>> {
+    let p = n.parent()?;
+    match n.kind() {
+        "type_identifier" => {
+            // Not the name of a definition, not inside heritage (those are edges already).
+            if field(p, "name").is_some_and(|x| x.id() == n.id()) {
+                return None;
+            }
+            if matches!(p.kind(), "scoped_type_identifier" | "generic_type" | "nested_type_identifier")
+                && p.parent().is_some_and(|g| field(g, "name").is_some_and(|x| x.id() == p.id()))
+            {
+                return None;
+            }
+            let mut a = Some(p);
+            for _ in 0..4 {
+                match a {
+                    Some(x) if matches!(x.kind(), "impl_item" | "superclass" | "super_interfaces"
+                        | "extends_clause" | "implements_clause" | "extends_type_clause" | "base_class_clause"
+                        | "class_heritage" | "trait_bounds" | "extends_interfaces") => {
+                        if x.kind() != "impl_item" || field(x, "trait").is_some_and(|t| t.byte_range().contains(&n.start_byte()) || t.id() == n.id()) || field(x, "type").is_some_and(|t| t.id() == n.id()) {
+                            return None;
+                        }
+                        a = x.parent();
+                    }
+                    Some(x) => a = x.parent(),
+                    None => break,
+                }
+            }
+            Some(n)
+        }
+        "field_expression" if lang == Lang::Rust || lang == Lang::C || lang == Lang::Cpp => {
+            (!is_call_function(n)).then(|| field(n, "field")).flatten()
+        }
+        "member_expression" if matches!(lang, Lang::JavaScript | Lang::TypeScript | Lang::Tsx) => {
+            (!is_call_function(n) && p.kind() != "member_expression").then(|| field(n, "property")).flatten()
+        }
+        "selector_expression" if lang == Lang::Go => (!is_call_function(n)).then(|| field(n, "field")).flatten(),
+        "attribute" if lang == Lang::Python => (!is_call_function(n)).then(|| field(n, "attribute")).flatten(),
+        "field_access" if lang == Lang::Java => field(n, "field"),
+        "member_access_expression" if lang == Lang::CSharp => {
+            (!is_call_function(n)).then(|| field(n, "name")).flatten()
+        }
+        "identifier" if lang == Lang::Python && p.kind() == "type" => Some(n),
+        _ => None,
+    }
+}
+
+fn is_call_function(n: Node) -> bool {
+    n.parent()
+        .and_then(|p| field(p, "function"))
+        .is_some_and(|f| f.id() == n.id())
+}

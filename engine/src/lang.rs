@@ -1,0 +1,140 @@
+//! Language detection and the tree-sitter grammar of each analysed language.
+
+/// A language Quarry recognises. Those with a grammar get symbols and edges; the others are
+/// stored as files (readable, searchable) only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Lang {
+    Rust,
+    Python,
+    JavaScript,
+    TypeScript,
+    Tsx,
+    Go,
+    Java,
+    C,
+    Cpp,
+    CSharp,
+    Ruby,
+    Php,
+    /// A recognised but not analysed language, by name (e.g. `markdown`, `toml`).
+    Other(&'static str),
+}
+
+impl Lang {
+    /// The language's name as stored in the `language` column.
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::Rust => "rust",
+            Lang::Python => "python",
+            Lang::JavaScript => "javascript",
+            Lang::TypeScript => "typescript",
+            Lang::Tsx => "tsx",
+            Lang::Go => "go",
+            Lang::Java => "java",
+            Lang::C => "c",
+            Lang::Cpp => "cpp",
+            Lang::CSharp => "csharp",
+            Lang::Ruby => "ruby",
+            Lang::Php => "php",
+            Lang::Other(name) => name,
+        }
+    }
+
+    /// The tree-sitter grammar, for analysed languages.
+    pub fn grammar(self) -> Option<tree_sitter::Language> {
+        Some(match self {
+            Lang::Rust => tree_sitter_rust::LANGUAGE.into(),
+            Lang::Python => tree_sitter_python::LANGUAGE.into(),
+            Lang::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
+            Lang::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+            Lang::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
+            Lang::Go => tree_sitter_go::LANGUAGE.into(),
+            Lang::Java => tree_sitter_java::LANGUAGE.into(),
+            Lang::C => tree_sitter_c::LANGUAGE.into(),
+            Lang::Cpp => tree_sitter_cpp::LANGUAGE.into(),
+            Lang::CSharp => tree_sitter_c_sharp::LANGUAGE.into(),
+            Lang::Ruby => tree_sitter_ruby::LANGUAGE.into(),
+            Lang::Php => tree_sitter_php::LANGUAGE_PHP.into(),
+            Lang::Other(_) => return None,
+        })
+    }
+
+    /// Detect the language of a repository-relative path; `None` for unknown files, which
+    /// are still stored under the language `text`.
+    pub fn detect(path: &str) -> Option<Lang> {
+        let file = path.rsplit('/').next().unwrap_or(path);
+        let lower = file.to_ascii_lowercase();
+        match lower.as_str() {
+            "makefile" | "gnumakefile" => return Some(Lang::Other("makefile")),
+            "dockerfile" => return Some(Lang::Other("dockerfile")),
+            "cmakelists.txt" => return Some(Lang::Other("cmake")),
+            "gemfile" | "rakefile" => return Some(Lang::Ruby),
+            _ => {}
+        }
+        let ext = lower.rsplit_once('.')?.1;
+        Some(match ext {
+            "rs" => Lang::Rust,
+            "py" | "pyi" => Lang::Python,
+            "js" | "mjs" | "cjs" | "jsx" => Lang::JavaScript,
+            "ts" | "mts" | "cts" => Lang::TypeScript,
+            "tsx" => Lang::Tsx,
+            "go" => Lang::Go,
+            "java" => Lang::Java,
+            "c" | "h" => Lang::C,
+            "cc" | "cpp" | "cxx" | "c++" | "hh" | "hpp" | "hxx" | "h++" | "ipp" => Lang::Cpp,
+            "cs" => Lang::CSharp,
+            "rb" | "rake" | "gemspec" => Lang::Ruby,
+            "php" => Lang::Php,
+            "md" | "markdown" => Lang::Other("markdown"),
+            "toml" => Lang::Other("toml"),
+            "json" => Lang::Other("json"),
+            "yaml" | "yml" => Lang::Other("yaml"),
+            "sh" | "bash" | "zsh" => Lang::Other("shell"),
+            "html" | "htm" => Lang::Other("html"),
+            "css" | "scss" => Lang::Other("css"),
+            "sql" => Lang::Other("sql"),
+            "xml" => Lang::Other("xml"),
+            "kt" | "kts" => Lang::Other("kotlin"),
+            "swift" => Lang::Other("swift"),
+            "scala" => Lang::Other("scala"),
+            "lua" => Lang::Other("lua"),
+            "txt" | "rst" => Lang::Other("text"),
+            _ => return None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_by_extension_and_name() {
+        assert_eq!(Lang::detect("src/main.rs"), Some(Lang::Rust));
+        assert_eq!(Lang::detect("a/b/App.TSX"), Some(Lang::Tsx));
+        assert_eq!(Lang::detect("include/x.hpp"), Some(Lang::Cpp));
+        assert_eq!(Lang::detect("Makefile").map(Lang::name), Some("makefile"));
+        assert_eq!(Lang::detect("LICENSE"), None);
+    }
+
+    #[test]
+    fn every_analysed_grammar_loads() {
+        for l in [
+            Lang::Rust,
+            Lang::Python,
+            Lang::JavaScript,
+            Lang::TypeScript,
+            Lang::Tsx,
+            Lang::Go,
+            Lang::Java,
+            Lang::C,
+            Lang::Cpp,
+            Lang::CSharp,
+            Lang::Ruby,
+            Lang::Php,
+        ] {
+            let mut p = tree_sitter::Parser::new();
+            p.set_language(&l.grammar().unwrap()).unwrap();
+        }
+    }
+}

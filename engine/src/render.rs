@@ -1,0 +1,59 @@
+//! Arrow results as JSON rows (column-keyed objects) and as text tables.
+
+use arrow_array::{Array, RecordBatch};
+use arrow_schema::DataType;
+use datafusion::arrow::util::display::{ArrayFormatter, FormatOptions};
+use serde_json::{Map, Value};
+
+use crate::error::Result;
+
+/// Column names of a result.
+pub fn column_names(batches: &[RecordBatch]) -> Vec<String> {
+    batches
+        .first()
+        .map(|b| b.schema().fields().iter().map(|f| f.name().clone()).collect())
+        .unwrap_or_default()
+}
+
+/// Rows as JSON objects keyed by column, with numbers and booleans kept typed.
+pub fn json_rows(batches: &[RecordBatch]) -> Result<Vec<Map<String, Value>>> {
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::*;
+    let mut rows = Vec::new();
+    let opts = FormatOptions::default();
+    for batch in batches {
+        let schema = batch.schema();
+        let mut out: Vec<Map<String, Value>> = (0..batch.num_rows()).map(|_| Map::new()).collect();
+        for (ci, field) in schema.fields().iter().enumerate() {
+            let col = batch.column(ci);
+            let fmt = ArrayFormatter::try_new(col.as_ref(), &opts)?;
+            for (ri, row) in out.iter_mut().enumerate() {
+                let v = if col.is_null(ri) {
+                    Value::Null
+                } else {
+                    match field.data_type() {
+                        DataType::Int64 => Value::from(col.as_primitive::<Int64Type>().value(ri)),
+                        DataType::Int32 => Value::from(col.as_primitive::<Int32Type>().value(ri)),
+                        DataType::UInt64 => Value::from(col.as_primitive::<UInt64Type>().value(ri)),
+                        DataType::UInt32 => Value::from(col.as_primitive::<UInt32Type>().value(ri)),
+                        DataType::Float64 => Value::from(col.as_primitive::<Float64Type>().value(ri)),
+                        DataType::Float32 => Value::from(col.as_primitive::<Float32Type>().value(ri) as f64),
+                        DataType::Boolean => Value::from(col.as_boolean().value(ri)),
+                        DataType::Utf8 => Value::from(col.as_string::<i32>().value(ri)),
+                        DataType::LargeUtf8 => Value::from(col.as_string::<i64>().value(ri)),
+                        DataType::Utf8View => Value::from(col.as_string_view().value(ri)),
+                        _ => Value::from(fmt.value(ri).to_string()),
+                    }
+                };
+                row.insert(field.name().clone(), v);
+            }
+        }
+        rows.extend(out);
+    }
+    Ok(rows)
+}
+
+/// A text table (for the CLI).
+pub fn text_table(batches: &[RecordBatch]) -> Result<String> {
+    Ok(datafusion::arrow::util::pretty::pretty_format_batches(batches)?.to_string())
+}

@@ -1,0 +1,322 @@
+//! The catalog: organisations' data sources (repositories and workspaces), their readiness and
+//! the table versions of their current snapshot, and API keys (stored only as hashes).
+//!
+//! Each record is one JSON object in the store (`catalog/sources/<id>.json`,
+//! `catalog/keys/<id>.json`). A single-object put is atomic on every object store, so a record
+//! is always either the old or the new one. A source's `snapshot` pins the Lance version of each
+//! of its tables: an index run writes new table versions first and publishes them by rewriting
+//! this one record, so a crash before that leaves the previous snapshot in force.
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::error::{Result, StorageError};
+use crate::store::Store;
+
+/// The organisation used when none is named.
+pub const DEFAULT_ORG: &str = "default";
+
+/// Repository or workspace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SourceType {
+    Repository,
+    Workspace,
+}
+
+/// Indexing progress of a data source (SPEC 2.1, 3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Readiness {
+    /// Registered; nothing queryable yet.
+    NotReady,
+    /// Files are stored (readable, grep-able); analysis is not published yet.
+    PartiallyReady,
+    /// Files, symbols, edges and search indexes are published.
+    Ready,
+}
+
+impl Readiness {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Readiness::NotReady => "NotReady",
+            Readiness::PartiallyReady => "PartiallyReady",
+            Readiness::Ready => "Ready",
+        }
+    }
+}
+
+/// The published table versions of a repository (one consistent snapshot).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Snapshot {
+    /// Lance version of `files`.
+    pub files: u64,
+    /// Lance version of `symbols`, once analysis is published.
+    pub symbols: Option<u64>,
+    /// Lance version of `edges`, once analysis is published.
+    pub edges: Option<u64>,
+    /// Commit the snapshot was taken from (git sources).
+    pub commit: Option<String>,
+    /// RFC 3339 time of publication.
+    pub indexed_at: String,
+    /// Counts recorded at publication.
+    pub stats: IndexStats,
+    /// Version of the analyser that produced `symbols`/`edges`; analyses of another version
+    /// are not reused by incremental re-indexing.
+    #[serde(default)]
+    pub analyzer: u32,
+}
+
+/// Counts of one index run.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IndexStats {
+    pub files: u64,
+    pub bytes: u64,
+    pub symbols: u64,
+    pub edges: u64,
+    pub reparsed: u64,
+    pub reused: u64,
+    pub skipped: std::collections::BTreeMap<String, u64>,
+    pub languages: std::collections::BTreeMap<String, u64>,
+}
+
+/// A data source record (SPEC 2.1 plus internal fields).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DataSource {
+    pub id: String,
+    pub org: String,
+    pub name: String,
+    #[serde(rename = "type")]
+    pub kind: SourceType,
+    pub full_name: Option<String>,
+    pub url: Option<String>,
+    pub branch: Option<String>,
+    pub repository_ids: Option<Vec<String>>,
+    pub description: Option<String>,
+    pub readiness: Readiness,
+    pub snapshot: Option<Snapshot>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+impl DataSource {
+    /// The `owner/repo` prefix of this repository's artifact identifiers.
+    pub fn identifier_prefix(&self) -> &str {
+        self.full_name.as_deref().unwrap_or(&self.name)
+    }
+}
+
+/// An API key record; the key itself is never stored, only its SHA-256.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApiKey {
+    pub id: String,
+    pub org: String,
+    pub hash: String,
+    /// Names or ids of the data sources the key may see; `None` = the whole organisation.
+    pub sources: Option<Vec<String>>,
+    pub public_chat: bool,
+    pub created_at: String,
+    pub revoked: bool,
+}
+
+/// Generate a new opaque id with a prefix, e.g. `repo_3f2a…`.
+pub fn new_id(prefix: &str) -> String {
+    let u = uuid::Uuid::new_v4().simple().to_string();
+    format!("{prefix}_{}", &u[..16])
+}
+
+/// SHA-256 of a key, hex.
+pub fn hash_key(key: &str) -> String {
+    hex::encode(Sha256::digest(key.as_bytes()))
+}
+
+/// Current time as RFC 3339 (UTC, seconds).
+pub fn now_rfc3339() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    rfc3339(secs)
+}
+
+fn rfc3339(secs: u64) -> String {
+    // Civil-from-days (Howard Hinnant), to avoid a date-time dependency.
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        (rem % 3600) / 60,
+        rem % 60
+    )
+}
+
+/// Catalog operations over a store.
+#[derive(Debug, Clone)]
+pub struct Catalog {
+    store: Store,
+}
+
+impl Catalog {
+    pub fn new(store: Store) -> Self {
+        Catalog { store }
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    async fn read_json<T: for<'de> Deserialize<'de>>(&self, rel: &str) -> Result<Option<T>> {
+        match self.store.get(rel).await? {
+            None => Ok(None),
+            Some(bytes) => serde_json::from_slice(&bytes)
+                .map(Some)
+                .map_err(|e| StorageError::CorruptCatalog {
+                    path: rel.to_string(),
+                    reason: e.to_string(),
+                }),
+        }
+    }
+
+    async fn write_json<T: Serialize>(&self, rel: &str, value: &T) -> Result<()> {
+        let bytes = serde_json::to_vec_pretty(value).map_err(|e| StorageError::CorruptCatalog {
+            path: rel.to_string(),
+            reason: e.to_string(),
+        })?;
+        self.store.put(rel, bytes).await
+    }
+
+    /// All data sources of all organisations, sorted by organisation then name.
+    pub async fn sources(&self) -> Result<Vec<DataSource>> {
+        let mut out = Vec::new();
+        for file in self.store.list("catalog/sources").await? {
+            if let Some(id) = file.strip_suffix(".json")
+                && let Some(ds) = self.read_json::<DataSource>(&source_path(id)).await?
+            {
+                out.push(ds);
+            }
+        }
+        out.sort_by(|a, b| (&a.org, &a.name, &a.id).cmp(&(&b.org, &b.name, &b.id)));
+        Ok(out)
+    }
+
+    /// One data source by id.
+    pub async fn source(&self, id: &str) -> Result<Option<DataSource>> {
+        if !valid_id(id) {
+            return Ok(None);
+        }
+        self.read_json(&source_path(id)).await
+    }
+
+    /// Insert or replace a data source record (atomic).
+    pub async fn put_source(&self, ds: &DataSource) -> Result<()> {
+        self.write_json(&source_path(&ds.id), ds).await
+    }
+
+    /// Remove a data source record.
+    pub async fn delete_source(&self, id: &str) -> Result<()> {
+        self.store.delete(&source_path(id)).await
+    }
+
+    /// All API key records.
+    pub async fn keys(&self) -> Result<Vec<ApiKey>> {
+        let mut out = Vec::new();
+        for file in self.store.list("catalog/keys").await? {
+            if let Some(id) = file.strip_suffix(".json")
+                && let Some(k) = self.read_json::<ApiKey>(&key_path(id)).await?
+            {
+                out.push(k);
+            }
+        }
+        out.sort_by(|a, b| a.created_at.cmp(&b.created_at).then(a.id.cmp(&b.id)));
+        Ok(out)
+    }
+
+    pub async fn put_key(&self, key: &ApiKey) -> Result<()> {
+        self.write_json(&key_path(&key.id), key).await
+    }
+
+    /// The active key record matching a presented secret.
+    pub async fn authenticate(&self, secret: &str) -> Result<Option<ApiKey>> {
+        let hash = hash_key(secret);
+        Ok(self
+            .keys()
+            .await?
+            .into_iter()
+            .find(|k| !k.revoked && k.hash == hash))
+    }
+}
+
+fn valid_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 64
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+fn source_path(id: &str) -> String {
+    format!("catalog/sources/{id}.json")
+}
+
+fn key_path(id: &str) -> String {
+    format!("catalog/keys/{id}.json")
+}
+
+/// The directory (relative to the store root) holding a repository's tables.
+pub fn source_data_dir(id: &str) -> String {
+    format!("sources/{id}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rfc3339_known_dates() {
+        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
+        assert_eq!(rfc3339(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(rfc3339(1_795_000_000), "2026-11-18T11:06:40Z");
+    }
+
+    #[test]
+    fn ids_are_validated() {
+        assert!(valid_id("repo_0123abcd"));
+        assert!(!valid_id("../etc"));
+        assert!(!valid_id(""));
+    }
+
+    #[tokio::test]
+    async fn sources_round_trip_through_the_store() {
+        let store = Store::open("memory://").unwrap();
+        let cat = Catalog::new(store);
+        let ds = DataSource {
+            id: new_id("repo"),
+            org: DEFAULT_ORG.into(),
+            name: "demo".into(),
+            kind: SourceType::Repository,
+            full_name: Some("acme/demo".into()),
+            url: None,
+            branch: Some("main".into()),
+            repository_ids: None,
+            description: None,
+            readiness: Readiness::NotReady,
+            snapshot: None,
+            created_at: now_rfc3339(),
+            updated_at: now_rfc3339(),
+        };
+        cat.put_source(&ds).await.unwrap();
+        assert_eq!(cat.sources().await.unwrap(), vec![ds.clone()]);
+        assert_eq!(cat.source(&ds.id).await.unwrap(), Some(ds));
+        assert_eq!(cat.source("nope").await.unwrap(), None);
+    }
+}

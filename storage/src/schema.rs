@@ -1,0 +1,83 @@
+//! Arrow schemas of the per-repository tables.
+//!
+//! Conventions (documented in docs/architecture.md): lines are 1-based, characters are 0-based
+//! counts of Unicode scalar values within the line; identifiers follow SPEC 2.2.
+
+use std::sync::{Arc, LazyLock};
+
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+
+/// Names of the tables every repository has.
+pub const TABLES: [&str; 3] = ["files", "symbols", "edges"];
+
+fn utf8(name: &str, nullable: bool) -> Field {
+    Field::new(name, DataType::Utf8, nullable)
+}
+fn int(name: &str, nullable: bool) -> Field {
+    Field::new(name, DataType::Int64, nullable)
+}
+
+/// `files`: one row per indexed file.
+pub static FILES: LazyLock<SchemaRef> = LazyLock::new(|| {
+    Arc::new(Schema::new(vec![
+        utf8("data_source", false),
+        utf8("identifier", false),
+        utf8("path", false),
+        utf8("language", false),
+        int("bytes", false),
+        int("lines", false),
+        utf8("hash", false),
+        utf8("content", false),
+    ]))
+});
+
+/// `symbols`: one row per definition found by tree-sitter analysis.
+pub static SYMBOLS: LazyLock<SchemaRef> = LazyLock::new(|| {
+    Arc::new(Schema::new(vec![
+        utf8("data_source", false),
+        utf8("identifier", false),
+        utf8("path", false),
+        utf8("language", false),
+        utf8("kind", false),
+        utf8("name", false),
+        utf8("qualified_name", false),
+        utf8("parent", true),
+        int("start_line", false),
+        int("start_character", false),
+        int("end_line", false),
+        int("end_character", false),
+        utf8("signature", false),
+        utf8("doc", true),
+        utf8("summary", false),
+        Field::new("is_public", DataType::Boolean, false),
+        int("lines", false),
+        int("complexity", true),
+    ]))
+});
+
+/// `edges`: calls, inheritance, implementation, references and imports.
+pub static EDGES: LazyLock<SchemaRef> = LazyLock::new(|| {
+    Arc::new(Schema::new(vec![
+        utf8("data_source", false),
+        utf8("kind", false),
+        utf8("source", false),
+        utf8("source_qname", true),
+        utf8("source_path", false),
+        int("line", false),
+        int("character", false),
+        utf8("target_name", false),
+        utf8("target_qualifier", true),
+        utf8("target", true),
+        utf8("resolution", false),
+    ]))
+});
+
+/// The schema of a table by name.
+pub fn schema_of(table: &str) -> Option<SchemaRef> {
+    match table {
+        "files" => Some(FILES.clone()),
+        "symbols" => Some(SYMBOLS.clone()),
+        "edges" => Some(EDGES.clone()),
+        _ => None,
+    }
+}

@@ -1,0 +1,157 @@
+//! The store: a URL (local directory or `s3://bucket/prefix`) and the object store behind it.
+//!
+//! Nothing here assumes a local filesystem: the catalog is read and written through
+//! `object_store`, and Lance datasets are addressed by URL under the same root.
+
+use std::sync::Arc;
+
+use object_store::{ObjectStore, ObjectStoreExt};
+use object_store::path::Path;
+use url::Url;
+
+use crate::error::{Result, StorageError};
+
+/// An opened store: where everything Quarry keeps lives.
+#[derive(Clone)]
+pub struct Store {
+    url: Url,
+    object_store: Arc<dyn ObjectStore>,
+    root: Path,
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store").field("url", &self.url.as_str()).finish()
+    }
+}
+
+impl Store {
+    /// Open a store from a URL or a local path (relative paths are resolved against the
+    /// current directory; the directory is created when missing).
+    pub fn open(location: &str) -> Result<Self> {
+        let invalid = |reason: String| StorageError::InvalidStoreUrl {
+            url: location.to_string(),
+            reason,
+        };
+        if location.trim().is_empty() {
+            return Err(invalid("empty location".into()));
+        }
+        let url = match Url::parse(location) {
+            Ok(url) if url.scheme().len() > 1 => url,
+            _ => {
+                let path = std::path::absolute(location).map_err(|e| invalid(e.to_string()))?;
+                std::fs::create_dir_all(&path).map_err(|e| invalid(e.to_string()))?;
+                let path = path.canonicalize().map_err(|e| invalid(e.to_string()))?;
+                Url::from_directory_path(&path)
+                    .map_err(|_| invalid("not an absolute directory path".into()))?
+            }
+        };
+        let (object_store, root): (Arc<dyn ObjectStore>, Path) = match url.scheme() {
+            "file" => {
+                let path = url
+                    .to_file_path()
+                    .map_err(|_| invalid("not a local path".into()))?;
+                std::fs::create_dir_all(&path).map_err(|e| invalid(e.to_string()))?;
+                let fs = object_store::local::LocalFileSystem::new_with_prefix(&path)
+                    .map_err(|e| invalid(e.to_string()))?;
+                (Arc::new(fs), Path::default())
+            }
+            "s3" | "s3a" => {
+                let bucket = url
+                    .host_str()
+                    .ok_or_else(|| invalid("missing bucket".into()))?;
+                let s3 = object_store::aws::AmazonS3Builder::from_env()
+                    .with_bucket_name(bucket)
+                    .build()
+                    .map_err(|e| invalid(e.to_string()))?;
+                (Arc::new(s3), Path::from(url.path().trim_matches('/')))
+            }
+            "memory" => (
+                Arc::new(object_store::memory::InMemory::new()),
+                Path::default(),
+            ),
+            other => return Err(invalid(format!("unsupported scheme '{other}' (use a directory path, file:// or s3://)"))),
+        };
+        let mut url = url;
+        if !url.path().ends_with('/') {
+            url.set_path(&format!("{}/", url.path()));
+        }
+        Ok(Store {
+            url,
+            object_store,
+            root,
+        })
+    }
+
+    /// The store's URL (always ends with `/`).
+    pub fn url(&self) -> &Url {
+        &self.url
+    }
+
+    /// The object store and the root prefix inside it.
+    pub fn object_store(&self) -> &Arc<dyn ObjectStore> {
+        &self.object_store
+    }
+
+    /// An object path under the store root.
+    pub fn path(&self, rel: &str) -> Path {
+        let mut parts: Vec<String> = self.root.parts().map(|p| p.as_ref().to_string()).collect();
+        parts.extend(rel.split('/').filter(|s| !s.is_empty()).map(String::from));
+        Path::from_iter(parts)
+    }
+
+    /// The URL of a Lance dataset under the store root.
+    pub fn dataset_url(&self, rel: &str) -> String {
+        format!("{}{}", self.url, rel.trim_start_matches('/'))
+    }
+
+    /// Read an object; `None` when it does not exist.
+    pub async fn get(&self, rel: &str) -> Result<Option<Vec<u8>>> {
+        let path = self.path(rel);
+        match self.object_store.get(&path).await {
+            Ok(r) => Ok(Some(
+                r.bytes().await.map_err(|e| StorageError::os(&path, e))?.to_vec(),
+            )),
+            Err(object_store::Error::NotFound { .. }) => Ok(None),
+            Err(e) => Err(StorageError::os(&path, e)),
+        }
+    }
+
+    /// Write an object atomically (readers see the old or the new value, never a part).
+    pub async fn put(&self, rel: &str, data: Vec<u8>) -> Result<()> {
+        let path = self.path(rel);
+        self.object_store
+            .put(&path, data.into())
+            .await
+            .map_err(|e| StorageError::os(&path, e))?;
+        Ok(())
+    }
+
+    /// Delete an object (missing is fine).
+    pub async fn delete(&self, rel: &str) -> Result<()> {
+        let path = self.path(rel);
+        match self.object_store.delete(&path).await {
+            Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
+            Err(e) => Err(StorageError::os(&path, e)),
+        }
+    }
+
+    /// Names of the objects directly under a prefix.
+    pub async fn list(&self, rel: &str) -> Result<Vec<String>> {
+        use futures::TryStreamExt;
+        let prefix = self.path(rel);
+        let metas: Vec<_> = self
+            .object_store
+            .list(Some(&prefix))
+            .try_collect()
+            .await
+            .map_err(|e| StorageError::os(&prefix, e))?;
+        let mut names: Vec<String> = metas
+            .into_iter()
+            .filter_map(|m| m.location.filename().map(String::from))
+            .collect();
+        names.sort();
+        Ok(names)
+    }
+}
+

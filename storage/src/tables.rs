@@ -1,0 +1,91 @@
+//! Lance table I/O: write a new version of a repository's table, open a pinned version, scan.
+
+use std::sync::Arc;
+
+use arrow_array::{RecordBatch, RecordBatchIterator};
+use arrow_schema::SchemaRef;
+use futures::TryStreamExt;
+use lance::Dataset;
+use lance::dataset::builder::DatasetBuilder;
+use lance::dataset::{WriteMode, WriteParams};
+
+use crate::catalog::source_data_dir;
+use crate::error::{Result, StorageError};
+use crate::store::Store;
+
+/// The URL of a repository's table.
+pub fn table_url(store: &Store, source_id: &str, table: &str) -> String {
+    store.dataset_url(&format!("{}/{table}.lance", source_data_dir(source_id)))
+}
+
+/// Write `batches` as a new version of the table (creating it when missing) and return the
+/// version number. The previous versions stay readable; nothing points at the new version
+/// until the catalog publishes it.
+pub async fn write_table(
+    store: &Store,
+    source_id: &str,
+    table: &str,
+    schema: SchemaRef,
+    batches: Vec<RecordBatch>,
+) -> Result<u64> {
+    let url = table_url(store, source_id, table);
+    let reader = RecordBatchIterator::new(batches.into_iter().map(Ok), schema);
+    let params = WriteParams {
+        mode: WriteMode::Overwrite,
+        ..Default::default()
+    };
+    let ds = Dataset::write(reader, url.as_str(), Some(params))
+        .await
+        .map_err(|e| StorageError::lance(table, e))?;
+    Ok(ds.version().version)
+}
+
+/// Open a table at a pinned version.
+pub async fn open_table(
+    store: &Store,
+    source_id: &str,
+    table: &str,
+    version: u64,
+) -> Result<Arc<Dataset>> {
+    let url = table_url(store, source_id, table);
+    let ds = DatasetBuilder::from_uri(url.as_str())
+        .with_version(version)
+        .load()
+        .await
+        .map_err(|e| StorageError::lance(table, e))?;
+    Ok(Arc::new(ds))
+}
+
+/// Read the given columns of a table (all rows).
+pub async fn scan_columns(ds: &Dataset, table: &str, columns: &[&str]) -> Result<Vec<RecordBatch>> {
+    let mut scan = ds.scan();
+    scan.project(columns)
+        .map_err(|e| StorageError::lance(table, e))?;
+    let stream = scan
+        .try_into_stream()
+        .await
+        .map_err(|e| StorageError::lance(table, e))?;
+    stream
+        .try_collect()
+        .await
+        .map_err(|e| StorageError::lance(table, e))
+}
+
+/// Like [`write_table`], but consumes a (possibly lazy) reader, so a large table streams to
+/// storage without being held in memory.
+pub async fn write_table_reader(
+    store: &Store,
+    source_id: &str,
+    table: &str,
+    reader: Box<dyn arrow_array::RecordBatchReader + Send>,
+) -> Result<u64> {
+    let url = table_url(store, source_id, table);
+    let params = WriteParams {
+        mode: WriteMode::Overwrite,
+        ..Default::default()
+    };
+    let ds = Dataset::write(reader, url.as_str(), Some(params))
+        .await
+        .map_err(|e| StorageError::lance(table, e))?;
+    Ok(ds.version().version)
+}
