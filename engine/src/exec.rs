@@ -7,7 +7,7 @@ use arrow_array::RecordBatch;
 use datafusion::catalog::TableProvider;
 use datafusion::catalog::default_table_source::provider_as_source;
 use datafusion::datasource::{MemTable, ViewTable};
-use datafusion::execution::context::{SQLOptions, SessionContext};
+use datafusion::execution::context::SessionContext;
 use datafusion::logical_expr::LogicalPlanBuilder;
 use lance::datafusion::LanceTableProvider;
 use quarry_storage::schema::{TABLES, schema_of};
@@ -81,22 +81,7 @@ pub async fn session_for(catalog: &Catalog, repositories: &[DataSource]) -> Resu
     Ok(ctx)
 }
 
-/// Run one read-only SQL statement (a query or EXPLAIN); anything else is refused.
-pub async fn run_sql(ctx: &SessionContext, sql: &str) -> Result<Vec<RecordBatch>> {
-    let options = SQLOptions::new()
-        .with_allow_ddl(false)
-        .with_allow_dml(false)
-        .with_allow_statements(false);
-    let df = ctx.sql_with_options(sql, options).await.map_err(|e| {
-        let msg = e.to_string();
-        if msg.contains("not supported") && (msg.contains("DDL") || msg.contains("DML") || msg.contains("Statement")) {
-            EngineError::Refused(format!(
-                "quarry sql is read-only: only queries (SELECT, WITH, VALUES, EXPLAIN) are allowed ({})",
-                msg.lines().next().unwrap_or("")
-            ))
-        } else {
-            EngineError::DataFusion(e)
-        }
-    })?;
-    Ok(df.collect().await?)
+/// Execute a planned query and collect its batches.
+pub async fn execute(ctx: &SessionContext, plan: datafusion::logical_expr::LogicalPlan) -> Result<Vec<RecordBatch>> {
+    Ok(ctx.execute_logical_plan(plan).await?.collect().await?)
 }

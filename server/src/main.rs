@@ -1,1 +1,5 @@
-fn main() {}
+//! The `quarry` binary.
+
+fn main() -> std::process::ExitCode {
+    quarry_server::cli::main()
+}

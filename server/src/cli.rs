@@ -1,0 +1,366 @@
+//! The `quarry` command line.
+
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Parser, Subcommand};
+use quarry_engine::index::{self, IndexOptions};
+use quarry_storage::{Catalog, DataSource, DEFAULT_ORG, Readiness, SourceType, Store};
+
+use crate::progress::CliProgress;
+use crate::sources::{self, Principal};
+
+#[derive(Parser)]
+#[command(name = "quarry", version, about = "Code intelligence, built like a database")]
+struct Cli {
+    /// Where indexes live: a directory (created if missing) or s3://bucket/prefix.
+    #[arg(long, global = true, env = "QUARRY_STORE", default_value = ".quarry")]
+    store: String,
+    /// Organisation to act for.
+    #[arg(long, global = true, env = "QUARRY_ORG", default_value = DEFAULT_ORG)]
+    org: String,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Register (if new) and index a repository: a directory, a git repository, or a git URL.
+    Index(IndexArgs),
+    /// Manage workspaces (named groups of repositories).
+    #[command(subcommand)]
+    Workspace(WorkspaceCmd),
+    /// List data sources.
+    Sources {
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run one read-only SQL query over the tables (files, symbols, edges).
+    Sql {
+        /// The statement, e.g. "SELECT language, COUNT(*) FROM files GROUP BY language".
+        statement: String,
+        /// Restrict to these data sources (names or ids; repeatable). Default: all.
+        #[arg(long = "source", short = 's')]
+        sources: Vec<String>,
+        /// Print JSON ({columns, rows}) instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Manage API keys.
+    #[command(subcommand)]
+    Keys(KeysCmd),
+    /// Serve the HTTP API.
+    Serve {
+        /// Address to listen on (port 0 picks a free port).
+        #[arg(long, env = "QUARRY_ADDR", default_value = "127.0.0.1:7878")]
+        addr: SocketAddr,
+    },
+    /// Index a repository (this directory by default), create an API key and serve.
+    Up {
+        /// Repository to index.
+        #[arg(default_value = ".")]
+        path: String,
+        #[arg(long, env = "QUARRY_ADDR", default_value = "127.0.0.1:7878")]
+        addr: SocketAddr,
+    },
+}
+
+#[derive(Args)]
+struct IndexArgs {
+    /// A directory, a local git repository, or a git URL (https://, ssh, file://).
+    #[arg(default_value = ".")]
+    path: String,
+    /// Display name (default: the directory or repository name).
+    #[arg(long)]
+    name: Option<String>,
+    /// Branch (or tag) to index, for git sources (default: the current branch).
+    #[arg(long)]
+    branch: Option<String>,
+    #[arg(long)]
+    description: Option<String>,
+    /// Skip files larger than this many bytes.
+    #[arg(long, default_value_t = index::DEFAULT_MAX_FILE_BYTES)]
+    max_file_size: u64,
+}
+
+#[derive(Subcommand)]
+enum WorkspaceCmd {
+    /// Create (or redefine) a workspace from repositories (names or ids).
+    Create {
+        name: String,
+        #[arg(long, value_delimiter = ',', required = true)]
+        repos: Vec<String>,
+        #[arg(long)]
+        description: Option<String>,
+    },
+}
+
+#[derive(Subcommand)]
+enum KeysCmd {
+    /// Create a key; the secret is printed once.
+    Create {
+        /// Restrict the key to these data sources (names or ids, comma-separated).
+        #[arg(long, value_delimiter = ',')]
+        sources: Option<Vec<String>>,
+        /// A public chat key (ignores relevance queries).
+        #[arg(long)]
+        public_chat: bool,
+    },
+    /// List keys (never their secrets).
+    List,
+    /// Revoke a key by id.
+    Revoke { id: String },
+}
+
+/// Entry point of the binary.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("QUARRY_LOG").unwrap_or_else(|_| "warn,lance=error,quarry=info".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(cli)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn open_catalog(store: &str) -> Result<Catalog> {
+    let store = Store::open(store).with_context(|| format!("cannot open the store '{store}'"))?;
+    Ok(Catalog::new(store))
+}
+
+async fn run(cli: Cli) -> Result<()> {
+    let catalog = open_catalog(&cli.store)?;
+    let org = cli.org.clone();
+    match cli.command {
+        Command::Index(args) => {
+            index_cmd(&catalog, &org, &args).await?;
+        }
+        Command::Workspace(WorkspaceCmd::Create { name, repos, description }) => {
+            let ws = create_workspace(&catalog, &org, &name, &repos, description).await?;
+            println!("workspace '{}' ({}) with {} repositories", ws.name, ws.id, ws.repository_ids.map(|r| r.len()).unwrap_or(0));
+        }
+        Command::Sources { json } => {
+            let list = sources::visible(&catalog, &Principal::org(&org)).await?;
+            if json {
+                let v: Vec<_> = list.iter().map(crate::http::source_json).collect();
+                println!("{}", serde_json::to_string_pretty(&v)?);
+            } else {
+                print_sources(&list);
+            }
+        }
+        Command::Sql { statement, sources: refs, json } => {
+            sql_cmd(&catalog, &org, &statement, &refs, json).await?;
+        }
+        Command::Keys(cmd) => keys_cmd(&catalog, &org, cmd).await?,
+        Command::Serve { addr } => serve(catalog, addr, None).await?,
+        Command::Up { path, addr } => {
+            let args = IndexArgs {
+                path,
+                name: None,
+                branch: None,
+                description: None,
+                max_file_size: index::DEFAULT_MAX_FILE_BYTES,
+            };
+            index_cmd(&catalog, &org, &args).await?;
+            let (_, secret) = crate::auth::create_key(&catalog, &org, None, false).await?;
+            serve(catalog, addr, Some(secret)).await?;
+        }
+    }
+    Ok(())
+}
+
+async fn index_cmd(catalog: &Catalog, org: &str, args: &IndexArgs) -> Result<()> {
+    let opts = IndexOptions {
+        name: args.name.clone(),
+        branch: args.branch.clone(),
+        description: args.description.clone(),
+        org: org.to_string(),
+        max_file_bytes: args.max_file_size,
+    };
+    let progress = Arc::new(CliProgress::new());
+    let result = index::index_repository(catalog, &args.path, &opts, progress.clone()).await;
+    progress.finish();
+    let report = result.with_context(|| format!("cannot index '{}'", args.path))?;
+    let s = &report.stats;
+    let secs = report.elapsed.as_secs_f64().max(1e-3);
+    println!(
+        "indexed '{}' ({}) as {} in {:.1}s: {} files, {:.1} MB ({:.1} MB/s), {} symbols, {} edges",
+        report.source.name,
+        report.source.id,
+        report.source.full_name.as_deref().unwrap_or("-"),
+        secs,
+        s.files,
+        s.bytes as f64 / 1e6,
+        s.bytes as f64 / 1e6 / secs,
+        s.symbols,
+        s.edges
+    );
+    let langs: Vec<String> = index::languages_by_count(s).iter().map(|(l, n)| format!("{l} {n}")).collect();
+    if !langs.is_empty() {
+        println!("  languages: {}", langs.join(", "));
+    }
+    println!("  parsed {} files, reused {} unchanged", s.reparsed, s.reused);
+    if index::skipped_total(s) > 0 {
+        let skipped: Vec<String> = s.skipped.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        println!("  skipped {}: {}", index::skipped_total(s), skipped.join(", "));
+    }
+    Ok(())
+}
+
+async fn create_workspace(catalog: &Catalog, org: &str, name: &str, repos: &[String], description: Option<String>) -> Result<DataSource> {
+    index::validate_name(name)?;
+    let visible = sources::visible(catalog, &Principal::org(org)).await?;
+    let repositories: Vec<DataSource> = visible.iter().filter(|s| s.kind == SourceType::Repository).cloned().collect();
+    let members = sources::resolve_refs(&repositories, repos).map_err(|e| anyhow::anyhow!("{e}"))?;
+    if members.is_empty() {
+        bail!("a workspace needs at least one repository");
+    }
+    let now = quarry_storage::catalog::now_rfc3339();
+    let existing = visible.iter().find(|s| s.name == name);
+    if let Some(e) = existing
+        && e.kind == SourceType::Repository
+    {
+        bail!("'{name}' is already a repository; choose another workspace name");
+    }
+    let readiness = members.iter().map(|m| m.readiness).min().unwrap_or(Readiness::NotReady);
+    let ws = DataSource {
+        id: existing.map(|e| e.id.clone()).unwrap_or_else(|| quarry_storage::catalog::new_id("ws")),
+        org: org.to_string(),
+        name: name.to_string(),
+        kind: SourceType::Workspace,
+        full_name: Some(format!("{org}/{name}")),
+        url: None,
+        branch: None,
+        repository_ids: Some(members.iter().map(|m| m.id.clone()).collect()),
+        description: description.or_else(|| existing.and_then(|e| e.description.clone())),
+        readiness,
+        snapshot: None,
+        created_at: existing.map(|e| e.created_at.clone()).unwrap_or_else(|| now.clone()),
+        updated_at: now,
+    };
+    catalog.put_source(&ws).await?;
+    Ok(ws)
+}
+
+fn print_sources(list: &[DataSource]) {
+    if list.is_empty() {
+        println!("no data sources yet: run 'quarry index <path>'");
+        return;
+    }
+    println!("{:<22} {:<20} {:<10} {:<15} {:>7} {:>8} {:>8}  {}", "ID", "NAME", "TYPE", "READINESS", "FILES", "SYMBOLS", "EDGES", "FULL NAME / MEMBERS");
+    for s in list {
+        let (files, symbols, edges) = s
+            .snapshot
+            .as_ref()
+            .map(|x| (x.stats.files.to_string(), x.stats.symbols.to_string(), x.stats.edges.to_string()))
+            .unwrap_or_else(|| ("-".into(), "-".into(), "-".into()));
+        let detail = match s.kind {
+            SourceType::Repository => format!(
+                "{}{}",
+                s.full_name.as_deref().unwrap_or("-"),
+                s.branch.as_deref().map(|b| format!(" @ {b}")).unwrap_or_default()
+            ),
+            SourceType::Workspace => s.repository_ids.clone().unwrap_or_default().join(","),
+        };
+        println!(
+            "{:<22} {:<20} {:<10} {:<15} {:>7} {:>8} {:>8}  {}",
+            s.id,
+            s.name,
+            format!("{:?}", s.kind),
+            s.readiness.as_str(),
+            files,
+            symbols,
+            edges,
+            detail
+        );
+    }
+}
+
+async fn sql_cmd(catalog: &Catalog, org: &str, statement: &str, refs: &[String], json: bool) -> Result<()> {
+    let visible = sources::visible(catalog, &Principal::org(org)).await?;
+    let chosen = if refs.is_empty() { visible.clone() } else { sources::resolve_refs(&visible, refs).map_err(|e| anyhow::anyhow!("{e}"))? };
+    let repos = quarry_engine::exec::expand_repositories(catalog, &chosen).await?;
+    let ctx = quarry_engine::exec::session_for(catalog, &repos).await?;
+    let plan = quarry_planner::sql::plan(&ctx, statement).await?;
+    let batches = quarry_engine::exec::execute(&ctx, plan).await?;
+    if json {
+        let out = serde_json::json!({
+            "columns": quarry_engine::render::column_names(&batches),
+            "rows": quarry_engine::render::json_rows(&batches)?,
+        });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+    } else {
+        println!("{}", quarry_engine::render::text_table(&batches)?);
+    }
+    Ok(())
+}
+
+async fn keys_cmd(catalog: &Catalog, org: &str, cmd: KeysCmd) -> Result<()> {
+    match cmd {
+        KeysCmd::Create { sources: scope, public_chat } => {
+            if let Some(refs) = &scope {
+                let visible = sources::visible(catalog, &Principal::org(org)).await?;
+                sources::resolve_refs(&visible, refs).map_err(|e| anyhow::anyhow!("{e}"))?;
+            }
+            let (key, secret) = crate::auth::create_key(catalog, org, scope, public_chat).await?;
+            eprintln!("created key {} for organisation '{}' — the secret is shown only now:", key.id, key.org);
+            println!("{secret}");
+        }
+        KeysCmd::List => {
+            for k in catalog.keys().await?.into_iter().filter(|k| k.org == org) {
+                println!(
+                    "{}  created {}  {}  scope: {}{}",
+                    k.id,
+                    k.created_at,
+                    if k.revoked { "revoked" } else { "active " },
+                    k.sources.map(|s| s.join(",")).unwrap_or_else(|| "organisation".into()),
+                    if k.public_chat { "  public-chat" } else { "" }
+                );
+            }
+        }
+        KeysCmd::Revoke { id } => {
+            let mut key = catalog
+                .keys()
+                .await?
+                .into_iter()
+                .find(|k| k.id == id && k.org == org)
+                .with_context(|| format!("no key '{id}' in organisation '{org}' (see 'quarry keys list')"))?;
+            key.revoked = true;
+            catalog.put_key(&key).await?;
+            println!("revoked {id}");
+        }
+    }
+    Ok(())
+}
+
+async fn serve(catalog: Catalog, addr: SocketAddr, secret: Option<String>) -> Result<()> {
+    let store_url = catalog.store().url().to_string();
+    crate::http::serve(catalog, addr, move |bound| {
+        println!("Quarry is serving on http://{bound} (store: {store_url})");
+        if let Some(secret) = &secret {
+            println!("API key: {secret}");
+            println!("Try:  curl -H 'Authorization: Bearer {secret}' http://{bound}/api/datasources/all");
+        }
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+    })
+    .await
+    .with_context(|| format!("cannot serve on {addr}"))
+}

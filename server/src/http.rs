@@ -1,0 +1,178 @@
+//! The HTTP server: bearer auth in front of every `/api` route, SPEC 7.2 error bodies.
+//!
+//! Served so far: `GET /api/health` (no auth), `GET /api/datasources/all` and
+//! `GET /api/datasources/ready`. Relevance filtering (`query`) is not implemented yet and fails
+//! open as SPEC 4.3 allows: the full list, no `relevanceReason`, and the total header. The
+//! Tool API, the other REST routes and MCP are tracked by their issues.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use axum::extract::{Query, Request, State};
+use axum::http::StatusCode;
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Extension, Json, Router};
+use quarry_storage::{Catalog, DataSource, Readiness, SourceType};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::sources::{self, Principal};
+
+/// Largest request body accepted.
+pub const MAX_BODY_BYTES: usize = 1024 * 1024;
+/// Longest a request may run.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
+
+#[derive(Clone)]
+pub struct AppState {
+    pub catalog: Catalog,
+}
+
+/// A SPEC 7.2 error response.
+pub struct ApiError {
+    status: StatusCode,
+    code: &'static str,
+    message: String,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+        ApiError { status, code, message: message.into() }
+    }
+    fn internal(e: impl std::fmt::Display) -> Self {
+        tracing::error!(error = %e, "internal error");
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL_ERROR", "internal error")
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(json!({"error": {"code": self.code, "message": self.message}}))).into_response()
+    }
+}
+
+/// Build the router.
+pub fn router(state: AppState) -> Router {
+    let api = Router::new()
+        .route("/datasources/all", get(datasources_all))
+        .route("/datasources/ready", get(datasources_ready))
+        .route_layer(middleware::from_fn_with_state(state.clone(), require_key));
+    Router::new()
+        .route("/api/health", get(|| async { Json(json!({"status": "ok"})) }))
+        .nest("/api", api)
+        .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "NOT_FOUND", "no such endpoint") })
+        .layer(tower_http::limit::RequestBodyLimitLayer::new(MAX_BODY_BYTES))
+        .layer(tower_http::timeout::TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, REQUEST_TIMEOUT))
+        .layer(tower_http::trace::TraceLayer::new_for_http())
+        .with_state(state)
+}
+
+async fn require_key(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+    let header = req.headers().get("authorization").and_then(|v| v.to_str().ok());
+    match crate::auth::authenticate(&state.catalog, header).await {
+        Ok(Some(principal)) => {
+            req.extensions_mut().insert(principal);
+            next.run(req).await
+        }
+        Ok(None) => ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "UNAUTHORIZED",
+            "missing or invalid API key: send 'Authorization: Bearer <key>' (create one with 'quarry keys create')",
+        )
+        .into_response(),
+        Err(e) => ApiError::internal(e).into_response(),
+    }
+}
+
+/// A data source as SPEC 2.1 shows it.
+pub fn source_json(s: &DataSource) -> Value {
+    let repo = s.kind == SourceType::Repository;
+    json!({
+        "id": s.id,
+        "name": s.name,
+        "type": match s.kind { SourceType::Repository => "Repository", SourceType::Workspace => "Workspace" },
+        "fullName": s.full_name,
+        "url": if repo { s.url.clone() } else { None },
+        "branch": if repo { s.branch.clone() } else { None },
+        "repositoryIds": if repo { None } else { s.repository_ids.clone() },
+        "description": s.description,
+        "readiness": s.readiness.as_str(),
+    })
+}
+
+#[derive(Deserialize)]
+struct ListQuery {
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    #[serde(rename = "searchTerm")]
+    search_term: Option<String>,
+    /// Natural-language relevance query (fails open: see the module docs).
+    query: Option<String>,
+}
+
+async fn list(state: &AppState, who: &Principal, q: &ListQuery, ready_only: bool) -> Result<Vec<Value>, ApiError> {
+    let kind = match q.kind.as_deref() {
+        None => None,
+        Some(k) if k.eq_ignore_ascii_case("repository") => Some(SourceType::Repository),
+        Some(k) if k.eq_ignore_ascii_case("workspace") => Some(SourceType::Workspace),
+        Some(k) => {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "INVALID_PARAMETER",
+                format!("type must be Repository or Workspace, not '{k}'"),
+            ));
+        }
+    };
+    let visible = sources::visible(&state.catalog, who).await.map_err(ApiError::internal)?;
+    Ok(visible
+        .iter()
+        .filter(|s| kind.is_none_or(|k| s.kind == k))
+        .filter(|s| !ready_only || s.readiness >= Readiness::PartiallyReady)
+        .filter(|s| {
+            q.search_term
+                .as_deref()
+                .is_none_or(|t| s.name.to_lowercase().contains(&t.to_lowercase()))
+        })
+        .map(source_json)
+        .collect())
+}
+
+async fn list_response(state: &AppState, who: &Principal, q: &ListQuery, ready_only: bool) -> Result<Response, ApiError> {
+    let items = list(state, who, q, ready_only).await?;
+    let total = items.len();
+    let mut resp = Json(items).into_response();
+    if q.query.is_some() && !who.public_chat {
+        resp.headers_mut().insert("X-Service-Total-Data-Sources", total.into());
+    }
+    Ok(resp)
+}
+
+async fn datasources_all(
+    State(state): State<AppState>,
+    Extension(who): Extension<Principal>,
+    Query(q): Query<ListQuery>,
+) -> Result<Response, ApiError> {
+    list_response(&state, &who, &q, false).await
+}
+
+async fn datasources_ready(
+    State(state): State<AppState>,
+    Extension(who): Extension<Principal>,
+    Query(q): Query<ListQuery>,
+) -> Result<Response, ApiError> {
+    list_response(&state, &who, &q, true).await
+}
+
+/// Bind and serve until Ctrl-C; `on_bound` receives the actual address (port 0 is allowed).
+pub async fn serve(catalog: Catalog, addr: SocketAddr, on_bound: impl FnOnce(SocketAddr)) -> std::io::Result<()> {
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    on_bound(listener.local_addr()?);
+    let app = router(AppState { catalog });
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await
+}

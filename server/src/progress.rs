@@ -1,0 +1,121 @@
+//! Indexing progress: an `indicatif` bar on a terminal, plain log lines otherwise.
+
+use std::io::IsTerminal;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use indicatif::{HumanBytes, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use quarry_engine::index::Progress;
+
+/// Chooses the bar or the log lines by whether stderr is a terminal.
+pub struct CliProgress {
+    bar: Option<ProgressBar>,
+    state: Mutex<State>,
+}
+
+struct State {
+    phase: String,
+    total: Option<u64>,
+    files: u64,
+    bytes: u64,
+    last_logged_percent: u64,
+    started: Instant,
+}
+
+impl CliProgress {
+    pub fn new() -> Self {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+            bar.set_style(
+                ProgressStyle::with_template("{spinner} {prefix:>22} [{bar:30}] {pos}/{len} files · {msg} · {elapsed}")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar())
+                    .progress_chars("=> "),
+            );
+            bar
+        });
+        CliProgress {
+            bar,
+            state: Mutex::new(State {
+                phase: String::new(),
+                total: None,
+                files: 0,
+                bytes: 0,
+                last_logged_percent: 0,
+                started: Instant::now(),
+            }),
+        }
+    }
+
+    /// Clear the bar before printing the summary.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+impl Default for CliProgress {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Progress for CliProgress {
+    fn phase(&self, name: &str, total: Option<u64>) {
+        let Ok(mut s) = self.state.lock() else { return };
+        s.phase = name.to_string();
+        s.total = total;
+        s.files = 0;
+        s.bytes = 0;
+        s.last_logged_percent = 0;
+        match &self.bar {
+            Some(bar) => {
+                bar.set_prefix(name.to_string());
+                bar.set_position(0);
+                bar.set_length(total.unwrap_or(0));
+                bar.set_message(String::new());
+                bar.enable_steady_tick(std::time::Duration::from_millis(120));
+            }
+            None => eprintln!(
+                "[{:>6.1}s] {name}{}",
+                s.started.elapsed().as_secs_f64(),
+                total.map(|t| format!(" ({t} files)")).unwrap_or_default()
+            ),
+        }
+    }
+
+    fn advance(&self, files: u64, bytes: u64) {
+        let Ok(mut s) = self.state.lock() else { return };
+        s.files += files;
+        s.bytes += bytes;
+        match &self.bar {
+            Some(bar) => {
+                bar.inc(files);
+                bar.set_message(format!("{}", HumanBytes(s.bytes)));
+            }
+            None => {
+                if let Some(total) = s.total.filter(|t| *t > 0) {
+                    let pct = s.files * 100 / total;
+                    if pct >= s.last_logged_percent + 10 {
+                        s.last_logged_percent = pct - pct % 10;
+                        eprintln!(
+                            "[{:>6.1}s] {}: {}/{} files, {} ({pct}%)",
+                            s.started.elapsed().as_secs_f64(),
+                            s.phase,
+                            s.files,
+                            total,
+                            HumanBytes(s.bytes)
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    fn warn(&self, message: &str) {
+        match &self.bar {
+            Some(bar) => bar.println(format!("warning: {message}")),
+            None => eprintln!("warning: {message}"),
+        }
+    }
+}

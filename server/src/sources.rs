@@ -1,0 +1,159 @@
+//! Which data sources a caller sees, and resolving the names or ids they pass.
+
+use quarry_storage::{Catalog, DataSource, SourceType};
+
+/// Who is asking: an organisation and, for scoped keys, the sources they may see.
+#[derive(Debug, Clone)]
+pub struct Principal {
+    pub org: String,
+    /// Names or ids; `None` = every source of the organisation.
+    pub scope: Option<Vec<String>>,
+    pub public_chat: bool,
+    pub key_id: Option<String>,
+}
+
+impl Principal {
+    /// The CLI acts as the organisation itself.
+    pub fn org(org: &str) -> Self {
+        Principal {
+            org: org.to_string(),
+            scope: None,
+            public_chat: false,
+            key_id: None,
+        }
+    }
+}
+
+/// A reference that did not resolve to exactly one source.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RefError {
+    Unknown { reference: String, suggestions: Vec<String> },
+    Ambiguous { reference: String, ids: Vec<String> },
+}
+
+impl std::fmt::Display for RefError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RefError::Unknown { reference, suggestions } if suggestions.is_empty() => {
+                write!(f, "unknown data source '{reference}'")
+            }
+            RefError::Unknown { reference, suggestions } => write!(
+                f,
+                "unknown data source '{reference}'; did you mean {}?",
+                suggestions.iter().map(|s| format!("'{s}'")).collect::<Vec<_>>().join(" or ")
+            ),
+            RefError::Ambiguous { reference, ids } => write!(
+                f,
+                "'{reference}' names several data sources; pass one of their ids instead: {}",
+                ids.join(", ")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RefError {}
+
+/// The sources of the principal's organisation that its scope admits.
+pub async fn visible(catalog: &Catalog, who: &Principal) -> quarry_storage::Result<Vec<DataSource>> {
+    let all: Vec<DataSource> = catalog.sources().await?.into_iter().filter(|s| s.org == who.org).collect();
+    let Some(scope) = &who.scope else {
+        return Ok(all);
+    };
+    let mut admitted: Vec<String> = Vec::new();
+    for s in &all {
+        if scope.iter().any(|r| r == &s.id || r.eq_ignore_ascii_case(&s.name)) {
+            admitted.push(s.id.clone());
+            if s.kind == SourceType::Workspace {
+                admitted.extend(s.repository_ids.iter().flatten().cloned());
+            }
+        }
+    }
+    Ok(all.into_iter().filter(|s| admitted.contains(&s.id)).collect())
+}
+
+/// Resolve names (case-insensitive) or ids against the visible sources.
+pub fn resolve_refs(visible: &[DataSource], refs: &[String]) -> Result<Vec<DataSource>, RefError> {
+    let mut out: Vec<DataSource> = Vec::new();
+    for r in refs {
+        let r = r.trim();
+        let found: Vec<&DataSource> = match visible.iter().find(|s| s.id == r) {
+            Some(s) => vec![s],
+            None => visible.iter().filter(|s| s.name.eq_ignore_ascii_case(r)).collect(),
+        };
+        match found.as_slice() {
+            [one] => {
+                if !out.iter().any(|o| o.id == one.id) {
+                    out.push((*one).clone());
+                }
+            }
+            [] => {
+                let mut suggestions: Vec<(usize, String)> = visible
+                    .iter()
+                    .map(|s| (edit_distance(&s.name.to_lowercase(), &r.to_lowercase()), s.name.clone()))
+                    .filter(|(d, n)| *d <= 2.max(n.len() / 3))
+                    .collect();
+                suggestions.sort();
+                return Err(RefError::Unknown {
+                    reference: r.to_string(),
+                    suggestions: suggestions.into_iter().take(3).map(|(_, n)| n).collect(),
+                });
+            }
+            many => {
+                return Err(RefError::Ambiguous {
+                    reference: r.to_string(),
+                    ids: many.iter().map(|s| s.id.clone()).collect(),
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Levenshtein distance (small strings: names).
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quarry_storage::Readiness;
+
+    fn ds(id: &str, name: &str) -> DataSource {
+        DataSource {
+            id: id.into(),
+            org: "o".into(),
+            name: name.into(),
+            kind: SourceType::Repository,
+            full_name: None,
+            url: None,
+            branch: None,
+            repository_ids: None,
+            description: None,
+            readiness: Readiness::Ready,
+            snapshot: None,
+            created_at: String::new(),
+            updated_at: String::new(),
+        }
+    }
+
+    #[test]
+    fn names_ids_ambiguity_and_suggestions() {
+        let v = vec![ds("repo_1", "api"), ds("repo_2", "web"), ds("repo_3", "web")];
+        assert_eq!(resolve_refs(&v, &["API".into()]).unwrap()[0].id, "repo_1");
+        assert_eq!(resolve_refs(&v, &["repo_3".into()]).unwrap()[0].id, "repo_3");
+        assert!(matches!(resolve_refs(&v, &["web".into()]), Err(RefError::Ambiguous { .. })));
+        let e = resolve_refs(&v, &["apj".into()]).unwrap_err();
+        assert_eq!(e.to_string(), "unknown data source 'apj'; did you mean 'api'?");
+    }
+}
