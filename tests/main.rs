@@ -1,1 +1,10 @@
+//! Quarry's integration tests: the real `quarry` binary on real repositories (the fixtures in
+//! `tests/fixtures`, copied into temporary directories and committed to real git
+//! repositories), and a real HTTP server on an ephemeral port.
+//!
+//! One test binary on purpose: the dependency stack is heavy and every test binary is a
+//! large link.
 
+mod common;
+mod index;
+mod serve;

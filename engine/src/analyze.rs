@@ -234,10 +234,16 @@ impl<'s> Walker<'s> {
 
     fn add_symbol(&mut self, node: Node<'_>, kind: &'static str, name: String, scope: &Scope) -> usize {
         let kind = match kind {
-            "function" if scope.in_type => "method",
+            "function" if scope.in_type || rules::own_prefix(self.lang, node, self.src).is_some() => "method",
             k => k,
         };
-        let mut qualified_name = match &scope.prefix {
+        let own = rules::own_prefix(self.lang, node, self.src);
+        let parent = match (&scope.prefix, own) {
+            (Some(p), Some(o)) => Some(format!("{p}.{o}")),
+            (Some(p), None) => Some(p.clone()),
+            (None, o) => o,
+        };
+        let mut qualified_name = match &parent {
             Some(p) => format!("{p}.{name}"),
             None => name.clone(),
         };
@@ -247,7 +253,10 @@ impl<'s> Walker<'s> {
             qualified_name = format!("{qualified_name}#{seen}");
         }
         let (start_line, start_character) = self.position(node.start_byte());
-        let (end_line, end_character) = self.position(node.end_byte());
+        // Ranges end at the last non-whitespace byte (preprocessor nodes include the newline).
+        let text = self.text(node);
+        let end = node.start_byte() + text.trim_end().len();
+        let (end_line, end_character) = self.position(end.max(node.start_byte()));
         let signature = rules::signature(self.lang, node, self.src);
         let doc = rules::doc_comment(self.lang, node, self.src);
         let is_public = scope
@@ -256,7 +265,6 @@ impl<'s> Walker<'s> {
         let complexity = matches!(kind, "function" | "method" | "constructor")
             .then(|| complexity::cognitive(node, self.src) as i64);
         let summary = summarize(kind, &qualified_name, doc.as_deref(), &signature);
-        let parent = scope.prefix.clone();
         self.out.symbols.push(Symbol {
             kind,
             name,
@@ -306,6 +314,13 @@ impl<'s> Walker<'s> {
 
     fn edges_at(&mut self, node: Node<'_>, scope: &Scope) {
         let lang = self.lang;
+        let imports = rules::imports(lang, node, self.src);
+        if !imports.is_empty() {
+            for (name, qual) in imports {
+                self.push_edge(EdgeKind::Imports, None, node, &name, qual.as_deref());
+            }
+            return;
+        }
         if let Some((name, qual)) = rules::call_target(lang, node) {
             let source = self.source_of(scope);
             let name = self.text(name).to_string();
@@ -314,10 +329,8 @@ impl<'s> Walker<'s> {
             return;
         }
         if let Some(edges) = rules::heritage(lang, node, self.src) {
-            // Heritage is attached to the type being defined: for a Rust `impl Trait for T`
-            // the source is `T`; otherwise the enclosing symbol (the class itself, because
-            // heritage clauses are children of the class node and the class's scope applies
-            // after it is added — so we compute the source from the defining node's name).
+            // Heritage clauses are children of the type they belong to, so the enclosing
+            // symbol is the source; a Rust `impl Trait for T` names its source `T` itself.
             for (kind, target, source_override) in edges {
                 let source = source_override.or_else(|| self.source_of(scope));
                 let text = self.text(target).to_string();
@@ -325,13 +338,12 @@ impl<'s> Walker<'s> {
             }
             return;
         }
-        for (name, qual) in rules::imports(lang, node, self.src) {
-            self.push_edge(EdgeKind::Imports, None, node, &name, qual.as_deref());
-        }
         if let Some(name) = rules::reference_target(lang, node) {
             let source = self.source_of(scope);
             let text = self.text(name).to_string();
-            self.push_edge(EdgeKind::References, source, name, &text, None);
+            if !rules::is_builtin_type(lang, &text) {
+                self.push_edge(EdgeKind::References, source, name, &text, None);
+            }
         }
     }
 }

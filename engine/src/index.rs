@@ -298,6 +298,16 @@ impl Iterator for FileStream {
     }
 }
 
+/// Crash-test hook: when `QUARRY_FAILPOINT` names this point, the process aborts here, as a
+/// crash would. Points: `files_written`, `symbols_written`, `edges_written` (each after that
+/// table's new version is written, before anything publishes it).
+fn failpoint(name: &str) {
+    if std::env::var("QUARRY_FAILPOINT").is_ok_and(|v| v == name) {
+        eprintln!("failpoint '{name}': aborting");
+        std::process::abort();
+    }
+}
+
 /// Register (if new) and index a repository.
 pub async fn index_repository(
     catalog: &Catalog,
@@ -353,6 +363,7 @@ pub async fn index_repository(
     let files_version = tables::write_table_reader(catalog.store(), &source.id, "files", Box::new(reader)).await?;
     let commit = resolved.commit.clone();
     drop(resolved);
+    failpoint("files_written");
 
     let Accum { analysed, mut stats } = std::mem::take(&mut *acc.lock().map_err(|_| EngineError::Internal("poisoned".into()))?);
     if source.snapshot.is_none() {
@@ -390,7 +401,9 @@ pub async fn index_repository(
 
     progress.phase("writing symbols and edges", None);
     let symbols_version = tables::write_table(catalog.store(), &source.id, "symbols", SYMBOLS.clone(), symbol_batches).await?;
+    failpoint("symbols_written");
     let edges_version = tables::write_table(catalog.store(), &source.id, "edges", EDGES.clone(), edge_batches).await?;
+    failpoint("edges_written");
 
     source.readiness = Readiness::Ready;
     source.snapshot = Some(Snapshot {

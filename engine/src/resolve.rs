@@ -76,6 +76,15 @@ struct Index<'a> {
     imports: Vec<Vec<(&'a str, Option<&'a str>)>>,
 }
 
+/// Languages whose definitions can refer to each other.
+fn family(language: &str) -> &str {
+    match language {
+        "c" | "cpp" => "c",
+        "javascript" | "typescript" | "tsx" => "js",
+        other => other,
+    }
+}
+
 fn last_segment(qname: &str) -> &str {
     qname.rsplit('.').next().unwrap_or(qname)
 }
@@ -132,10 +141,17 @@ impl<'a> Index<'a> {
         &self.files[c.0].analysis.symbols[c.1]
     }
 
-    fn candidates(&self, name: &str, kinds: &[&str]) -> Vec<(usize, usize)> {
+    /// Definitions of `name` of the given kinds in the same language family as file `fi`.
+    fn candidates(&self, fi: usize, name: &str, kinds: &[&str]) -> Vec<(usize, usize)> {
+        let fam = family(self.files[fi].language);
         self.by_name
             .get(name)
-            .map(|v| v.iter().copied().filter(|&c| kinds.contains(&self.sym(c).kind)).collect())
+            .map(|v| {
+                v.iter()
+                    .copied()
+                    .filter(|&c| kinds.contains(&self.sym(c).kind) && family(self.files[c.0].language) == fam)
+                    .collect()
+            })
             .unwrap_or_default()
     }
 
@@ -146,11 +162,18 @@ impl<'a> Index<'a> {
             EdgeKind::References => REFERABLE,
             EdgeKind::Imports => IMPORTABLE,
         };
-        let cands = self.candidates(name, kinds);
+        let cands = self.candidates(fi, name, kinds);
         if cands.is_empty() {
             return None;
         }
         let path = self.files[fi].path;
+        // An import of a relative path names its file exactly.
+        if kind == EdgeKind::Imports
+            && let Some(file) = qualifier.and_then(|m| self.relative_file(path, m))
+            && let Some(c) = cands.iter().copied().find(|&c| self.files[c.0].path == file)
+        {
+            return Some((c, "import"));
+        }
         if let Some(q) = qualifier {
             let q = q.trim();
             if SELF_WORDS.contains(&q) || q.starts_with("self.") || q.starts_with("this.") {
@@ -205,10 +228,15 @@ impl<'a> Index<'a> {
         Some((best, "ambiguous"))
     }
 
-    /// `./util` imported from `src/app.js` → `src/util.js` (or `src/util/index.js`).
+    /// `./util` imported from `src/app.js` → `src/util.js` (or `src/util/index.js`);
+    /// `#include "util.h"` from `c/util.c` → `c/util.h`.
     fn relative_file(&self, from: &str, module: &str) -> Option<&'a str> {
         if !module.starts_with('.') {
-            return None;
+            let sibling = match dir_of(from) {
+                "" => module.to_string(),
+                d => format!("{d}/{module}"),
+            };
+            return self.by_path.get_key_value(sibling.as_str()).map(|(k, _)| *k);
         }
         let mut parts: Vec<&str> = dir_of(from).split('/').filter(|s| !s.is_empty()).collect();
         for seg in module.split('/') {

@@ -253,6 +253,53 @@ pub fn scope_prefix(lang: Lang, n: Node, src: &str) -> Option<String> {
     None
 }
 
+/// A prefix a definition carries by itself: a Go method's receiver type (`func (s *Server)
+/// Handle` → `Server`), a C++ out-of-line definition's scope (`void Foo::bar()` → `Foo`).
+pub fn own_prefix(lang: Lang, n: Node, src: &str) -> Option<String> {
+    match (lang, n.kind()) {
+        (Lang::Go, "method_declaration") => {
+            let recv = field(n, "receiver")?;
+            let mut stack = vec![recv];
+            while let Some(x) = stack.pop() {
+                if x.kind() == "type_identifier" {
+                    return Some(name_text(src.get(x.byte_range())?));
+                }
+                let mut c = x.walk();
+                let kids: Vec<Node> = x.named_children(&mut c).collect();
+                stack.extend(kids.into_iter().rev());
+            }
+            None
+        }
+        (Lang::Cpp, "function_definition") => {
+            let mut d = field(n, "declarator");
+            while let Some(x) = d {
+                if x.kind() == "qualified_identifier" {
+                    let scope = field(x, "scope")?;
+                    return Some(name_text(src.get(scope.byte_range())?));
+                }
+                d = field(x, "declarator");
+            }
+            None
+        }
+        _ => None,
+    }
+}
+
+/// Names that are language built-ins, not worth a reference edge.
+pub fn is_builtin_type(lang: Lang, name: &str) -> bool {
+    match lang {
+        Lang::Go => matches!(
+            name,
+            "string" | "int" | "int8" | "int16" | "int32" | "int64" | "uint" | "uint8" | "uint16" | "uint32"
+                | "uint64" | "uintptr" | "byte" | "rune" | "bool" | "error" | "float32" | "float64"
+                | "complex64" | "complex128" | "any"
+        ),
+        Lang::Rust => name == "Self",
+        Lang::C | Lang::Cpp => matches!(name, "size_t" | "ssize_t" | "uint8_t" | "uint16_t" | "uint32_t" | "uint64_t" | "int8_t" | "int16_t" | "int32_t" | "int64_t"),
+        _ => false,
+    }
+}
+
 /// Members of `impl Trait for T` are as public as the trait; inherent impls decide per item.
 pub fn impl_members_public(lang: Lang, n: Node) -> Option<bool> {
     (lang == Lang::Rust && n.kind() == "impl_item" && field(n, "trait").is_some()).then_some(true)
@@ -516,7 +563,10 @@ fn split_callee(c: Node) -> Option<(Node, Option<Node>)> {
     match c.kind() {
         "identifier" | "field_identifier" | "property_identifier" | "type_identifier" | "name"
         | "constant" | "simple_identifier" => Some((c, None)),
-        "field_expression" => pair("field", "value").or_else(|| pair("field", "argument")),
+        "field_expression" => match field(c, "value") {
+            Some(_) => pair("field", "value"),
+            None => pair("field", "argument"),
+        },
         "member_expression" => pair("property", "object"),
         "selector_expression" => pair("field", "operand"),
         "attribute" => pair("attribute", "object"),

@@ -1,0 +1,115 @@
+//! Helpers: run the binary, copy fixtures, make git repositories.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::{Map, Value};
+
+pub const QUARRY: &str = env!("CARGO_BIN_EXE_quarry");
+
+/// The fixtures directory of this repository.
+pub fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures")
+}
+
+/// Run `quarry` with a store; returns the output (not checked).
+pub fn quarry(store: &Path, args: &[&str]) -> Output {
+    Command::new(QUARRY)
+        .args(args)
+        .env("QUARRY_STORE", store)
+        .env_remove("QUARRY_FAILPOINT")
+        .env_remove("QUARRY_ORG")
+        .output()
+        .expect("run quarry")
+}
+
+/// Run `quarry` and require success; returns stdout.
+pub fn quarry_ok(store: &Path, args: &[&str]) -> String {
+    let out = quarry(store, args);
+    assert!(
+        out.status.success(),
+        "quarry {args:?} failed:\nstdout: {}\nstderr: {}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).to_string()
+}
+
+/// Run `quarry`, require failure; returns stderr.
+pub fn quarry_err(store: &Path, args: &[&str]) -> String {
+    let out = quarry(store, args);
+    assert!(
+        !out.status.success(),
+        "quarry {args:?} should have failed; stdout: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    String::from_utf8_lossy(&out.stderr).to_string()
+}
+
+/// `quarry sql --json` rows.
+pub fn sql(store: &Path, statement: &str) -> Vec<Map<String, Value>> {
+    let out = quarry_ok(store, &["sql", "--json", statement]);
+    let v: Value = serde_json::from_str(&out).expect("sql json");
+    v["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| r.as_object().expect("row object").clone())
+        .collect()
+}
+
+/// Rows rendered as `a|b|c` lines (compact, for exact comparisons).
+pub fn sql_lines(store: &Path, statement: &str) -> Vec<String> {
+    sql(store, statement)
+        .iter()
+        .map(|row| {
+            row.values()
+                .map(|v| match v {
+                    Value::String(s) => s.clone(),
+                    Value::Null => "NULL".into(),
+                    other => other.to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join("|")
+        })
+        .collect()
+}
+
+/// Copy a directory tree.
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// Run git in a directory, requiring success.
+pub fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_AUTHOR_NAME", "Quarry Test")
+        .env("GIT_AUTHOR_EMAIL", "test@example.com")
+        .env("GIT_COMMITTER_NAME", "Quarry Test")
+        .env("GIT_COMMITTER_EMAIL", "test@example.com")
+        .output()
+        .expect("run git");
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// A fresh copy of a fixture committed to a new git repository on branch `main`.
+pub fn fixture_repo(name: &str, into: &Path) -> PathBuf {
+    let dir = into.join(name);
+    copy_dir(&fixtures().join(name), &dir);
+    git(&dir, &["init", "-q", "-b", "main"]);
+    git(&dir, &["add", "-A"]);
+    git(&dir, &["commit", "-q", "-m", "fixture"]);
+    dir
+}

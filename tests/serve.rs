@@ -1,0 +1,116 @@
+//! `quarry serve`: a real server on an ephemeral port, real HTTP.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+
+use crate::common::*;
+
+struct Server {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start(store: &std::path::Path) -> Server {
+    let mut child = Command::new(QUARRY)
+        .args(["serve", "--addr", "127.0.0.1:0"])
+        .env("QUARRY_STORE", store)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no URL in {line:?}"))
+        .to_string();
+    Server { child, url }
+}
+
+#[tokio::test]
+async fn keys_guard_every_endpoint_and_scope_what_is_visible() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = tmp.path().join("store");
+    for name in ["alpha", "beta"] {
+        let d = tmp.path().join(name);
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join("m.py"), "def f():\n    return 1\n").unwrap();
+        quarry_ok(&store, &["index", d.to_str().unwrap()]);
+    }
+    let key = quarry_ok(&store, &["keys", "create"]).trim().to_string();
+    let scoped = quarry_ok(&store, &["keys", "create", "--sources", "beta"]).trim().to_string();
+    assert!(key.starts_with("qry_") && key.len() > 30);
+    // Only the hash is stored.
+    let stored = std::fs::read_dir(store.join("catalog/keys")).unwrap();
+    for f in stored {
+        let text = std::fs::read_to_string(f.unwrap().path()).unwrap();
+        assert!(!text.contains(&key) && !text.contains(&scoped));
+    }
+
+    let server = start(&store);
+    let http = reqwest::Client::new();
+    let health = http.get(format!("{}/api/health", server.url)).send().await.unwrap();
+    assert_eq!(health.status(), 200);
+
+    let anon = http.get(format!("{}/api/datasources/all", server.url)).send().await.unwrap();
+    assert_eq!(anon.status(), 401);
+    let body: serde_json::Value = anon.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "UNAUTHORIZED");
+    let bad = http.get(format!("{}/api/datasources/all", server.url)).bearer_auth("qry_wrong").send().await.unwrap();
+    assert_eq!(bad.status(), 401);
+
+    let all: serde_json::Value = http
+        .get(format!("{}/api/datasources/ready", server.url))
+        .bearer_auth(&key)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let names: Vec<&str> = all.as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
+    assert_eq!(names, vec!["alpha", "beta"]);
+    assert_eq!(all[0]["readiness"], "Ready");
+    assert_eq!(all[0]["type"], "Repository");
+    assert!(all[0]["id"].as_str().unwrap().starts_with("repo_"));
+
+    let only: serde_json::Value = http
+        .get(format!("{}/api/datasources/all?type=Repository", server.url))
+        .bearer_auth(&scoped)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(only.as_array().unwrap().len(), 1);
+    assert_eq!(only[0]["name"], "beta");
+
+    let bad_type = http
+        .get(format!("{}/api/datasources/all?type=Nope", server.url))
+        .bearer_auth(&key)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(bad_type.status(), 400);
+
+    // Revoked keys stop working at once.
+    let list = quarry_ok(&store, &["keys", "list"]);
+    let scoped_id = list.lines().find(|l| l.contains("scope: beta")).unwrap().split_whitespace().next().unwrap().to_string();
+    quarry_ok(&store, &["keys", "revoke", &scoped_id]);
+    let revoked = http
+        .get(format!("{}/api/datasources/all", server.url))
+        .bearer_auth(&scoped)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(revoked.status(), 401);
+}
