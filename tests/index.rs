@@ -13,7 +13,9 @@ const EDGES_SQL: &str = "SELECT source_path, kind, COALESCE(source_qname, '<file
 
 /// Compare with a golden file; `QUARRY_BLESS=1` rewrites it (review the diff before committing).
 fn golden(name: &str, actual: &[String]) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden").join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/golden")
+        .join(name);
     let actual = actual.join("\n") + "\n";
     if std::env::var("QUARRY_BLESS").is_ok() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -49,41 +51,117 @@ fn polyglot_symbols_and_edges_are_exact() {
     let tmp = tempfile::tempdir().unwrap();
     let repo = fixture_repo("polyglot", tmp.path());
     let store = tmp.path().join("store");
-    let out = quarry_ok(&store, &["index", repo.to_str().unwrap(), "--name", "polyglot"]);
-    assert!(out.contains("skipped 3: binary 1, generated 1, vendored 1"), "{out}");
+    let out = quarry_ok(
+        &store,
+        &["index", repo.to_str().unwrap(), "--name", "polyglot"],
+    );
+    assert!(
+        out.contains("skipped 3: binary 1, generated 1, vendored 1"),
+        "{out}"
+    );
 
     let symbols = sql_lines(&store, SYMBOLS_SQL);
     // Spot checks that do not depend on the golden file.
     // Sonar: for +1, if +2 (nested), && +1, else-if +1, || +1, else +1, match +3 (nested twice).
-    assert!(row(&symbols, "rust/src/lib.rs|function|classify|52|0|67|1|true|10|").ends_with("Classify a list of sizes."));
-    assert!(row(&symbols, "rust/src/lib.rs|method|Rect.area|32|4|38|5|true|2|").contains("Rect.area"));
-    assert!(row(&symbols, "rust/src/lib.rs|field|Rect.height|17|4|17|15|false|NULL|").contains("height"));
-    assert!(row(&symbols, "python/shapes.py|function|total_area|32|0|41|16|true|6|").contains("total_area"));
-    assert!(row(&symbols, "python/shapes.py|method|Circle.area|24|4|26|41|true|0|").ends_with("Area of the circle."));
+    assert!(
+        row(
+            &symbols,
+            "rust/src/lib.rs|function|classify|52|0|67|1|true|10|"
+        )
+        .ends_with("Classify a list of sizes.")
+    );
+    assert!(
+        row(
+            &symbols,
+            "rust/src/lib.rs|method|Rect.area|32|4|38|5|true|2|"
+        )
+        .contains("Rect.area")
+    );
+    assert!(
+        row(
+            &symbols,
+            "rust/src/lib.rs|field|Rect.height|17|4|17|15|false|NULL|"
+        )
+        .contains("height")
+    );
+    assert!(
+        row(
+            &symbols,
+            "python/shapes.py|function|total_area|32|0|41|16|true|6|"
+        )
+        .contains("total_area")
+    );
+    assert!(
+        row(
+            &symbols,
+            "python/shapes.py|method|Circle.area|24|4|26|41|true|0|"
+        )
+        .ends_with("Area of the circle.")
+    );
     assert!(row(&symbols, "python/shapes.py|method|Circle._scaled|").contains("|false|"));
-    assert!(row(&symbols, "go/server.go|method|Server.Handle|30|0|38|1|true|3|").ends_with("Handle answers one path."));
+    assert!(
+        row(
+            &symbols,
+            "go/server.go|method|Server.Handle|30|0|38|1|true|3|"
+        )
+        .ends_with("Handle answers one path.")
+    );
     assert!(row(&symbols, "go/server.go|method|Server.notFound|").contains("|false|"));
-    assert!(row(&symbols, "ts/service.ts|method|UserRepository.find|24|2|30|3|true|2|").contains("find"));
+    assert!(
+        row(
+            &symbols,
+            "ts/service.ts|method|UserRepository.find|24|2|30|3|true|2|"
+        )
+        .contains("find")
+    );
     assert!(row(&symbols, "ts/service.ts|function|internalHelper|").contains("|false|"));
-    assert!(row(&symbols, "java/Animal.java|method|Dog.bark|31|4|37|5|false|1|").contains("bark"));
+    assert!(
+        row(
+            &symbols,
+            "java/Animal.java|method|Dog.bark|31|4|37|5|false|1|"
+        )
+        .contains("bark")
+    );
     assert!(row(&symbols, "java/Animal.java|constructor|Animal.Animal|").contains("|true|0|"));
     assert!(row(&symbols, "c/util.c|function|clamp|12|0|20|1|false|2|").contains("clamp"));
     assert!(row(&symbols, "cpp/shape.cpp|class|geo.Square|11|0|18|1|true|").contains("Square"));
-    assert!(row(&symbols, "csharp/Repo.cs|method|Store.MemoryRepo.Fallback|").contains("|false|0|"));
-    assert!(row(&symbols, "ruby/greeter.rb|method|Greeter.greet|12|2|18|5|true|2|").contains("greet"));
+    assert!(
+        row(&symbols, "csharp/Repo.cs|method|Store.MemoryRepo.Fallback|").contains("|false|0|")
+    );
+    assert!(
+        row(
+            &symbols,
+            "ruby/greeter.rb|method|Greeter.greet|12|2|18|5|true|2|"
+        )
+        .contains("greet")
+    );
     assert!(row(&symbols, "php/User.php|method|User.format|").contains("|false|0|"));
     assert!(row(&symbols, "js/util.js|function|double|").contains("|true|0|"));
     // The file with a syntax error still yields what parses.
     row(&symbols, "python/broken.py|class|StillFound|");
     row(&symbols, "python/broken.py|method|StillFound.method|");
     // Skipped files have no symbols.
-    assert!(!symbols.iter().any(|r| r.starts_with("vendor/") || r.starts_with("js/generated.js")));
+    assert!(
+        !symbols
+            .iter()
+            .any(|r| r.starts_with("vendor/") || r.starts_with("js/generated.js"))
+    );
 
     let edges = sql_lines(&store, EDGES_SQL);
-    let has = |needle: &str| assert!(edges.iter().any(|e| e.starts_with(needle)), "no edge {needle:?} in\n{}", edges.join("\n"));
+    let has = |needle: &str| {
+        assert!(
+            edges.iter().any(|e| e.starts_with(needle)),
+            "no edge {needle:?} in\n{}",
+            edges.join("\n")
+        )
+    };
     has("rust/src/lib.rs|implements|Rect|Shape|NULL|rust/src/lib.rs::Shape|same_file|");
-    has("rust/src/lib.rs|calls|Rect.area|is_square|self|rust/src/lib.rs::Rect.is_square|same_class|33|");
-    has("rust/src/lib.rs|references|Rect.is_square|width|NULL|rust/src/lib.rs::Rect.width|same_file|");
+    has(
+        "rust/src/lib.rs|calls|Rect.area|is_square|self|rust/src/lib.rs::Rect.is_square|same_class|33|",
+    );
+    has(
+        "rust/src/lib.rs|references|Rect.is_square|width|NULL|rust/src/lib.rs::Rect.width|same_file|",
+    );
     has("rust/src/lib.rs|imports|<file>|Display|std::fmt|NULL|unresolved|3|");
     has("js/app.js|calls|Widget.grow|clamp|NULL|js/util.js::clamp|import|9|");
     has("js/app.js|inherits|Button|Widget|NULL|js/app.js::Widget|same_file|15|");
@@ -92,32 +170,50 @@ fn polyglot_symbols_and_edges_are_exact() {
     has("go/server.go|calls|Server.Handle|notFound|s|go/server.go::Server.notFound|");
     has("java/Animal.java|implements|Animal|Speaker|NULL|java/Animal.java::Speaker|same_file|11|");
     has("java/Animal.java|calls|Dog.speak|bark|NULL|java/Animal.java::Dog.bark|same_file|28|");
-    has("ts/service.ts|implements|UserRepository|Repository|NULL|ts/service.ts::Repository|same_file|21|");
-    has("csharp/Repo.cs|implements|Store.MemoryRepo|IRepo|NULL|csharp/Repo.cs::Store.IRepo|same_file|11|");
+    has(
+        "ts/service.ts|implements|UserRepository|Repository|NULL|ts/service.ts::Repository|same_file|21|",
+    );
+    has(
+        "csharp/Repo.cs|implements|Store.MemoryRepo|IRepo|NULL|csharp/Repo.cs::Store.IRepo|same_file|11|",
+    );
     has("cpp/shape.cpp|inherits|geo.Square|Shape|NULL|cpp/shape.cpp::geo.Shape|same_file|11|");
     has("c/util.c|imports|<file>|util.h|util.h|c/util.h|relative_path|2|");
     has("php/User.php|calls|User.name|format|$this|php/User.php::User.format|same_class|21|");
     has("php/User.php|inherits|User|Model|NULL|NULL|unresolved|15|");
     has("ruby/greeter.rb|inherits|Greeter|Base|NULL|ruby/greeter.rb::Base|same_file|11|");
     // No edge crosses languages.
-    assert!(!edges.iter().any(|e| e.starts_with("js/") && e.contains("|c/util.c::")));
+    assert!(
+        !edges
+            .iter()
+            .any(|e| e.starts_with("js/") && e.contains("|c/util.c::"))
+    );
 
     golden("polyglot_symbols.txt", &symbols);
     golden("polyglot_edges.txt", &edges);
 
     // Identifiers follow SPEC 2.2 with the owner/name prefix.
-    let ids = sql_lines(&store, "SELECT identifier FROM symbols WHERE qualified_name = 'Rect.area'");
-    assert_eq!(ids, vec![format!("{}::rust/src/lib.rs::Rect.area", full_name(&store))]);
+    let ids = sql_lines(
+        &store,
+        "SELECT identifier FROM symbols WHERE qualified_name = 'Rect.area'",
+    );
+    assert_eq!(
+        ids,
+        vec![format!("{}::rust/src/lib.rs::Rect.area", full_name(&store))]
+    );
 }
 
 fn full_name(store: &Path) -> String {
-    let v: serde_json::Value = serde_json::from_str(&quarry_ok(store, &["sources", "--json"])).unwrap();
+    let v: serde_json::Value =
+        serde_json::from_str(&quarry_ok(store, &["sources", "--json"])).unwrap();
     v[0]["fullName"].as_str().unwrap().to_string()
 }
 
 /// Everything but the data source id (which differs between stores).
 fn table_dump(store: &Path) -> Vec<String> {
-    let mut all = sql_lines(store, "SELECT identifier, path, language, bytes, lines, hash FROM files ORDER BY identifier");
+    let mut all = sql_lines(
+        store,
+        "SELECT identifier, path, language, bytes, lines, hash FROM files ORDER BY identifier",
+    );
     all.extend(sql_lines(store, "SELECT identifier, path, language, kind, name, qualified_name, parent, start_line, start_character, end_line, end_character, signature, doc, summary, is_public, lines, complexity FROM symbols ORDER BY identifier"));
     all.extend(sql_lines(store, "SELECT kind, source, source_qname, source_path, line, character, target_name, target_qualifier, target, resolution FROM edges ORDER BY source_path, line, character, kind, target_name, source"));
     all
@@ -130,23 +226,47 @@ fn reindex_after_edits_matches_a_fresh_index() {
     copy_dir(&fixtures().join("polyglot"), &dir);
     let store = tmp.path().join("incremental");
     quarry_ok(&store, &["index", dir.to_str().unwrap(), "--name", "poly"]);
-    let before = sql_lines(&store, "SELECT COUNT(*) FROM symbols WHERE path = 'go/server.go'");
+    let before = sql_lines(
+        &store,
+        "SELECT COUNT(*) FROM symbols WHERE path = 'go/server.go'",
+    );
     assert_eq!(before, vec!["9"]);
 
     // Edit, add, delete.
     let lib = dir.join("rust/src/lib.rs");
     let mut text = std::fs::read_to_string(&lib).unwrap();
-    text.push_str("\n/// Twice the area.\npub fn double_area(r: &Rect) -> f64 {\n    r.area() * 2.0\n}\n");
+    text.push_str(
+        "\n/// Twice the area.\npub fn double_area(r: &Rect) -> f64 {\n    r.area() * 2.0\n}\n",
+    );
     std::fs::write(&lib, text).unwrap();
-    std::fs::write(dir.join("python/extra.py"), "from shapes import Circle\n\n\ndef unit():\n    return Circle(1)\n").unwrap();
+    std::fs::write(
+        dir.join("python/extra.py"),
+        "from shapes import Circle\n\n\ndef unit():\n    return Circle(1)\n",
+    )
+    .unwrap();
     std::fs::remove_file(dir.join("go/server.go")).unwrap();
 
     let out = quarry_ok(&store, &["index", dir.to_str().unwrap(), "--name", "poly"]);
     assert!(out.contains("parsed 2 files, reused 13 unchanged"), "{out}");
-    assert_eq!(sql_lines(&store, "SELECT COUNT(*) FROM symbols WHERE path = 'go/server.go'"), vec!["0"]);
-    assert_eq!(sql_lines(&store, "SELECT COUNT(*) FROM edges WHERE source_path = 'go/server.go'"), vec!["0"]);
     assert_eq!(
-        sql_lines(&store, "SELECT regexp_replace(target, '^[^:]+::', ''), resolution FROM edges WHERE source_qname = 'unit' AND kind = 'calls'"),
+        sql_lines(
+            &store,
+            "SELECT COUNT(*) FROM symbols WHERE path = 'go/server.go'"
+        ),
+        vec!["0"]
+    );
+    assert_eq!(
+        sql_lines(
+            &store,
+            "SELECT COUNT(*) FROM edges WHERE source_path = 'go/server.go'"
+        ),
+        vec!["0"]
+    );
+    assert_eq!(
+        sql_lines(
+            &store,
+            "SELECT regexp_replace(target, '^[^:]+::', ''), resolution FROM edges WHERE source_qname = 'unit' AND kind = 'calls'"
+        ),
         vec!["python/shapes.py::Circle|import"]
     );
 
@@ -182,31 +302,78 @@ fn git_sources_index_the_committed_tree_of_a_branch() {
     let out = quarry(&store, &["index", repo.to_str().unwrap()]);
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("uncommitted changes are not indexed"));
-    let content = sql_lines(&store, "SELECT content FROM files WHERE path = 'js/util.js'");
+    let content = sql_lines(
+        &store,
+        "SELECT content FROM files WHERE path = 'js/util.js'",
+    );
     assert!(content[0].contains("export function clamp"), "{content:?}");
     assert!(sql_lines(&store, "SELECT path FROM files WHERE path = 'feature.py'").is_empty());
 
-    quarry_ok(&store, &["index", repo.to_str().unwrap(), "--branch", "feature", "--name", "poly-feature"]);
+    quarry_ok(
+        &store,
+        &[
+            "index",
+            repo.to_str().unwrap(),
+            "--branch",
+            "feature",
+            "--name",
+            "poly-feature",
+        ],
+    );
     assert_eq!(
-        sql_lines(&store, "SELECT f.path FROM files f WHERE f.path = 'feature.py'"),
+        sql_lines(
+            &store,
+            "SELECT f.path FROM files f WHERE f.path = 'feature.py'"
+        ),
         vec!["feature.py"]
     );
-    let sources: serde_json::Value = serde_json::from_str(&quarry_ok(&store, &["sources", "--json"])).unwrap();
-    let feature = sources.as_array().unwrap().iter().find(|s| s["name"] == "poly-feature").unwrap();
+    let sources: serde_json::Value =
+        serde_json::from_str(&quarry_ok(&store, &["sources", "--json"])).unwrap();
+    let feature = sources
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "poly-feature")
+        .unwrap();
     assert_eq!(feature["branch"], "feature");
     assert_eq!(feature["readiness"], "Ready");
     assert_eq!(feature["type"], "Repository");
 
-    let err = quarry_err(&store, &["index", repo.to_str().unwrap(), "--branch", "nope", "--name", "x"]);
-    assert!(err.contains("unknown branch 'nope'") && err.contains("feature") && err.contains("main"), "{err}");
+    let err = quarry_err(
+        &store,
+        &[
+            "index",
+            repo.to_str().unwrap(),
+            "--branch",
+            "nope",
+            "--name",
+            "x",
+        ],
+    );
+    assert!(
+        err.contains("unknown branch 'nope'") && err.contains("feature") && err.contains("main"),
+        "{err}"
+    );
 
     // A git URL (file://) is cloned; fullName comes from the URL.
     let url = format!("file://{}", repo.display());
     let out = quarry_ok(&store, &["index", &url, "--name", "from-url"]);
     assert!(out.contains("as "), "{out}");
-    let sources: serde_json::Value = serde_json::from_str(&quarry_ok(&store, &["sources", "--json"])).unwrap();
-    let from_url = sources.as_array().unwrap().iter().find(|s| s["name"] == "from-url").unwrap();
-    assert!(from_url["fullName"].as_str().unwrap().ends_with("/polyglot"), "{from_url}");
+    let sources: serde_json::Value =
+        serde_json::from_str(&quarry_ok(&store, &["sources", "--json"])).unwrap();
+    let from_url = sources
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "from-url")
+        .unwrap();
+    assert!(
+        from_url["fullName"]
+            .as_str()
+            .unwrap()
+            .ends_with("/polyglot"),
+        "{from_url}"
+    );
     assert_eq!(from_url["url"], url.as_str());
     assert_eq!(from_url["branch"], "main");
 }
@@ -232,7 +399,13 @@ fn a_crash_mid_index_leaves_the_previous_snapshot_readable() {
         assert_eq!(table_dump(&store), before, "after a crash at {point}");
     }
     quarry_ok(&store, &["index", dir.to_str().unwrap(), "--name", "p"]);
-    assert_eq!(sql_lines(&store, "SELECT qualified_name FROM symbols WHERE path = 'rust/src/lib.rs'"), vec!["replaced"]);
+    assert_eq!(
+        sql_lines(
+            &store,
+            "SELECT qualified_name FROM symbols WHERE path = 'rust/src/lib.rs'"
+        ),
+        vec!["replaced"]
+    );
 }
 
 #[test]
@@ -240,25 +413,38 @@ fn bad_input_gets_specific_errors_or_counted_skips() {
     let tmp = tempfile::tempdir().unwrap();
     let store = tmp.path().join("store");
     let err = quarry_err(&store, &["index", "/no/such/path/anywhere"]);
-    assert!(err.contains("'/no/such/path/anywhere' does not exist"), "{err}");
+    assert!(
+        err.contains("'/no/such/path/anywhere' does not exist"),
+        "{err}"
+    );
 
     let dir = tmp.path().join("odd");
     std::fs::create_dir_all(dir.join("sub")).unwrap();
     std::fs::write(dir.join("ok.py"), "def ok():\n    return 1\n").unwrap();
     std::fs::write(dir.join("latin1.py"), b"# caf\xe9\n").unwrap();
     std::fs::write(dir.join("big.py"), "x = 1\n".repeat(20_000)).unwrap();
-    std::fs::write(dir.join("min.js"), format!("var a={};\n", "1+".repeat(30_000) + "1")).unwrap();
+    std::fs::write(
+        dir.join("min.js"),
+        format!("var a={};\n", "1+".repeat(30_000) + "1"),
+    )
+    .unwrap();
     #[cfg(unix)]
     {
         std::os::unix::fs::symlink("..", dir.join("sub/loop")).unwrap();
         std::os::unix::fs::symlink("ok.py", dir.join("link.py")).unwrap();
     }
-    let out = quarry_ok(&store, &["index", dir.to_str().unwrap(), "--max-file-size", "100000"]);
+    let out = quarry_ok(
+        &store,
+        &["index", dir.to_str().unwrap(), "--max-file-size", "100000"],
+    );
     assert!(out.contains("invalid_utf8 1"), "{out}");
     assert!(out.contains("oversized 1"), "{out}");
     assert!(out.contains("symlink 2"), "{out}");
     assert!(out.contains("minified 1"), "{out}");
-    assert_eq!(sql_lines(&store, "SELECT path FROM files ORDER BY path"), vec!["ok.py"]);
+    assert_eq!(
+        sql_lines(&store, "SELECT path FROM files ORDER BY path"),
+        vec!["ok.py"]
+    );
 
     // A file path, not a directory.
     let err = quarry_err(&store, &["index", dir.join("ok.py").to_str().unwrap()]);
@@ -268,20 +454,37 @@ fn bad_input_gets_specific_errors_or_counted_skips() {
     let other = tmp.path().join("other").join("odd");
     std::fs::create_dir_all(&other).unwrap();
     let err = quarry_err(&store, &["index", other.to_str().unwrap()]);
-    assert!(err.contains("already exists") && err.contains("--name"), "{err}");
+    assert!(
+        err.contains("already exists") && err.contains("--name"),
+        "{err}"
+    );
 
     // The SQL console is read-only.
-    for stmt in ["CREATE TABLE t AS SELECT 1", "INSERT INTO files VALUES (1)", "COPY (SELECT 1) TO '/tmp/quarry-x.csv'"] {
+    for stmt in [
+        "CREATE TABLE t AS SELECT 1",
+        "INSERT INTO files VALUES (1)",
+        "COPY (SELECT 1) TO '/tmp/quarry-x.csv'",
+    ] {
         let err = quarry_err(&store, &["sql", stmt]);
-        assert!(err.contains("read-only") || err.contains("not supported") || err.contains("Error"), "{stmt}: {err}");
+        assert!(
+            err.contains("read-only") || err.contains("not supported") || err.contains("Error"),
+            "{stmt}: {err}"
+        );
     }
     let err = quarry_err(&store, &["sql", "SELECT nope FROM files"]);
     assert!(err.contains("nope"), "{err}");
 
     // A corrupt catalog record is reported as such.
-    std::fs::write(store.join("catalog/sources/repo_corrupt.json"), b"{not json").unwrap();
+    std::fs::write(
+        store.join("catalog/sources/repo_corrupt.json"),
+        b"{not json",
+    )
+    .unwrap();
     let err = quarry_err(&store, &["sources"]);
-    assert!(err.contains("corrupt catalog record 'catalog/sources/repo_corrupt.json'"), "{err}");
+    assert!(
+        err.contains("corrupt catalog record 'catalog/sources/repo_corrupt.json'"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -293,20 +496,48 @@ fn workspaces_group_repositories() {
     std::fs::create_dir_all(&a).unwrap();
     std::fs::create_dir_all(&b).unwrap();
     std::fs::write(a.join("one.py"), "def one():\n    return 1\n").unwrap();
-    std::fs::write(b.join("two.go"), "package b\n\nfunc Two() int { return 2 }\n").unwrap();
+    std::fs::write(
+        b.join("two.go"),
+        "package b\n\nfunc Two() int { return 2 }\n",
+    )
+    .unwrap();
     quarry_ok(&store, &["index", a.to_str().unwrap()]);
     quarry_ok(&store, &["index", b.to_str().unwrap()]);
     quarry_ok(&store, &["workspace", "create", "both", "--repos", "a,b"]);
-    let v: serde_json::Value = serde_json::from_str(&quarry_ok(&store, &["sources", "--json"])).unwrap();
-    let ws = v.as_array().unwrap().iter().find(|s| s["type"] == "Workspace").unwrap();
+    let v: serde_json::Value =
+        serde_json::from_str(&quarry_ok(&store, &["sources", "--json"])).unwrap();
+    let ws = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["type"] == "Workspace")
+        .unwrap();
     assert_eq!(ws["name"], "both");
     assert_eq!(ws["repositoryIds"].as_array().unwrap().len(), 2);
     assert!(ws["url"].is_null() && ws["branch"].is_null());
     let names = sql_lines(&store, "SELECT name FROM symbols ORDER BY name");
     assert_eq!(names, vec!["Two", "one"]);
-    let out = quarry_ok(&store, &["sql", "--json", "--source", "both", "SELECT COUNT(*) AS n FROM files"]);
+    let out = quarry_ok(
+        &store,
+        &[
+            "sql",
+            "--json",
+            "--source",
+            "both",
+            "SELECT COUNT(*) AS n FROM files",
+        ],
+    );
     assert!(out.contains("\"n\": 2"), "{out}");
-    let out = quarry_ok(&store, &["sql", "--json", "--source", "a", "SELECT COUNT(*) AS n FROM files"]);
+    let out = quarry_ok(
+        &store,
+        &[
+            "sql",
+            "--json",
+            "--source",
+            "a",
+            "SELECT COUNT(*) AS n FROM files",
+        ],
+    );
     assert!(out.contains("\"n\": 1"), "{out}");
     let err = quarry_err(&store, &["workspace", "create", "bad", "--repos", "a,zzz"]);
     assert!(err.contains("unknown data source 'zzz'"), "{err}");

@@ -26,7 +26,9 @@ fn start(store: &std::path::Path) -> Server {
         .spawn()
         .unwrap();
     let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
     let url = line
         .split_whitespace()
         .find(|w| w.starts_with("http://"))
@@ -46,7 +48,9 @@ async fn keys_guard_every_endpoint_and_scope_what_is_visible() {
         quarry_ok(&store, &["index", d.to_str().unwrap()]);
     }
     let key = quarry_ok(&store, &["keys", "create"]).trim().to_string();
-    let scoped = quarry_ok(&store, &["keys", "create", "--sources", "beta"]).trim().to_string();
+    let scoped = quarry_ok(&store, &["keys", "create", "--sources", "beta"])
+        .trim()
+        .to_string();
     assert!(key.starts_with("qry_") && key.len() > 30);
     // Only the hash is stored.
     let stored = std::fs::read_dir(store.join("catalog/keys")).unwrap();
@@ -57,14 +61,27 @@ async fn keys_guard_every_endpoint_and_scope_what_is_visible() {
 
     let server = start(&store);
     let http = reqwest::Client::new();
-    let health = http.get(format!("{}/api/health", server.url)).send().await.unwrap();
+    let health = http
+        .get(format!("{}/api/health", server.url))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(health.status(), 200);
 
-    let anon = http.get(format!("{}/api/datasources/all", server.url)).send().await.unwrap();
+    let anon = http
+        .get(format!("{}/api/datasources/all", server.url))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(anon.status(), 401);
     let body: serde_json::Value = anon.json().await.unwrap();
     assert_eq!(body["error"]["code"], "UNAUTHORIZED");
-    let bad = http.get(format!("{}/api/datasources/all", server.url)).bearer_auth("qry_wrong").send().await.unwrap();
+    let bad = http
+        .get(format!("{}/api/datasources/all", server.url))
+        .bearer_auth("qry_wrong")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(bad.status(), 401);
 
     let all: serde_json::Value = http
@@ -76,14 +93,22 @@ async fn keys_guard_every_endpoint_and_scope_what_is_visible() {
         .json()
         .await
         .unwrap();
-    let names: Vec<&str> = all.as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> = all
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
     assert_eq!(names, vec!["alpha", "beta"]);
     assert_eq!(all[0]["readiness"], "Ready");
     assert_eq!(all[0]["type"], "Repository");
     assert!(all[0]["id"].as_str().unwrap().starts_with("repo_"));
 
     let only: serde_json::Value = http
-        .get(format!("{}/api/datasources/all?type=Repository", server.url))
+        .get(format!(
+            "{}/api/datasources/all?type=Repository",
+            server.url
+        ))
         .bearer_auth(&scoped)
         .send()
         .await
@@ -104,7 +129,14 @@ async fn keys_guard_every_endpoint_and_scope_what_is_visible() {
 
     // Revoked keys stop working at once.
     let list = quarry_ok(&store, &["keys", "list"]);
-    let scoped_id = list.lines().find(|l| l.contains("scope: beta")).unwrap().split_whitespace().next().unwrap().to_string();
+    let scoped_id = list
+        .lines()
+        .find(|l| l.contains("scope: beta"))
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_string();
     quarry_ok(&store, &["keys", "revoke", &scoped_id]);
     let revoked = http
         .get(format!("{}/api/datasources/all", server.url))

@@ -232,9 +232,19 @@ impl<'s> Walker<'s> {
         }
     }
 
-    fn add_symbol(&mut self, node: Node<'_>, kind: &'static str, name: String, scope: &Scope) -> usize {
+    fn add_symbol(
+        &mut self,
+        node: Node<'_>,
+        kind: &'static str,
+        name: String,
+        scope: &Scope,
+    ) -> usize {
         let kind = match kind {
-            "function" if scope.in_type || rules::own_prefix(self.lang, node, self.src).is_some() => "method",
+            "function"
+                if scope.in_type || rules::own_prefix(self.lang, node, self.src).is_some() =>
+            {
+                "method"
+            }
             k => k,
         };
         let own = rules::own_prefix(self.lang, node, self.src);
@@ -290,7 +300,14 @@ impl<'s> Walker<'s> {
             .map(|i| self.out.symbols[i].qualified_name.clone())
     }
 
-    fn push_edge(&mut self, kind: EdgeKind, source: Option<String>, at: Node<'_>, name: &str, qualifier: Option<&str>) {
+    fn push_edge(
+        &mut self,
+        kind: EdgeKind,
+        source: Option<String>,
+        at: Node<'_>,
+        name: &str,
+        qualifier: Option<&str>,
+    ) {
         let name = rules::name_text(name);
         if name.is_empty() || name.len() > 200 {
             return;

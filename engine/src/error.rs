@@ -14,7 +14,10 @@ pub enum EngineError {
     Git(String),
     /// `--branch` names nothing in the repository.
     #[error("unknown branch '{branch}'{}", if available.is_empty() { String::new() } else { format!(" (available: {})", available.join(", ")) })]
-    UnknownBranch { branch: String, available: Vec<String> },
+    UnknownBranch {
+        branch: String,
+        available: Vec<String>,
+    },
     /// The request conflicts with what the catalog holds.
     #[error("{0}")]
     Conflict(String),

@@ -17,7 +17,10 @@ use crate::error::{EngineError, Result};
 
 /// The repositories behind a list of data sources (workspaces expand to their members),
 /// deduplicated, in order.
-pub async fn expand_repositories(catalog: &Catalog, sources: &[DataSource]) -> Result<Vec<DataSource>> {
+pub async fn expand_repositories(
+    catalog: &Catalog,
+    sources: &[DataSource],
+) -> Result<Vec<DataSource>> {
     let mut out: Vec<DataSource> = Vec::new();
     for s in sources {
         match s.kind {
@@ -45,7 +48,8 @@ pub async fn expand_repositories(catalog: &Catalog, sources: &[DataSource]) -> R
 pub async fn session_for(catalog: &Catalog, repositories: &[DataSource]) -> Result<SessionContext> {
     let ctx = SessionContext::new();
     for table in TABLES {
-        let schema = schema_of(table).ok_or_else(|| EngineError::Internal(format!("no schema for {table}")))?;
+        let schema = schema_of(table)
+            .ok_or_else(|| EngineError::Internal(format!("no schema for {table}")))?;
         let mut providers: Vec<Arc<dyn TableProvider>> = Vec::new();
         for repo in repositories {
             let Some(snap) = &repo.snapshot else { continue };
@@ -82,6 +86,9 @@ pub async fn session_for(catalog: &Catalog, repositories: &[DataSource]) -> Resu
 }
 
 /// Execute a planned query and collect its batches.
-pub async fn execute(ctx: &SessionContext, plan: datafusion::logical_expr::LogicalPlan) -> Result<Vec<RecordBatch>> {
+pub async fn execute(
+    ctx: &SessionContext,
+    plan: datafusion::logical_expr::LogicalPlan,
+) -> Result<Vec<RecordBatch>> {
     Ok(ctx.execute_logical_plan(plan).await?.collect().await?)
 }

@@ -35,15 +35,37 @@ pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;
 
 /// Directory names whose contents are vendored dependencies.
 const VENDORED_DIRS: &[&str] = &[
-    "vendor", "node_modules", "third_party", "third-party", "bower_components", "__pycache__",
-    ".venv", "venv", "site-packages", "Pods",
+    "vendor",
+    "node_modules",
+    "third_party",
+    "third-party",
+    "bower_components",
+    "__pycache__",
+    ".venv",
+    "venv",
+    "site-packages",
+    "Pods",
 ];
 /// File names and suffixes of generated files.
 const GENERATED_NAMES: &[&str] = &[
-    "package-lock.json", "yarn.lock", "pnpm-lock.yaml", "Cargo.lock", "go.sum", "poetry.lock",
-    "composer.lock", "Gemfile.lock",
+    "package-lock.json",
+    "yarn.lock",
+    "pnpm-lock.yaml",
+    "Cargo.lock",
+    "go.sum",
+    "poetry.lock",
+    "composer.lock",
+    "Gemfile.lock",
 ];
-const GENERATED_SUFFIXES: &[&str] = &[".min.js", ".min.css", ".pb.go", "_pb2.py", ".generated.cs", ".g.dart", ".map"];
+const GENERATED_SUFFIXES: &[&str] = &[
+    ".min.js",
+    ".min.css",
+    ".pb.go",
+    "_pb2.py",
+    ".generated.cs",
+    ".g.dart",
+    ".map",
+];
 
 /// Options of one index run.
 #[derive(Debug, Clone)]
@@ -179,7 +201,9 @@ impl FileStream {
             let mut chunk_bytes = 0;
             let mut skipped_here: Vec<&'static str> = Vec::new();
             while chunk.len() < CHUNK_FILES && chunk_bytes < CHUNK_BYTES {
-                let Some(entry) = self.entries.next() else { break };
+                let Some(entry) = self.entries.next() else {
+                    break;
+                };
                 if let Some(reason) = classify_path(&entry.path, entry.size, self.max_file_bytes) {
                     skipped_here.push(reason);
                     self.progress.advance(1, 0);
@@ -212,7 +236,11 @@ impl FileStream {
         }
     }
 
-    fn process(&mut self, chunk: Vec<(Entry, Vec<u8>)>, skipped: Vec<&'static str>) -> Result<Option<RecordBatch>> {
+    fn process(
+        &mut self,
+        chunk: Vec<(Entry, Vec<u8>)>,
+        skipped: Vec<&'static str>,
+    ) -> Result<Option<RecordBatch>> {
         struct Prepared<'a> {
             path: &'a str,
             text: &'a str,
@@ -257,7 +285,10 @@ impl FileStream {
         });
         let mut b = BatchBuilder::new(FILES.clone());
         {
-            let mut acc = self.acc.lock().map_err(|_| EngineError::Internal("poisoned".into()))?;
+            let mut acc = self
+                .acc
+                .lock()
+                .map_err(|_| EngineError::Internal("poisoned".into()))?;
             for reason in &skipped {
                 *acc.stats.skipped.entry(reason.to_string()).or_default() += 1;
             }
@@ -283,7 +314,8 @@ impl FileStream {
             }
         }
         let bytes: u64 = prepared.iter().map(|p| p.text.len() as u64).sum();
-        self.progress.advance((prepared.len() + skipped.len()) as u64, bytes);
+        self.progress
+            .advance((prepared.len() + skipped.len()) as u64, bytes);
         if prepared.is_empty() {
             return Ok(None);
         }
@@ -319,14 +351,19 @@ pub async fn index_repository(
     progress.phase("resolving", None);
     let input_owned = input.to_string();
     let branch = opts.branch.clone();
-    let resolved = tokio::task::spawn_blocking(move || ResolvedSource::resolve(&input_owned, branch.as_deref()))
-        .await
-        .map_err(|e| EngineError::Internal(e.to_string()))??;
+    let resolved = tokio::task::spawn_blocking(move || {
+        ResolvedSource::resolve(&input_owned, branch.as_deref())
+    })
+    .await
+    .map_err(|e| EngineError::Internal(e.to_string()))??;
     let mut warnings = resolved.warnings.clone();
     for w in &warnings {
         progress.warn(w);
     }
-    let name = opts.name.clone().unwrap_or_else(|| resolved.default_name.clone());
+    let name = opts
+        .name
+        .clone()
+        .unwrap_or_else(|| resolved.default_name.clone());
     validate_name(&name)?;
     let mut source = register(catalog, &name, &resolved, opts).await?;
     let prefix = source.identifier_prefix().to_string();
@@ -343,7 +380,9 @@ pub async fn index_repository(
     let previous = Arc::new(load_previous(catalog, &source, &prefix).await?);
     let acc = Arc::new(Mutex::new(Accum::default()));
     {
-        let mut a = acc.lock().map_err(|_| EngineError::Internal("poisoned".into()))?;
+        let mut a = acc
+            .lock()
+            .map_err(|_| EngineError::Internal("poisoned".into()))?;
         for (_, reason) in &skipped_list {
             *a.stats.skipped.entry(reason.to_string()).or_default() += 1;
         }
@@ -360,12 +399,20 @@ pub async fn index_repository(
         progress: progress.clone(),
     };
     let reader = RecordBatchIterator::new(stream, FILES.clone());
-    let files_version = tables::write_table_reader(catalog.store(), &source.id, "files", Box::new(reader)).await?;
+    let files_version =
+        tables::write_table_reader(catalog.store(), &source.id, "files", Box::new(reader)).await?;
     let commit = resolved.commit.clone();
     drop(resolved);
     failpoint("files_written");
 
-    let Accum { analysed, mut stats } = std::mem::take(&mut *acc.lock().map_err(|_| EngineError::Internal("poisoned".into()))?);
+    let Accum {
+        analysed,
+        mut stats,
+    } = std::mem::take(
+        &mut *acc
+            .lock()
+            .map_err(|_| EngineError::Internal("poisoned".into()))?,
+    );
     if source.snapshot.is_none() {
         source.readiness = Readiness::PartiallyReady;
         source.snapshot = Some(Snapshot {
@@ -384,7 +431,11 @@ pub async fn index_repository(
     progress.phase("resolving edges", Some(analysed.len() as u64));
     let inputs: Vec<FileInput> = analysed
         .iter()
-        .map(|(path, lang, a)| FileInput { path, language: lang, analysis: a })
+        .map(|(path, lang, a)| FileInput {
+            path,
+            language: lang,
+            analysis: a,
+        })
         .collect();
     let (symbol_batches, edge_batches, n_symbols, n_edges) = {
         let (symbols, edges) = resolve::resolve(&prefix, &inputs);
@@ -400,9 +451,23 @@ pub async fn index_repository(
     stats.edges = n_edges;
 
     progress.phase("writing symbols and edges", None);
-    let symbols_version = tables::write_table(catalog.store(), &source.id, "symbols", SYMBOLS.clone(), symbol_batches).await?;
+    let symbols_version = tables::write_table(
+        catalog.store(),
+        &source.id,
+        "symbols",
+        SYMBOLS.clone(),
+        symbol_batches,
+    )
+    .await?;
     failpoint("symbols_written");
-    let edges_version = tables::write_table(catalog.store(), &source.id, "edges", EDGES.clone(), edge_batches).await?;
+    let edges_version = tables::write_table(
+        catalog.store(),
+        &source.id,
+        "edges",
+        EDGES.clone(),
+        edge_batches,
+    )
+    .await?;
     failpoint("edges_written");
 
     source.readiness = Readiness::Ready;
@@ -417,7 +482,12 @@ pub async fn index_repository(
     });
     source.updated_at = quarry_storage::catalog::now_rfc3339();
     catalog.put_source(&source).await?;
-    warnings.extend(stats.skipped.get("symlink").map(|n| format!("{n} symlinks were not followed")));
+    warnings.extend(
+        stats
+            .skipped
+            .get("symlink")
+            .map(|n| format!("{n} symlinks were not followed")),
+    );
     Ok(IndexReport {
         source,
         stats,
@@ -428,7 +498,10 @@ pub async fn index_repository(
 
 /// Display names are used as references in tool arguments: keep them printable and unambiguous.
 pub fn validate_name(name: &str) -> Result<()> {
-    if name.trim().is_empty() || name.len() > 100 || name.chars().any(|c| c.is_control() || c == ',') {
+    if name.trim().is_empty()
+        || name.len() > 100
+        || name.chars().any(|c| c.is_control() || c == ',')
+    {
         return Err(EngineError::Source(format!(
             "invalid name '{name}': use 1–100 printable characters without commas"
         )));
@@ -436,7 +509,12 @@ pub fn validate_name(name: &str) -> Result<()> {
     Ok(())
 }
 
-async fn register(catalog: &Catalog, name: &str, resolved: &ResolvedSource, opts: &IndexOptions) -> Result<DataSource> {
+async fn register(
+    catalog: &Catalog,
+    name: &str,
+    resolved: &ResolvedSource,
+    opts: &IndexOptions,
+) -> Result<DataSource> {
     let now = quarry_storage::catalog::now_rfc3339();
     let existing = catalog
         .sources()
@@ -447,10 +525,12 @@ async fn register(catalog: &Catalog, name: &str, resolved: &ResolvedSource, opts
         Some(s) if s.kind == SourceType::Workspace => Err(EngineError::Conflict(format!(
             "'{name}' is a workspace; choose another --name for the repository"
         ))),
-        Some(s) if s.url.as_deref() != Some(resolved.url.as_str()) => Err(EngineError::Conflict(format!(
-            "a repository named '{name}' already exists for {}; pass --name to register this one under another name",
-            s.url.as_deref().unwrap_or("another location")
-        ))),
+        Some(s) if s.url.as_deref() != Some(resolved.url.as_str()) => {
+            Err(EngineError::Conflict(format!(
+                "a repository named '{name}' already exists for {}; pass --name to register this one under another name",
+                s.url.as_deref().unwrap_or("another location")
+            )))
+        }
         Some(mut s) => {
             if let Some(d) = &opts.description {
                 s.description = Some(d.clone());
@@ -494,7 +574,10 @@ async fn load_previous(catalog: &Catalog, source: &DataSource, prefix: &str) -> 
         let c = Columns::new(&batch);
         let (paths, hashes) = (c.str("path")?, c.str("hash")?);
         for i in 0..batch.num_rows() {
-            prev.files.insert(paths.value(i).to_string(), (hashes.value(i).to_string(), None));
+            prev.files.insert(
+                paths.value(i).to_string(),
+                (hashes.value(i).to_string(), None),
+            );
         }
     }
     let (Some(sv), Some(ev)) = (snap.symbols, snap.edges) else {
@@ -505,52 +588,122 @@ async fn load_previous(catalog: &Catalog, source: &DataSource, prefix: &str) -> 
     }
     let mut analyses: HashMap<String, FileAnalysis> = HashMap::new();
     let symbols = tables::open_table(store, &source.id, "symbols", sv).await?;
-    for batch in tables::scan_columns(&symbols, "symbols", &[
-        "identifier", "path", "kind", "name", "qualified_name", "parent", "start_line", "start_character",
-        "end_line", "end_character", "signature", "doc", "summary", "is_public", "lines", "complexity",
-    ]).await? {
+    for batch in tables::scan_columns(
+        &symbols,
+        "symbols",
+        &[
+            "identifier",
+            "path",
+            "kind",
+            "name",
+            "qualified_name",
+            "parent",
+            "start_line",
+            "start_character",
+            "end_line",
+            "end_character",
+            "signature",
+            "doc",
+            "summary",
+            "is_public",
+            "lines",
+            "complexity",
+        ],
+    )
+    .await?
+    {
         let c = Columns::new(&batch);
-        let (path, kind, name, qname, parent) = (c.str("path")?, c.str("kind")?, c.str("name")?, c.str("qualified_name")?, c.str("parent")?);
-        let (sl, sc, el, ec) = (c.int("start_line")?, c.int("start_character")?, c.int("end_line")?, c.int("end_character")?);
-        let (sig, doc, summary, public, lines, cx) = (c.str("signature")?, c.str("doc")?, c.str("summary")?, c.bool("is_public")?, c.int("lines")?, c.int("complexity")?);
+        let (path, kind, name, qname, parent) = (
+            c.str("path")?,
+            c.str("kind")?,
+            c.str("name")?,
+            c.str("qualified_name")?,
+            c.str("parent")?,
+        );
+        let (sl, sc, el, ec) = (
+            c.int("start_line")?,
+            c.int("start_character")?,
+            c.int("end_line")?,
+            c.int("end_character")?,
+        );
+        let (sig, doc, summary, public, lines, cx) = (
+            c.str("signature")?,
+            c.str("doc")?,
+            c.str("summary")?,
+            c.bool("is_public")?,
+            c.int("lines")?,
+            c.int("complexity")?,
+        );
         for i in 0..batch.num_rows() {
             let p = path.value(i);
             let file_prefix = format!("{}::", file_identifier(prefix, p));
-            let parent = opt_str(parent, i).and_then(|x| x.strip_prefix(&file_prefix)).map(String::from);
-            analyses.entry(p.to_string()).or_default().symbols.push(Symbol {
-                kind: static_kind(kind.value(i)),
-                name: name.value(i).to_string(),
-                qualified_name: qname.value(i).to_string(),
-                parent,
-                start_line: sl.value(i),
-                start_character: sc.value(i),
-                end_line: el.value(i),
-                end_character: ec.value(i),
-                signature: sig.value(i).to_string(),
-                doc: opt_str(doc, i).map(String::from),
-                summary: summary.value(i).to_string(),
-                is_public: public.value(i),
-                lines: lines.value(i),
-                complexity: (!arrow_array::Array::is_null(cx, i)).then(|| cx.value(i)),
-            });
+            let parent = opt_str(parent, i)
+                .and_then(|x| x.strip_prefix(&file_prefix))
+                .map(String::from);
+            analyses
+                .entry(p.to_string())
+                .or_default()
+                .symbols
+                .push(Symbol {
+                    kind: static_kind(kind.value(i)),
+                    name: name.value(i).to_string(),
+                    qualified_name: qname.value(i).to_string(),
+                    parent,
+                    start_line: sl.value(i),
+                    start_character: sc.value(i),
+                    end_line: el.value(i),
+                    end_character: ec.value(i),
+                    signature: sig.value(i).to_string(),
+                    doc: opt_str(doc, i).map(String::from),
+                    summary: summary.value(i).to_string(),
+                    is_public: public.value(i),
+                    lines: lines.value(i),
+                    complexity: (!arrow_array::Array::is_null(cx, i)).then(|| cx.value(i)),
+                });
         }
     }
     let edges = tables::open_table(store, &source.id, "edges", ev).await?;
-    for batch in tables::scan_columns(&edges, "edges", &[
-        "kind", "source_qname", "source_path", "line", "character", "target_name", "target_qualifier",
-    ]).await? {
+    for batch in tables::scan_columns(
+        &edges,
+        "edges",
+        &[
+            "kind",
+            "source_qname",
+            "source_path",
+            "line",
+            "character",
+            "target_name",
+            "target_qualifier",
+        ],
+    )
+    .await?
+    {
         let c = Columns::new(&batch);
-        let (kind, sq, sp, line, ch, tn, tq) = (c.str("kind")?, c.str("source_qname")?, c.str("source_path")?, c.int("line")?, c.int("character")?, c.str("target_name")?, c.str("target_qualifier")?);
+        let (kind, sq, sp, line, ch, tn, tq) = (
+            c.str("kind")?,
+            c.str("source_qname")?,
+            c.str("source_path")?,
+            c.int("line")?,
+            c.int("character")?,
+            c.str("target_name")?,
+            c.str("target_qualifier")?,
+        );
         for i in 0..batch.num_rows() {
-            let Some(kind) = EdgeKind::parse(kind.value(i)) else { continue };
-            analyses.entry(sp.value(i).to_string()).or_default().edges.push(RawEdge {
-                kind,
-                source: opt_str(sq, i).map(String::from),
-                line: line.value(i),
-                character: ch.value(i),
-                target_name: tn.value(i).to_string(),
-                qualifier: opt_str(tq, i).map(String::from),
-            });
+            let Some(kind) = EdgeKind::parse(kind.value(i)) else {
+                continue;
+            };
+            analyses
+                .entry(sp.value(i).to_string())
+                .or_default()
+                .edges
+                .push(RawEdge {
+                    kind,
+                    source: opt_str(sq, i).map(String::from),
+                    line: line.value(i),
+                    character: ch.value(i),
+                    target_name: tn.value(i).to_string(),
+                    qualifier: opt_str(tq, i).map(String::from),
+                });
         }
     }
     for (path, (_, slot)) in prev.files.iter_mut() {
@@ -560,8 +713,21 @@ async fn load_previous(catalog: &Catalog, source: &DataSource, prefix: &str) -> 
 }
 
 const KINDS: &[&str] = &[
-    "function", "method", "constructor", "class", "struct", "interface", "trait", "enum", "variant",
-    "module", "constant", "field", "property", "type_alias", "macro",
+    "function",
+    "method",
+    "constructor",
+    "class",
+    "struct",
+    "interface",
+    "trait",
+    "enum",
+    "variant",
+    "module",
+    "constant",
+    "field",
+    "property",
+    "type_alias",
+    "macro",
 ];
 
 fn static_kind(s: &str) -> &'static str {
@@ -624,7 +790,11 @@ fn edge_batches(source_id: &str, rows: &[resolve::EdgeRow]) -> Result<Vec<Record
 
 /// Summaries for the CLI: counts by language, sorted by file count.
 pub fn languages_by_count(stats: &IndexStats) -> Vec<(String, u64)> {
-    let mut v: Vec<_> = stats.languages.iter().map(|(k, v)| (k.clone(), *v)).collect();
+    let mut v: Vec<_> = stats
+        .languages
+        .iter()
+        .map(|(k, v)| (k.clone(), *v))
+        .collect();
     v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     v
 }
@@ -654,8 +824,14 @@ mod tests {
         assert_eq!(classify_path("big.rs", 101, 100), Some("oversized"));
         assert_eq!(classify_path("src/lib.rs", 10, 100), None);
         assert_eq!(classify_content(b"a\0b").unwrap_err(), "binary");
-        assert_eq!(classify_content(&[0xff, 0xfe, b'a']).unwrap_err(), "invalid_utf8");
-        assert_eq!(classify_content(b"// Code generated by x. DO NOT EDIT.\npackage a").unwrap_err(), "generated");
+        assert_eq!(
+            classify_content(&[0xff, 0xfe, b'a']).unwrap_err(),
+            "invalid_utf8"
+        );
+        assert_eq!(
+            classify_content(b"// Code generated by x. DO NOT EDIT.\npackage a").unwrap_err(),
+            "generated"
+        );
         assert!(classify_content(b"fn main() {}\n").is_ok());
     }
 }

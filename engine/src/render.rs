@@ -11,7 +11,13 @@ use crate::error::Result;
 pub fn column_names(batches: &[RecordBatch]) -> Vec<String> {
     batches
         .first()
-        .map(|b| b.schema().fields().iter().map(|f| f.name().clone()).collect())
+        .map(|b| {
+            b.schema()
+                .fields()
+                .iter()
+                .map(|f| f.name().clone())
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -36,8 +42,12 @@ pub fn json_rows(batches: &[RecordBatch]) -> Result<Vec<Map<String, Value>>> {
                         DataType::Int32 => Value::from(col.as_primitive::<Int32Type>().value(ri)),
                         DataType::UInt64 => Value::from(col.as_primitive::<UInt64Type>().value(ri)),
                         DataType::UInt32 => Value::from(col.as_primitive::<UInt32Type>().value(ri)),
-                        DataType::Float64 => Value::from(col.as_primitive::<Float64Type>().value(ri)),
-                        DataType::Float32 => Value::from(col.as_primitive::<Float32Type>().value(ri) as f64),
+                        DataType::Float64 => {
+                            Value::from(col.as_primitive::<Float64Type>().value(ri))
+                        }
+                        DataType::Float32 => {
+                            Value::from(col.as_primitive::<Float32Type>().value(ri) as f64)
+                        }
                         DataType::Boolean => Value::from(col.as_boolean().value(ri)),
                         DataType::Utf8 => Value::from(col.as_string::<i32>().value(ri)),
                         DataType::LargeUtf8 => Value::from(col.as_string::<i64>().value(ri)),

@@ -60,12 +60,37 @@ pub fn symbol_identifier(prefix: &str, path: &str, qname: &str) -> String {
     format!("{prefix}::{path}::{qname}")
 }
 
-const CALLABLE: &[&str] = &["function", "method", "constructor", "class", "struct", "macro"];
+const CALLABLE: &[&str] = &[
+    "function",
+    "method",
+    "constructor",
+    "class",
+    "struct",
+    "macro",
+];
 const REFERABLE: &[&str] = &[
-    "class", "struct", "interface", "trait", "enum", "type_alias", "field", "property", "constant", "variant",
+    "class",
+    "struct",
+    "interface",
+    "trait",
+    "enum",
+    "type_alias",
+    "field",
+    "property",
+    "constant",
+    "variant",
 ];
 const IMPORTABLE: &[&str] = &[
-    "function", "class", "struct", "interface", "trait", "enum", "type_alias", "constant", "module", "macro",
+    "function",
+    "class",
+    "struct",
+    "interface",
+    "trait",
+    "enum",
+    "type_alias",
+    "constant",
+    "module",
+    "macro",
 ];
 const SELF_WORDS: &[&str] = &["self", "this", "Self", "cls", "@", "$this", "base", "super"];
 
@@ -105,13 +130,18 @@ fn common_dir_depth(a: &str, b: &str) -> usize {
 fn module_matches_path(module: &str, path: &str) -> bool {
     let segs: Vec<&str> = module
         .split(['.', ':', '/', '\\'])
-        .filter(|s| !s.is_empty() && !matches!(*s, "crate" | "self" | "super" | ".." | "src" | "lib"))
+        .filter(|s| {
+            !s.is_empty() && !matches!(*s, "crate" | "self" | "super" | ".." | "src" | "lib")
+        })
         .collect();
-    let Some(last) = segs.last() else { return false };
+    let Some(last) = segs.last() else {
+        return false;
+    };
     let stem = path.rsplit('/').next().unwrap_or(path);
     let stem = stem.split('.').next().unwrap_or(stem);
     let parent = dir_of(path).rsplit('/').next().unwrap_or("");
-    *last == stem || (*last == parent && matches!(stem, "mod" | "__init__" | "index"))
+    *last == stem
+        || (*last == parent && matches!(stem, "mod" | "__init__" | "index"))
         || path.split('/').any(|c| c == *last)
 }
 
@@ -134,7 +164,12 @@ impl<'a> Index<'a> {
                     .collect(),
             );
         }
-        Index { files, by_name, by_path, imports }
+        Index {
+            files,
+            by_name,
+            by_path,
+            imports,
+        }
     }
 
     fn sym(&self, c: (usize, usize)) -> &'a Symbol {
@@ -149,13 +184,22 @@ impl<'a> Index<'a> {
             .map(|v| {
                 v.iter()
                     .copied()
-                    .filter(|&c| kinds.contains(&self.sym(c).kind) && family(self.files[c.0].language) == fam)
+                    .filter(|&c| {
+                        kinds.contains(&self.sym(c).kind) && family(self.files[c.0].language) == fam
+                    })
                     .collect()
             })
             .unwrap_or_default()
     }
 
-    fn pick(&self, fi: usize, source_qname: Option<&str>, kind: EdgeKind, name: &str, qualifier: Option<&str>) -> Option<((usize, usize), &'static str)> {
+    fn pick(
+        &self,
+        fi: usize,
+        source_qname: Option<&str>,
+        kind: EdgeKind,
+        name: &str,
+        qualifier: Option<&str>,
+    ) -> Option<((usize, usize), &'static str)> {
         let kinds: &[&str] = match kind {
             EdgeKind::Calls => CALLABLE,
             EdgeKind::Inherits | EdgeKind::Implements => TYPE_KINDS,
@@ -170,7 +214,10 @@ impl<'a> Index<'a> {
         // An import of a relative path names its file exactly.
         if kind == EdgeKind::Imports
             && let Some(file) = qualifier.and_then(|m| self.relative_file(path, m))
-            && let Some(c) = cands.iter().copied().find(|&c| self.files[c.0].path == file)
+            && let Some(c) = cands
+                .iter()
+                .copied()
+                .find(|&c| self.files[c.0].path == file)
         {
             return Some((c, "import"));
         }
@@ -178,24 +225,43 @@ impl<'a> Index<'a> {
             let q = q.trim();
             if SELF_WORDS.contains(&q) || q.starts_with("self.") || q.starts_with("this.") {
                 // A member of the caller's own type: the source's parent prefix.
-                let own = source_qname.and_then(|s| s.rsplit_once('.')).map(|(p, _)| p);
+                let own = source_qname
+                    .and_then(|s| s.rsplit_once('.'))
+                    .map(|(p, _)| p);
                 if let Some(own) = own {
                     let own_last = last_segment(own);
-                    let hit = cands.iter().copied().find(|&c| c.0 == fi && self.sym(c).parent.as_deref() == Some(own))
-                        .or_else(|| cands.iter().copied().find(|&c| self.sym(c).parent.as_deref().map(last_segment) == Some(own_last)));
+                    let hit = cands
+                        .iter()
+                        .copied()
+                        .find(|&c| c.0 == fi && self.sym(c).parent.as_deref() == Some(own))
+                        .or_else(|| {
+                            cands.iter().copied().find(|&c| {
+                                self.sym(c).parent.as_deref().map(last_segment) == Some(own_last)
+                            })
+                        });
                     if let Some(c) = hit {
                         return Some((c, "same_class"));
                     }
                 }
             } else {
-                let q_last = q.rsplit(['.', ':', '/', '\\']).find(|s| !s.is_empty()).unwrap_or(q);
+                let q_last = q
+                    .rsplit(['.', ':', '/', '\\'])
+                    .find(|s| !s.is_empty())
+                    .unwrap_or(q);
                 let q_last = q_last.split('<').next().unwrap_or(q_last);
-                if let Some(c) = cands.iter().copied().find(|&c| self.sym(c).parent.as_deref().map(last_segment) == Some(q_last)) {
+                if let Some(c) = cands
+                    .iter()
+                    .copied()
+                    .find(|&c| self.sym(c).parent.as_deref().map(last_segment) == Some(q_last))
+                {
                     return Some((c, "qualified"));
                 }
                 // `module.f()` where the file imported `module`.
                 if self.imports[fi].iter().any(|(n, _)| *n == q_last)
-                    && let Some(c) = cands.iter().copied().find(|&c| module_matches_path(q, self.files[c.0].path))
+                    && let Some(c) = cands
+                        .iter()
+                        .copied()
+                        .find(|&c| module_matches_path(q, self.files[c.0].path))
                 {
                     return Some((c, "import"));
                 }
@@ -209,7 +275,10 @@ impl<'a> Index<'a> {
         for (imported, module) in &self.imports[fi] {
             if *imported == name {
                 if let Some(m) = module
-                    && let Some(c) = cands.iter().copied().find(|&c| module_matches_path(m, self.files[c.0].path))
+                    && let Some(c) = cands
+                        .iter()
+                        .copied()
+                        .find(|&c| module_matches_path(m, self.files[c.0].path))
                 {
                     return Some((c, "import"));
                 }
@@ -221,10 +290,12 @@ impl<'a> Index<'a> {
         if cands.len() == 1 {
             return Some((cands[0], "unique_name"));
         }
-        let best = cands
-            .iter()
-            .copied()
-            .max_by_key(|&c| (common_dir_depth(path, self.files[c.0].path), std::cmp::Reverse(self.files[c.0].path)))?;
+        let best = cands.iter().copied().max_by_key(|&c| {
+            (
+                common_dir_depth(path, self.files[c.0].path),
+                std::cmp::Reverse(self.files[c.0].path),
+            )
+        })?;
         Some((best, "ambiguous"))
     }
 
@@ -236,7 +307,10 @@ impl<'a> Index<'a> {
                 "" => module.to_string(),
                 d => format!("{d}/{module}"),
             };
-            return self.by_path.get_key_value(sibling.as_str()).map(|(k, _)| *k);
+            return self
+                .by_path
+                .get_key_value(sibling.as_str())
+                .map(|(k, _)| *k);
         }
         let mut parts: Vec<&str> = dir_of(from).split('/').filter(|s| !s.is_empty()).collect();
         for seg in module.split('/') {
@@ -249,9 +323,24 @@ impl<'a> Index<'a> {
             }
         }
         let base = parts.join("/");
-        let exts = ["", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".py", ".rb", "/index.ts", "/index.js", "/__init__.py"];
-        exts.iter()
-            .find_map(|e| self.by_path.get_key_value(format!("{base}{e}").as_str()).map(|(k, _)| *k))
+        let exts = [
+            "",
+            ".ts",
+            ".tsx",
+            ".js",
+            ".jsx",
+            ".mjs",
+            ".py",
+            ".rb",
+            "/index.ts",
+            "/index.js",
+            "/__init__.py",
+        ];
+        exts.iter().find_map(|e| {
+            self.by_path
+                .get_key_value(format!("{base}{e}").as_str())
+                .map(|(k, _)| *k)
+        })
     }
 }
 
@@ -266,13 +355,20 @@ pub fn resolve<'a>(prefix: &str, files: &'a [FileInput<'a>]) -> (Vec<SymbolRow<'
                 identifier: symbol_identifier(prefix, f.path, &s.qualified_name),
                 path: f.path,
                 language: f.language,
-                parent: s.parent.as_deref().map(|p| symbol_identifier(prefix, f.path, p)),
+                parent: s
+                    .parent
+                    .as_deref()
+                    .map(|p| symbol_identifier(prefix, f.path, p)),
                 symbol: s,
             });
         }
         let file_ident = file_identifier(prefix, f.path);
-        let own: std::collections::HashSet<&str> =
-            f.analysis.symbols.iter().map(|s| s.qualified_name.as_str()).collect();
+        let own: std::collections::HashSet<&str> = f
+            .analysis
+            .symbols
+            .iter()
+            .map(|s| s.qualified_name.as_str())
+            .collect();
         for e in &f.analysis.edges {
             // The source: a symbol of this file, or (for `impl Trait for T` with `T` defined
             // elsewhere) the type it names, or the file.
@@ -281,12 +377,24 @@ pub fn resolve<'a>(prefix: &str, files: &'a [FileInput<'a>]) -> (Vec<SymbolRow<'
                 Some(q) if own.contains(q) => symbol_identifier(prefix, f.path, q),
                 Some(q) => index
                     .pick(fi, None, EdgeKind::Implements, last_segment(q), None)
-                    .map(|(c, _)| symbol_identifier(prefix, files[c.0].path, &index.sym(c).qualified_name))
+                    .map(|(c, _)| {
+                        symbol_identifier(prefix, files[c.0].path, &index.sym(c).qualified_name)
+                    })
                     .unwrap_or_else(|| file_ident.clone()),
             };
-            let (target, resolution) = match index.pick(fi, e.source.as_deref(), e.kind, &e.target_name, e.qualifier.as_deref()) {
+            let (target, resolution) = match index.pick(
+                fi,
+                e.source.as_deref(),
+                e.kind,
+                &e.target_name,
+                e.qualifier.as_deref(),
+            ) {
                 Some((c, how)) => (
-                    Some(symbol_identifier(prefix, files[c.0].path, &index.sym(c).qualified_name)),
+                    Some(symbol_identifier(
+                        prefix,
+                        files[c.0].path,
+                        &index.sym(c).qualified_name,
+                    )),
                     how,
                 ),
                 None => match e

@@ -89,7 +89,9 @@ impl ResolvedSource {
         }
         let path = Path::new(input);
         if !path.exists() {
-            return Err(EngineError::Source(format!("path '{input}' does not exist")));
+            return Err(EngineError::Source(format!(
+                "path '{input}' does not exist"
+            )));
         }
         if !path.is_dir() {
             return Err(EngineError::Source(format!(
@@ -113,7 +115,10 @@ impl ResolvedSource {
             .as_deref()
             .and_then(|t| Path::new(t).canonicalize().ok())
             .is_some_and(|t| t == dir);
-        let bare = git(&["rev-parse", "--is-bare-repository"], Some(&dir)).ok().as_deref() == Some("true");
+        let bare = git(&["rev-parse", "--is-bare-repository"], Some(&dir))
+            .ok()
+            .as_deref()
+            == Some("true");
         let full_name_from_remote = || {
             git(&["config", "--get", "remote.origin.url"], Some(&dir))
                 .ok()
@@ -121,14 +126,21 @@ impl ResolvedSource {
                 .map(|(o, n)| format!("{o}/{n}"))
         };
         if is_git_top || bare {
-            let has_commits = git(&["rev-parse", "--verify", "-q", "HEAD^{commit}"], Some(&dir)).is_ok();
+            let has_commits = git(
+                &["rev-parse", "--verify", "-q", "HEAD^{commit}"],
+                Some(&dir),
+            )
+            .is_ok();
             if has_commits || branch.is_some() {
                 let git_dir = PathBuf::from(git(&["rev-parse", "--absolute-git-dir"], Some(&dir))?);
                 let (branch, commit) = resolve_branch(&git_dir, branch)?;
                 let mut warnings = Vec::new();
                 if !bare
-                    && git(&["status", "--porcelain", "--untracked-files=no"], Some(&dir))
-                        .is_ok_and(|s| !s.is_empty())
+                    && git(
+                        &["status", "--porcelain", "--untracked-files=no"],
+                        Some(&dir),
+                    )
+                    .is_ok_and(|s| !s.is_empty())
                 {
                     warnings.push(format!(
                         "uncommitted changes are not indexed: indexing the committed tree of '{branch}'"
@@ -151,12 +163,15 @@ impl ResolvedSource {
             }
             return Ok(ResolvedSource {
                 default_name: dir_name.clone(),
-                full_name: full_name_from_remote().unwrap_or_else(|| format!("{parent_name}/{dir_name}")),
+                full_name: full_name_from_remote()
+                    .unwrap_or_else(|| format!("{parent_name}/{dir_name}")),
                 url: dir.to_string_lossy().to_string(),
                 branch: None,
                 commit: None,
                 origin: Origin::Directory(dir),
-                warnings: vec!["the git repository has no commits yet: indexing the working directory".into()],
+                warnings: vec![
+                    "the git repository has no commits yet: indexing the working directory".into(),
+                ],
             });
         }
         Ok(ResolvedSource {
@@ -171,15 +186,25 @@ impl ResolvedSource {
     }
 
     fn clone_url(url: &str, branch: Option<&str>) -> Result<Self> {
-        let (owner, name) = owner_and_name(url)
-            .ok_or_else(|| EngineError::Source(format!("cannot tell a repository name from '{url}'")))?;
+        let (owner, name) = owner_and_name(url).ok_or_else(|| {
+            EngineError::Source(format!("cannot tell a repository name from '{url}'"))
+        })?;
         let tmp = tempfile::Builder::new()
             .prefix("quarry-clone-")
             .tempdir()
-            .map_err(|e| EngineError::Source(format!("cannot create a temporary directory: {e}")))?;
+            .map_err(|e| {
+                EngineError::Source(format!("cannot create a temporary directory: {e}"))
+            })?;
         let target = tmp.path().join("repo.git");
         let target_s = target.to_string_lossy().to_string();
-        let mut args = vec!["clone", "--quiet", "--bare", "--depth", "1", "--single-branch"];
+        let mut args = vec![
+            "clone",
+            "--quiet",
+            "--bare",
+            "--depth",
+            "1",
+            "--single-branch",
+        ];
         if let Some(b) = branch {
             args.extend(["--branch", b]);
         }
@@ -229,7 +254,9 @@ impl ResolvedSource {
                             continue;
                         }
                     };
-                    let Some(ft) = entry.file_type() else { continue };
+                    let Some(ft) = entry.file_type() else {
+                        continue;
+                    };
                     if ft.is_dir() {
                         continue;
                     }
@@ -258,14 +285,20 @@ impl ResolvedSource {
                     .output()
                     .map_err(|e| EngineError::Source(format!("cannot run git: {e}")))?;
                 if !listing.status.success() {
-                    return Err(EngineError::Git(String::from_utf8_lossy(&listing.stderr).trim().into()));
+                    return Err(EngineError::Git(
+                        String::from_utf8_lossy(&listing.stderr).trim().into(),
+                    ));
                 }
                 for rec in listing.stdout.split(|&b| b == 0).filter(|r| !r.is_empty()) {
                     let rec = String::from_utf8_lossy(rec);
                     // "<mode> <type> <oid> <size>\t<path>"
-                    let Some((meta, path)) = rec.split_once('\t') else { continue };
+                    let Some((meta, path)) = rec.split_once('\t') else {
+                        continue;
+                    };
                     let fields: Vec<&str> = meta.split_whitespace().collect();
-                    let [mode, kind, oid, size] = fields[..] else { continue };
+                    let [mode, kind, oid, size] = fields[..] else {
+                        continue;
+                    };
                     if kind == "commit" {
                         skipped.push((path.to_string(), "submodule"));
                         continue;
@@ -311,12 +344,22 @@ fn resolve_branch(git_dir: &Path, branch: Option<&str>) -> Result<(String, Strin
         Some(b) => b.to_string(),
         None => run(&["symbolic-ref", "--short", "-q", "HEAD"]).unwrap_or_else(|_| "HEAD".into()),
     };
-    match run(&["rev-parse", "--verify", "-q", &format!("{branch}^{{commit}}")]) {
+    match run(&[
+        "rev-parse",
+        "--verify",
+        "-q",
+        &format!("{branch}^{{commit}}"),
+    ]) {
         Ok(commit) if !commit.is_empty() => Ok((branch, commit)),
         _ => {
-            let available = run(&["for-each-ref", "--format=%(refname:short)", "refs/heads", "refs/tags"])
-                .map(|s| s.lines().map(String::from).take(20).collect())
-                .unwrap_or_default();
+            let available = run(&[
+                "for-each-ref",
+                "--format=%(refname:short)",
+                "refs/heads",
+                "refs/tags",
+            ])
+            .map(|s| s.lines().map(String::from).take(20).collect())
+            .unwrap_or_default();
             Err(EngineError::UnknownBranch { branch, available })
         }
     }
@@ -355,9 +398,21 @@ impl CatFile {
             .stderr(Stdio::null())
             .spawn()
             .map_err(|e| EngineError::Source(format!("cannot run git cat-file: {e}")))?;
-        let stdin = child.stdin.take().ok_or_else(|| EngineError::Source("git stdin".into()))?;
-        let stdout = BufReader::new(child.stdout.take().ok_or_else(|| EngineError::Source("git stdout".into()))?);
-        Ok(CatFile { child, stdin, stdout })
+        let stdin = child
+            .stdin
+            .take()
+            .ok_or_else(|| EngineError::Source("git stdin".into()))?;
+        let stdout = BufReader::new(
+            child
+                .stdout
+                .take()
+                .ok_or_else(|| EngineError::Source("git stdout".into()))?,
+        );
+        Ok(CatFile {
+            child,
+            stdin,
+            stdout,
+        })
     }
 
     fn read(&mut self, oid: &str) -> std::io::Result<Vec<u8>> {
@@ -367,7 +422,10 @@ impl CatFile {
         self.stdout.read_line(&mut header)?;
         let parts: Vec<&str> = header.split_whitespace().collect();
         if parts.len() != 3 || parts[1] != "blob" {
-            return Err(std::io::Error::other(format!("git cat-file: unexpected '{}'", header.trim())));
+            return Err(std::io::Error::other(format!(
+                "git cat-file: unexpected '{}'",
+                header.trim()
+            )));
         }
         let size: usize = parts[2].parse().map_err(std::io::Error::other)?;
         let mut buf = vec![0; size + 1];
@@ -390,9 +448,18 @@ mod tests {
 
     #[test]
     fn owner_and_name_from_urls() {
-        assert_eq!(owner_and_name("https://github.com/acme/tool.git"), Some(("acme".into(), "tool".into())));
-        assert_eq!(owner_and_name("git@github.com:acme/tool.git"), Some(("acme".into(), "tool".into())));
-        assert_eq!(owner_and_name("file:///tmp/x/repo"), Some(("x".into(), "repo".into())));
+        assert_eq!(
+            owner_and_name("https://github.com/acme/tool.git"),
+            Some(("acme".into(), "tool".into()))
+        );
+        assert_eq!(
+            owner_and_name("git@github.com:acme/tool.git"),
+            Some(("acme".into(), "tool".into()))
+        );
+        assert_eq!(
+            owner_and_name("file:///tmp/x/repo"),
+            Some(("x".into(), "repo".into()))
+        );
     }
 
     #[test]

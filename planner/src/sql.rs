@@ -10,7 +10,9 @@ use crate::error::{PlanError, Result};
 /// Plan one read-only SQL statement.
 pub async fn plan(ctx: &SessionContext, sql: &str) -> Result<LogicalPlan> {
     if sql.trim().is_empty() {
-        return Err(PlanError::Invalid("empty statement: write a query such as SELECT * FROM files LIMIT 5".into()));
+        return Err(PlanError::Invalid(
+            "empty statement: write a query such as SELECT * FROM files LIMIT 5".into(),
+        ));
     }
     let plan = ctx
         .state()
@@ -51,7 +53,10 @@ mod tests {
             "DROP TABLE files",
         ] {
             let err = plan(&ctx, sql).await.unwrap_err();
-            assert!(matches!(err, PlanError::Refused(_) | PlanError::Invalid(_)), "{sql}: {err}");
+            assert!(
+                matches!(err, PlanError::Refused(_) | PlanError::Invalid(_)),
+                "{sql}: {err}"
+            );
             if !sql.starts_with("DROP") {
                 assert!(matches!(err, PlanError::Refused(_)), "{sql}: {err}");
             }

@@ -12,7 +12,9 @@ pub const KEY_PREFIX: &str = "qry_";
 pub fn new_secret() -> String {
     const CHARS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
     let mut rng = rand::rng();
-    let body: String = (0..40).map(|_| CHARS[rng.random_range(0..CHARS.len())] as char).collect();
+    let body: String = (0..40)
+        .map(|_| CHARS[rng.random_range(0..CHARS.len())] as char)
+        .collect();
     format!("{KEY_PREFIX}{body}")
 }
 
@@ -38,7 +40,10 @@ pub async fn create_key(
 }
 
 /// The principal behind an `Authorization` header value, if it carries a valid key.
-pub async fn authenticate(catalog: &Catalog, header: Option<&str>) -> quarry_storage::Result<Option<Principal>> {
+pub async fn authenticate(
+    catalog: &Catalog,
+    header: Option<&str>,
+) -> quarry_storage::Result<Option<Principal>> {
     let Some(token) = header.and_then(|h| {
         let (scheme, token) = h.trim().split_once(' ')?;
         scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())

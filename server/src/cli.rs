@@ -7,13 +7,17 @@ use std::sync::Arc;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
 use quarry_engine::index::{self, IndexOptions};
-use quarry_storage::{Catalog, DataSource, DEFAULT_ORG, Readiness, SourceType, Store};
+use quarry_storage::{Catalog, DEFAULT_ORG, DataSource, Readiness, SourceType, Store};
 
 use crate::progress::CliProgress;
 use crate::sources::{self, Principal};
 
 #[derive(Parser)]
-#[command(name = "quarry", version, about = "Code intelligence, built like a database")]
+#[command(
+    name = "quarry",
+    version,
+    about = "Code intelligence, built like a database"
+)]
 struct Cli {
     /// Where indexes live: a directory (created if missing) or s3://bucket/prefix.
     #[arg(long, global = true, env = "QUARRY_STORE", default_value = ".quarry")]
@@ -120,11 +124,15 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     tracing_subscriber::fmt()
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("QUARRY_LOG").unwrap_or_else(|_| "warn,lance=error,quarry=info".into()),
+            tracing_subscriber::EnvFilter::try_from_env("QUARRY_LOG")
+                .unwrap_or_else(|_| "warn,lance=error,quarry=info".into()),
         )
         .with_writer(std::io::stderr)
         .init();
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: cannot start the runtime: {e}");
@@ -152,9 +160,18 @@ async fn run(cli: Cli) -> Result<()> {
         Command::Index(args) => {
             index_cmd(&catalog, &org, &args).await?;
         }
-        Command::Workspace(WorkspaceCmd::Create { name, repos, description }) => {
+        Command::Workspace(WorkspaceCmd::Create {
+            name,
+            repos,
+            description,
+        }) => {
             let ws = create_workspace(&catalog, &org, &name, &repos, description).await?;
-            println!("workspace '{}' ({}) with {} repositories", ws.name, ws.id, ws.repository_ids.map(|r| r.len()).unwrap_or(0));
+            println!(
+                "workspace '{}' ({}) with {} repositories",
+                ws.name,
+                ws.id,
+                ws.repository_ids.map(|r| r.len()).unwrap_or(0)
+            );
         }
         Command::Sources { json } => {
             let list = sources::visible(&catalog, &Principal::org(&org)).await?;
@@ -165,7 +182,11 @@ async fn run(cli: Cli) -> Result<()> {
                 print_sources(&list);
             }
         }
-        Command::Sql { statement, sources: refs, json } => {
+        Command::Sql {
+            statement,
+            sources: refs,
+            json,
+        } => {
             sql_cmd(&catalog, &org, &statement, &refs, json).await?;
         }
         Command::Keys(cmd) => keys_cmd(&catalog, &org, cmd).await?,
@@ -212,23 +233,44 @@ async fn index_cmd(catalog: &Catalog, org: &str, args: &IndexArgs) -> Result<()>
         s.symbols,
         s.edges
     );
-    let langs: Vec<String> = index::languages_by_count(s).iter().map(|(l, n)| format!("{l} {n}")).collect();
+    let langs: Vec<String> = index::languages_by_count(s)
+        .iter()
+        .map(|(l, n)| format!("{l} {n}"))
+        .collect();
     if !langs.is_empty() {
         println!("  languages: {}", langs.join(", "));
     }
-    println!("  parsed {} files, reused {} unchanged", s.reparsed, s.reused);
+    println!(
+        "  parsed {} files, reused {} unchanged",
+        s.reparsed, s.reused
+    );
     if index::skipped_total(s) > 0 {
         let skipped: Vec<String> = s.skipped.iter().map(|(k, v)| format!("{k} {v}")).collect();
-        println!("  skipped {}: {}", index::skipped_total(s), skipped.join(", "));
+        println!(
+            "  skipped {}: {}",
+            index::skipped_total(s),
+            skipped.join(", ")
+        );
     }
     Ok(())
 }
 
-async fn create_workspace(catalog: &Catalog, org: &str, name: &str, repos: &[String], description: Option<String>) -> Result<DataSource> {
+async fn create_workspace(
+    catalog: &Catalog,
+    org: &str,
+    name: &str,
+    repos: &[String],
+    description: Option<String>,
+) -> Result<DataSource> {
     index::validate_name(name)?;
     let visible = sources::visible(catalog, &Principal::org(org)).await?;
-    let repositories: Vec<DataSource> = visible.iter().filter(|s| s.kind == SourceType::Repository).cloned().collect();
-    let members = sources::resolve_refs(&repositories, repos).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let repositories: Vec<DataSource> = visible
+        .iter()
+        .filter(|s| s.kind == SourceType::Repository)
+        .cloned()
+        .collect();
+    let members =
+        sources::resolve_refs(&repositories, repos).map_err(|e| anyhow::anyhow!("{e}"))?;
     if members.is_empty() {
         bail!("a workspace needs at least one repository");
     }
@@ -239,9 +281,15 @@ async fn create_workspace(catalog: &Catalog, org: &str, name: &str, repos: &[Str
     {
         bail!("'{name}' is already a repository; choose another workspace name");
     }
-    let readiness = members.iter().map(|m| m.readiness).min().unwrap_or(Readiness::NotReady);
+    let readiness = members
+        .iter()
+        .map(|m| m.readiness)
+        .min()
+        .unwrap_or(Readiness::NotReady);
     let ws = DataSource {
-        id: existing.map(|e| e.id.clone()).unwrap_or_else(|| quarry_storage::catalog::new_id("ws")),
+        id: existing
+            .map(|e| e.id.clone())
+            .unwrap_or_else(|| quarry_storage::catalog::new_id("ws")),
         org: org.to_string(),
         name: name.to_string(),
         kind: SourceType::Workspace,
@@ -252,7 +300,9 @@ async fn create_workspace(catalog: &Catalog, org: &str, name: &str, repos: &[Str
         description: description.or_else(|| existing.and_then(|e| e.description.clone())),
         readiness,
         snapshot: None,
-        created_at: existing.map(|e| e.created_at.clone()).unwrap_or_else(|| now.clone()),
+        created_at: existing
+            .map(|e| e.created_at.clone())
+            .unwrap_or_else(|| now.clone()),
         updated_at: now,
     };
     catalog.put_source(&ws).await?;
@@ -264,18 +314,30 @@ fn print_sources(list: &[DataSource]) {
         println!("no data sources yet: run 'quarry index <path>'");
         return;
     }
-    println!("{:<22} {:<20} {:<10} {:<15} {:>7} {:>8} {:>8}  {}", "ID", "NAME", "TYPE", "READINESS", "FILES", "SYMBOLS", "EDGES", "FULL NAME / MEMBERS");
+    println!(
+        "{:<22} {:<20} {:<10} {:<15} {:>7} {:>8} {:>8}  {}",
+        "ID", "NAME", "TYPE", "READINESS", "FILES", "SYMBOLS", "EDGES", "FULL NAME / MEMBERS"
+    );
     for s in list {
         let (files, symbols, edges) = s
             .snapshot
             .as_ref()
-            .map(|x| (x.stats.files.to_string(), x.stats.symbols.to_string(), x.stats.edges.to_string()))
+            .map(|x| {
+                (
+                    x.stats.files.to_string(),
+                    x.stats.symbols.to_string(),
+                    x.stats.edges.to_string(),
+                )
+            })
             .unwrap_or_else(|| ("-".into(), "-".into(), "-".into()));
         let detail = match s.kind {
             SourceType::Repository => format!(
                 "{}{}",
                 s.full_name.as_deref().unwrap_or("-"),
-                s.branch.as_deref().map(|b| format!(" @ {b}")).unwrap_or_default()
+                s.branch
+                    .as_deref()
+                    .map(|b| format!(" @ {b}"))
+                    .unwrap_or_default()
             ),
             SourceType::Workspace => s.repository_ids.clone().unwrap_or_default().join(","),
         };
@@ -293,9 +355,19 @@ fn print_sources(list: &[DataSource]) {
     }
 }
 
-async fn sql_cmd(catalog: &Catalog, org: &str, statement: &str, refs: &[String], json: bool) -> Result<()> {
+async fn sql_cmd(
+    catalog: &Catalog,
+    org: &str,
+    statement: &str,
+    refs: &[String],
+    json: bool,
+) -> Result<()> {
     let visible = sources::visible(catalog, &Principal::org(org)).await?;
-    let chosen = if refs.is_empty() { visible.clone() } else { sources::resolve_refs(&visible, refs).map_err(|e| anyhow::anyhow!("{e}"))? };
+    let chosen = if refs.is_empty() {
+        visible.clone()
+    } else {
+        sources::resolve_refs(&visible, refs).map_err(|e| anyhow::anyhow!("{e}"))?
+    };
     let repos = quarry_engine::exec::expand_repositories(catalog, &chosen).await?;
     let ctx = quarry_engine::exec::session_for(catalog, &repos).await?;
     let plan = quarry_planner::sql::plan(&ctx, statement).await?;
@@ -314,13 +386,19 @@ async fn sql_cmd(catalog: &Catalog, org: &str, statement: &str, refs: &[String],
 
 async fn keys_cmd(catalog: &Catalog, org: &str, cmd: KeysCmd) -> Result<()> {
     match cmd {
-        KeysCmd::Create { sources: scope, public_chat } => {
+        KeysCmd::Create {
+            sources: scope,
+            public_chat,
+        } => {
             if let Some(refs) = &scope {
                 let visible = sources::visible(catalog, &Principal::org(org)).await?;
                 sources::resolve_refs(&visible, refs).map_err(|e| anyhow::anyhow!("{e}"))?;
             }
             let (key, secret) = crate::auth::create_key(catalog, org, scope, public_chat).await?;
-            eprintln!("created key {} for organisation '{}' — the secret is shown only now:", key.id, key.org);
+            eprintln!(
+                "created key {} for organisation '{}' — the secret is shown only now:",
+                key.id, key.org
+            );
             println!("{secret}");
         }
         KeysCmd::List => {
@@ -330,7 +408,9 @@ async fn keys_cmd(catalog: &Catalog, org: &str, cmd: KeysCmd) -> Result<()> {
                     k.id,
                     k.created_at,
                     if k.revoked { "revoked" } else { "active " },
-                    k.sources.map(|s| s.join(",")).unwrap_or_else(|| "organisation".into()),
+                    k.sources
+                        .map(|s| s.join(","))
+                        .unwrap_or_else(|| "organisation".into()),
                     if k.public_chat { "  public-chat" } else { "" }
                 );
             }
@@ -341,7 +421,9 @@ async fn keys_cmd(catalog: &Catalog, org: &str, cmd: KeysCmd) -> Result<()> {
                 .await?
                 .into_iter()
                 .find(|k| k.id == id && k.org == org)
-                .with_context(|| format!("no key '{id}' in organisation '{org}' (see 'quarry keys list')"))?;
+                .with_context(|| {
+                    format!("no key '{id}' in organisation '{org}' (see 'quarry keys list')")
+                })?;
             key.revoked = true;
             catalog.put_key(&key).await?;
             println!("revoked {id}");
@@ -356,7 +438,9 @@ async fn serve(catalog: Catalog, addr: SocketAddr, secret: Option<String>) -> Re
         println!("Quarry is serving on http://{bound} (store: {store_url})");
         if let Some(secret) = &secret {
             println!("API key: {secret}");
-            println!("Try:  curl -H 'Authorization: Bearer {secret}' http://{bound}/api/datasources/all");
+            println!(
+                "Try:  curl -H 'Authorization: Bearer {secret}' http://{bound}/api/datasources/all"
+            );
         }
         use std::io::Write;
         let _ = std::io::stdout().flush();

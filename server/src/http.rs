@@ -39,17 +39,29 @@ pub struct ApiError {
 
 impl ApiError {
     pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
-        ApiError { status, code, message: message.into() }
+        ApiError {
+            status,
+            code,
+            message: message.into(),
+        }
     }
     fn internal(e: impl std::fmt::Display) -> Self {
         tracing::error!(error = %e, "internal error");
-        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL_ERROR", "internal error")
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "INTERNAL_ERROR",
+            "internal error",
+        )
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(json!({"error": {"code": self.code, "message": self.message}}))).into_response()
+        (
+            self.status,
+            Json(json!({"error": {"code": self.code, "message": self.message}})),
+        )
+            .into_response()
     }
 }
 
@@ -60,17 +72,30 @@ pub fn router(state: AppState) -> Router {
         .route("/datasources/ready", get(datasources_ready))
         .route_layer(middleware::from_fn_with_state(state.clone(), require_key));
     Router::new()
-        .route("/api/health", get(|| async { Json(json!({"status": "ok"})) }))
+        .route(
+            "/api/health",
+            get(|| async { Json(json!({"status": "ok"})) }),
+        )
         .nest("/api", api)
-        .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "NOT_FOUND", "no such endpoint") })
-        .layer(tower_http::limit::RequestBodyLimitLayer::new(MAX_BODY_BYTES))
-        .layer(tower_http::timeout::TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, REQUEST_TIMEOUT))
+        .fallback(|| async {
+            ApiError::new(StatusCode::NOT_FOUND, "NOT_FOUND", "no such endpoint")
+        })
+        .layer(tower_http::limit::RequestBodyLimitLayer::new(
+            MAX_BODY_BYTES,
+        ))
+        .layer(tower_http::timeout::TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            REQUEST_TIMEOUT,
+        ))
         .layer(tower_http::trace::TraceLayer::new_for_http())
         .with_state(state)
 }
 
 async fn require_key(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
-    let header = req.headers().get("authorization").and_then(|v| v.to_str().ok());
+    let header = req
+        .headers()
+        .get("authorization")
+        .and_then(|v| v.to_str().ok());
     match crate::auth::authenticate(&state.catalog, header).await {
         Ok(Some(principal)) => {
             req.extensions_mut().insert(principal);
@@ -112,7 +137,12 @@ struct ListQuery {
     query: Option<String>,
 }
 
-async fn list(state: &AppState, who: &Principal, q: &ListQuery, ready_only: bool) -> Result<Vec<Value>, ApiError> {
+async fn list(
+    state: &AppState,
+    who: &Principal,
+    q: &ListQuery,
+    ready_only: bool,
+) -> Result<Vec<Value>, ApiError> {
     let kind = match q.kind.as_deref() {
         None => None,
         Some(k) if k.eq_ignore_ascii_case("repository") => Some(SourceType::Repository),
@@ -125,7 +155,9 @@ async fn list(state: &AppState, who: &Principal, q: &ListQuery, ready_only: bool
             ));
         }
     };
-    let visible = sources::visible(&state.catalog, who).await.map_err(ApiError::internal)?;
+    let visible = sources::visible(&state.catalog, who)
+        .await
+        .map_err(ApiError::internal)?;
     Ok(visible
         .iter()
         .filter(|s| kind.is_none_or(|k| s.kind == k))
@@ -139,12 +171,18 @@ async fn list(state: &AppState, who: &Principal, q: &ListQuery, ready_only: bool
         .collect())
 }
 
-async fn list_response(state: &AppState, who: &Principal, q: &ListQuery, ready_only: bool) -> Result<Response, ApiError> {
+async fn list_response(
+    state: &AppState,
+    who: &Principal,
+    q: &ListQuery,
+    ready_only: bool,
+) -> Result<Response, ApiError> {
     let items = list(state, who, q, ready_only).await?;
     let total = items.len();
     let mut resp = Json(items).into_response();
     if q.query.is_some() && !who.public_chat {
-        resp.headers_mut().insert("X-Service-Total-Data-Sources", total.into());
+        resp.headers_mut()
+            .insert("X-Service-Total-Data-Sources", total.into());
     }
     Ok(resp)
 }
@@ -166,7 +204,11 @@ async fn datasources_ready(
 }
 
 /// Bind and serve until Ctrl-C; `on_bound` receives the actual address (port 0 is allowed).
-pub async fn serve(catalog: Catalog, addr: SocketAddr, on_bound: impl FnOnce(SocketAddr)) -> std::io::Result<()> {
+pub async fn serve(
+    catalog: Catalog,
+    addr: SocketAddr,
+    on_bound: impl FnOnce(SocketAddr),
+) -> std::io::Result<()> {
     let listener = tokio::net::TcpListener::bind(addr).await?;
     on_bound(listener.local_addr()?);
     let app = router(AppState { catalog });

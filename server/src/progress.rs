@@ -27,9 +27,11 @@ impl CliProgress {
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
             bar.set_style(
-                ProgressStyle::with_template("{spinner} {prefix:>22} [{bar:30}] {pos}/{len} files · {msg} · {elapsed}")
-                    .unwrap_or_else(|_| ProgressStyle::default_bar())
-                    .progress_chars("=> "),
+                ProgressStyle::with_template(
+                    "{spinner} {prefix:>22} [{bar:30}] {pos}/{len} files · {msg} · {elapsed}",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> "),
             );
             bar
         });

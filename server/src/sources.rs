@@ -27,20 +27,36 @@ impl Principal {
 /// A reference that did not resolve to exactly one source.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RefError {
-    Unknown { reference: String, suggestions: Vec<String> },
-    Ambiguous { reference: String, ids: Vec<String> },
+    Unknown {
+        reference: String,
+        suggestions: Vec<String>,
+    },
+    Ambiguous {
+        reference: String,
+        ids: Vec<String>,
+    },
 }
 
 impl std::fmt::Display for RefError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            RefError::Unknown { reference, suggestions } if suggestions.is_empty() => {
+            RefError::Unknown {
+                reference,
+                suggestions,
+            } if suggestions.is_empty() => {
                 write!(f, "unknown data source '{reference}'")
             }
-            RefError::Unknown { reference, suggestions } => write!(
+            RefError::Unknown {
+                reference,
+                suggestions,
+            } => write!(
                 f,
                 "unknown data source '{reference}'; did you mean {}?",
-                suggestions.iter().map(|s| format!("'{s}'")).collect::<Vec<_>>().join(" or ")
+                suggestions
+                    .iter()
+                    .map(|s| format!("'{s}'"))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
             ),
             RefError::Ambiguous { reference, ids } => write!(
                 f,
@@ -54,21 +70,35 @@ impl std::fmt::Display for RefError {
 impl std::error::Error for RefError {}
 
 /// The sources of the principal's organisation that its scope admits.
-pub async fn visible(catalog: &Catalog, who: &Principal) -> quarry_storage::Result<Vec<DataSource>> {
-    let all: Vec<DataSource> = catalog.sources().await?.into_iter().filter(|s| s.org == who.org).collect();
+pub async fn visible(
+    catalog: &Catalog,
+    who: &Principal,
+) -> quarry_storage::Result<Vec<DataSource>> {
+    let all: Vec<DataSource> = catalog
+        .sources()
+        .await?
+        .into_iter()
+        .filter(|s| s.org == who.org)
+        .collect();
     let Some(scope) = &who.scope else {
         return Ok(all);
     };
     let mut admitted: Vec<String> = Vec::new();
     for s in &all {
-        if scope.iter().any(|r| r == &s.id || r.eq_ignore_ascii_case(&s.name)) {
+        if scope
+            .iter()
+            .any(|r| r == &s.id || r.eq_ignore_ascii_case(&s.name))
+        {
             admitted.push(s.id.clone());
             if s.kind == SourceType::Workspace {
                 admitted.extend(s.repository_ids.iter().flatten().cloned());
             }
         }
     }
-    Ok(all.into_iter().filter(|s| admitted.contains(&s.id)).collect())
+    Ok(all
+        .into_iter()
+        .filter(|s| admitted.contains(&s.id))
+        .collect())
 }
 
 /// Resolve names (case-insensitive) or ids against the visible sources.
@@ -78,7 +108,10 @@ pub fn resolve_refs(visible: &[DataSource], refs: &[String]) -> Result<Vec<DataS
         let r = r.trim();
         let found: Vec<&DataSource> = match visible.iter().find(|s| s.id == r) {
             Some(s) => vec![s],
-            None => visible.iter().filter(|s| s.name.eq_ignore_ascii_case(r)).collect(),
+            None => visible
+                .iter()
+                .filter(|s| s.name.eq_ignore_ascii_case(r))
+                .collect(),
         };
         match found.as_slice() {
             [one] => {
@@ -89,7 +122,12 @@ pub fn resolve_refs(visible: &[DataSource], refs: &[String]) -> Result<Vec<DataS
             [] => {
                 let mut suggestions: Vec<(usize, String)> = visible
                     .iter()
-                    .map(|s| (edit_distance(&s.name.to_lowercase(), &r.to_lowercase()), s.name.clone()))
+                    .map(|s| {
+                        (
+                            edit_distance(&s.name.to_lowercase(), &r.to_lowercase()),
+                            s.name.clone(),
+                        )
+                    })
                     .filter(|(d, n)| *d <= 2.max(n.len() / 3))
                     .collect();
                 suggestions.sort();
@@ -149,11 +187,24 @@ mod tests {
 
     #[test]
     fn names_ids_ambiguity_and_suggestions() {
-        let v = vec![ds("repo_1", "api"), ds("repo_2", "web"), ds("repo_3", "web")];
+        let v = vec![
+            ds("repo_1", "api"),
+            ds("repo_2", "web"),
+            ds("repo_3", "web"),
+        ];
         assert_eq!(resolve_refs(&v, &["API".into()]).unwrap()[0].id, "repo_1");
-        assert_eq!(resolve_refs(&v, &["repo_3".into()]).unwrap()[0].id, "repo_3");
-        assert!(matches!(resolve_refs(&v, &["web".into()]), Err(RefError::Ambiguous { .. })));
+        assert_eq!(
+            resolve_refs(&v, &["repo_3".into()]).unwrap()[0].id,
+            "repo_3"
+        );
+        assert!(matches!(
+            resolve_refs(&v, &["web".into()]),
+            Err(RefError::Ambiguous { .. })
+        ));
         let e = resolve_refs(&v, &["apj".into()]).unwrap_err();
-        assert_eq!(e.to_string(), "unknown data source 'apj'; did you mean 'api'?");
+        assert_eq!(
+            e.to_string(),
+            "unknown data source 'apj'; did you mean 'api'?"
+        );
     }
 }

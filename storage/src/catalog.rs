@@ -178,12 +178,14 @@ impl Catalog {
     async fn read_json<T: for<'de> Deserialize<'de>>(&self, rel: &str) -> Result<Option<T>> {
         match self.store.get(rel).await? {
             None => Ok(None),
-            Some(bytes) => serde_json::from_slice(&bytes)
-                .map(Some)
-                .map_err(|e| StorageError::CorruptCatalog {
-                    path: rel.to_string(),
-                    reason: e.to_string(),
-                }),
+            Some(bytes) => {
+                serde_json::from_slice(&bytes)
+                    .map(Some)
+                    .map_err(|e| StorageError::CorruptCatalog {
+                        path: rel.to_string(),
+                        reason: e.to_string(),
+                    })
+            }
         }
     }
 

@@ -22,14 +22,14 @@
 //! # }
 //! ```
 
-/// Errors by phase.
-pub mod error;
-/// Store URL resolution and raw object access.
-pub mod store;
-/// Arrow schemas of the tables.
-pub mod schema;
 /// Data sources, readiness, snapshots and keys.
 pub mod catalog;
+/// Errors by phase.
+pub mod error;
+/// Arrow schemas of the tables.
+pub mod schema;
+/// Store URL resolution and raw object access.
+pub mod store;
 /// Lance reads and writes.
 pub mod tables;
 

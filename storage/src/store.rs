@@ -5,8 +5,8 @@
 
 use std::sync::Arc;
 
-use object_store::{ObjectStore, ObjectStoreExt};
 use object_store::path::Path;
+use object_store::{ObjectStore, ObjectStoreExt};
 use url::Url;
 
 use crate::error::{Result, StorageError};
@@ -21,7 +21,9 @@ pub struct Store {
 
 impl std::fmt::Debug for Store {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Store").field("url", &self.url.as_str()).finish()
+        f.debug_struct("Store")
+            .field("url", &self.url.as_str())
+            .finish()
     }
 }
 
@@ -70,7 +72,11 @@ impl Store {
                 Arc::new(object_store::memory::InMemory::new()),
                 Path::default(),
             ),
-            other => return Err(invalid(format!("unsupported scheme '{other}' (use a directory path, file:// or s3://)"))),
+            other => {
+                return Err(invalid(format!(
+                    "unsupported scheme '{other}' (use a directory path, file:// or s3://)"
+                )));
+            }
         };
         let mut url = url;
         if !url.path().ends_with('/') {
@@ -110,7 +116,10 @@ impl Store {
         let path = self.path(rel);
         match self.object_store.get(&path).await {
             Ok(r) => Ok(Some(
-                r.bytes().await.map_err(|e| StorageError::os(&path, e))?.to_vec(),
+                r.bytes()
+                    .await
+                    .map_err(|e| StorageError::os(&path, e))?
+                    .to_vec(),
             )),
             Err(object_store::Error::NotFound { .. }) => Ok(None),
             Err(e) => Err(StorageError::os(&path, e)),
@@ -154,4 +163,3 @@ impl Store {
         Ok(names)
     }
 }
-

@@ -12,24 +12,64 @@
 
 use tree_sitter::Node;
 
-const IFS: &[&str] = &["if_statement", "if_expression", "if", "unless", "if_modifier", "unless_modifier"];
+const IFS: &[&str] = &[
+    "if_statement",
+    "if_expression",
+    "if",
+    "unless",
+    "if_modifier",
+    "unless_modifier",
+];
 const ELSE_IFS: &[&str] = &["elif_clause", "elsif", "else_if_clause"];
 const ELSES: &[&str] = &["else_clause", "else"];
 const LOOPS: &[&str] = &[
-    "for_statement", "for_in_statement", "for_expression", "while_statement", "while_expression",
-    "loop_expression", "do_statement", "enhanced_for_statement", "foreach_statement",
-    "for_range_loop", "for", "while", "until", "while_modifier", "until_modifier",
+    "for_statement",
+    "for_in_statement",
+    "for_expression",
+    "while_statement",
+    "while_expression",
+    "loop_expression",
+    "do_statement",
+    "enhanced_for_statement",
+    "foreach_statement",
+    "for_range_loop",
+    "for",
+    "while",
+    "until",
+    "while_modifier",
+    "until_modifier",
 ];
 const SWITCHES: &[&str] = &[
-    "switch_statement", "match_expression", "switch_expression", "expression_switch_statement",
-    "type_switch_statement", "select_statement", "case", "match_statement", "case_match",
+    "switch_statement",
+    "match_expression",
+    "switch_expression",
+    "expression_switch_statement",
+    "type_switch_statement",
+    "select_statement",
+    "case",
+    "match_statement",
+    "case_match",
 ];
 const CATCHES: &[&str] = &["catch_clause", "except_clause", "rescue", "rescue_modifier"];
-const TERNARIES: &[&str] = &["conditional_expression", "ternary_expression", "conditional"];
+const TERNARIES: &[&str] = &[
+    "conditional_expression",
+    "ternary_expression",
+    "conditional",
+];
 const NESTERS: &[&str] = &[
-    "closure_expression", "arrow_function", "function_expression", "lambda", "lambda_expression",
-    "anonymous_method_expression", "anonymous_function", "func_literal", "function_definition",
-    "function_item", "local_function_statement", "function_declaration", "method_declaration",
+    "closure_expression",
+    "arrow_function",
+    "function_expression",
+    "lambda",
+    "lambda_expression",
+    "anonymous_method_expression",
+    "anonymous_function",
+    "func_literal",
+    "function_definition",
+    "function_item",
+    "local_function_statement",
+    "function_declaration",
+    "method_declaration",
 ];
 const LOGICAL_OPS: &[&str] = &["&&", "||", "and", "or"];
 const MAX_NESTING_DEPTH: usize = 200;
@@ -77,18 +117,28 @@ pub fn cognitive(func: Node, src: &str) -> u32 {
         {
             // Go: `else { … }` is the if's `alternative` block.
             total += 1;
-        } else if LOOPS.contains(&k) || SWITCHES.contains(&k) || CATCHES.contains(&k) || TERNARIES.contains(&k) {
+        } else if LOOPS.contains(&k)
+            || SWITCHES.contains(&k)
+            || CATCHES.contains(&k)
+            || TERNARIES.contains(&k)
+        {
             total += 1 + nesting;
             inner = nesting + 1;
         } else if NESTERS.contains(&k) {
             inner = nesting + 1;
         } else if k == "goto_statement" {
             total += 1;
-        } else if matches!(k, "break_statement" | "continue_statement" | "break_expression" | "continue_expression") {
+        } else if matches!(
+            k,
+            "break_statement" | "continue_statement" | "break_expression" | "continue_expression"
+        ) {
             let mut cc = n.walk();
-            let labelled = n
-                .named_children(&mut cc)
-                .any(|c| matches!(c.kind(), "label" | "label_name" | "statement_identifier" | "identifier"));
+            let labelled = n.named_children(&mut cc).any(|c| {
+                matches!(
+                    c.kind(),
+                    "label" | "label_name" | "statement_identifier" | "identifier"
+                )
+            });
             if labelled {
                 total += 1;
             }
@@ -108,7 +158,10 @@ pub fn cognitive(func: Node, src: &str) -> u32 {
 }
 
 fn logical_op<'s>(n: Node, src: &'s str) -> Option<&'s str> {
-    if !matches!(n.kind(), "binary_expression" | "boolean_operator" | "binary") {
+    if !matches!(
+        n.kind(),
+        "binary_expression" | "boolean_operator" | "binary"
+    ) {
         return None;
     }
     let op = n.child_by_field_name("operator")?;

@@ -51,7 +51,9 @@ pub fn def_kind(lang: Lang, n: Node, src: &str) -> Option<&'static str> {
                 let name = src.get(left.byte_range())?;
                 if left.kind() == "identifier"
                     && name.len() > 1
-                    && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+                    && name
+                        .chars()
+                        .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
                 {
                     "constant"
                 } else {
@@ -61,7 +63,9 @@ pub fn def_kind(lang: Lang, n: Node, src: &str) -> Option<&'static str> {
             _ => return None,
         },
         Lang::JavaScript | Lang::TypeScript | Lang::Tsx => match k {
-            "function_declaration" | "generator_function_declaration" | "function_signature" => "function",
+            "function_declaration" | "generator_function_declaration" | "function_signature" => {
+                "function"
+            }
             "class_declaration" | "abstract_class_declaration" => "class",
             "method_definition" | "method_signature" | "abstract_method_signature" => "method",
             "interface_declaration" => "interface",
@@ -72,7 +76,10 @@ pub fn def_kind(lang: Lang, n: Node, src: &str) -> Option<&'static str> {
             "variable_declarator" => {
                 let value = field(n, "value")?;
                 match value.kind() {
-                    "arrow_function" | "function_expression" | "function" | "generator_function" => "function",
+                    "arrow_function"
+                    | "function_expression"
+                    | "function"
+                    | "generator_function" => "function",
                     "class" => "class",
                     _ => return None,
                 }
@@ -100,7 +107,11 @@ pub fn def_kind(lang: Lang, n: Node, src: &str) -> Option<&'static str> {
             "constructor_declaration" | "compact_constructor_declaration" => "constructor",
             "field_declaration" => {
                 let m = modifiers_text(lang, n, src);
-                if m.contains("static") && m.contains("final") { "constant" } else { "field" }
+                if m.contains("static") && m.contains("final") {
+                    "constant"
+                } else {
+                    "field"
+                }
             }
             "constant_declaration" => "constant",
             "enum_constant" => "variant",
@@ -116,7 +127,11 @@ pub fn def_kind(lang: Lang, n: Node, src: &str) -> Option<&'static str> {
             "namespace_definition" if field(n, "name").is_some() => "module",
             "concept_definition" => "type_alias",
             "field_declaration" => {
-                if declarator_is_function(n) { "method" } else { "field" }
+                if declarator_is_function(n) {
+                    "method"
+                } else {
+                    "field"
+                }
             }
             "enumerator" => "variant",
             _ => return None,
@@ -131,7 +146,11 @@ pub fn def_kind(lang: Lang, n: Node, src: &str) -> Option<&'static str> {
             "constructor_declaration" => "constructor",
             "property_declaration" | "indexer_declaration" | "event_declaration" => "property",
             "field_declaration" | "event_field_declaration" => {
-                if modifiers_text(lang, n, src).contains("const") { "constant" } else { "field" }
+                if modifiers_text(lang, n, src).contains("const") {
+                    "constant"
+                } else {
+                    "field"
+                }
             }
             "namespace_declaration" | "file_scoped_namespace_declaration" => "module",
             "delegate_declaration" => "type_alias",
@@ -209,11 +228,16 @@ pub fn def_names(lang: Lang, n: Node) -> Vec<Node> {
                     "identifier" | "field_identifier" | "type_identifier" | "destructor_name"
                     | "operator_name" | "primitive_type" => return vec![x],
                     "qualified_identifier" => return vec![last_name(x)],
-                    _ => d = field(x, "declarator").or_else(|| {
-                        named_children(x).into_iter().find(|c| {
-                            matches!(c.kind(), "identifier" | "field_identifier" | "qualified_identifier")
+                    _ => {
+                        d = field(x, "declarator").or_else(|| {
+                            named_children(x).into_iter().find(|c| {
+                                matches!(
+                                    c.kind(),
+                                    "identifier" | "field_identifier" | "qualified_identifier"
+                                )
+                            })
                         })
-                    }),
+                    }
                 }
             }
             Vec::new()
@@ -224,10 +248,12 @@ pub fn def_names(lang: Lang, n: Node) -> Vec<Node> {
 /// The last name component of a possibly qualified name node.
 fn last_name(n: Node) -> Node {
     match n.kind() {
-        "qualified_identifier" | "scoped_identifier" | "scope_resolution" | "qualified_name"
-        | "scoped_type_identifier" | "nested_type_identifier" => {
-            field(n, "name").map(last_name).unwrap_or(n)
-        }
+        "qualified_identifier"
+        | "scoped_identifier"
+        | "scope_resolution"
+        | "qualified_name"
+        | "scoped_type_identifier"
+        | "nested_type_identifier" => field(n, "name").map(last_name).unwrap_or(n),
         _ => n,
     }
 }
@@ -290,12 +316,42 @@ pub fn is_builtin_type(lang: Lang, name: &str) -> bool {
     match lang {
         Lang::Go => matches!(
             name,
-            "string" | "int" | "int8" | "int16" | "int32" | "int64" | "uint" | "uint8" | "uint16" | "uint32"
-                | "uint64" | "uintptr" | "byte" | "rune" | "bool" | "error" | "float32" | "float64"
-                | "complex64" | "complex128" | "any"
+            "string"
+                | "int"
+                | "int8"
+                | "int16"
+                | "int32"
+                | "int64"
+                | "uint"
+                | "uint8"
+                | "uint16"
+                | "uint32"
+                | "uint64"
+                | "uintptr"
+                | "byte"
+                | "rune"
+                | "bool"
+                | "error"
+                | "float32"
+                | "float64"
+                | "complex64"
+                | "complex128"
+                | "any"
         ),
         Lang::Rust => name == "Self",
-        Lang::C | Lang::Cpp => matches!(name, "size_t" | "ssize_t" | "uint8_t" | "uint16_t" | "uint32_t" | "uint64_t" | "int8_t" | "int16_t" | "int32_t" | "int64_t"),
+        Lang::C | Lang::Cpp => matches!(
+            name,
+            "size_t"
+                | "ssize_t"
+                | "uint8_t"
+                | "uint16_t"
+                | "uint32_t"
+                | "uint64_t"
+                | "int8_t"
+                | "int16_t"
+                | "int32_t"
+                | "int64_t"
+        ),
         _ => false,
     }
 }
@@ -367,13 +423,18 @@ pub fn is_public(lang: Lang, n: Node, name: &str, src: &str) -> bool {
             m.contains("public")
                 || (!m.contains("private") && !m.contains("protected") && in_java_interface(n))
         }
-        Lang::CSharp => modifiers_text(lang, n, src).contains("public") || parent_is(n, "interface_declaration", 3),
+        Lang::CSharp => {
+            modifiers_text(lang, n, src).contains("public")
+                || parent_is(n, "interface_declaration", 3)
+        }
         Lang::Php => {
             let m = modifiers_text(lang, n, src);
             !(m.contains("private") || m.contains("protected"))
         }
         Lang::C | Lang::Cpp => {
-            if modifiers_text(lang, n, src).contains("static") && !parent_is(n, "field_declaration_list", 1) {
+            if modifiers_text(lang, n, src).contains("static")
+                && !parent_is(n, "field_declaration_list", 1)
+            {
                 return false;
             }
             cpp_member_access(n).unwrap_or(true)
@@ -383,8 +444,12 @@ pub fn is_public(lang: Lang, n: Node, name: &str, src: &str) -> bool {
                 return false;
             }
             match n.kind() {
-                "method_definition" | "public_field_definition" | "field_definition"
-                | "method_signature" | "property_signature" | "abstract_method_signature" => true,
+                "method_definition"
+                | "public_field_definition"
+                | "field_definition"
+                | "method_signature"
+                | "property_signature"
+                | "abstract_method_signature" => true,
                 _ => exported(n),
             }
         }
@@ -414,7 +479,9 @@ fn exported(n: Node) -> bool {
     for _ in 0..3 {
         match p {
             Some(x) if x.kind() == "export_statement" => return true,
-            Some(x) if matches!(x.kind(), "lexical_declaration" | "variable_declaration") => p = x.parent(),
+            Some(x) if matches!(x.kind(), "lexical_declaration" | "variable_declaration") => {
+                p = x.parent()
+            }
             _ => return false,
         }
     }
@@ -424,7 +491,9 @@ fn exported(n: Node) -> bool {
 /// C++ access of a class member: the nearest preceding `public:`/`private:` label, else the
 /// default of the class kind (`struct` public, `class` private). `None` outside classes.
 fn cpp_member_access(n: Node) -> Option<bool> {
-    let list = n.parent().filter(|p| p.kind() == "field_declaration_list")?;
+    let list = n
+        .parent()
+        .filter(|p| p.kind() == "field_declaration_list")?;
     let mut prev = n.prev_sibling();
     while let Some(p) = prev {
         if p.kind() == "access_specifier" {
@@ -432,7 +501,11 @@ fn cpp_member_access(n: Node) -> Option<bool> {
         }
         prev = p.prev_sibling();
     }
-    Some(list.parent().map(|c| c.kind() != "class_specifier").unwrap_or(true))
+    Some(
+        list.parent()
+            .map(|c| c.kind() != "class_specifier")
+            .unwrap_or(true),
+    )
 }
 
 /// The declaration head: the text before the body, whitespace collapsed, bounded.
@@ -450,7 +523,10 @@ pub fn signature(lang: Lang, n: Node, src: &str) -> String {
     };
     let head = src.get(n.start_byte()..end).unwrap_or("");
     let flat = head.split_whitespace().collect::<Vec<_>>().join(" ");
-    let flat = flat.trim_end_matches(['{', ':', '=']).trim_end().to_string();
+    let flat = flat
+        .trim_end_matches(['{', ':', '='])
+        .trim_end()
+        .to_string();
     if flat.chars().count() > 240 {
         flat.chars().take(239).chain(['…']).collect()
     } else {
@@ -459,7 +535,13 @@ pub fn signature(lang: Lang, n: Node, src: &str) -> String {
 }
 
 const COMMENT_KINDS: &[&str] = &["comment", "line_comment", "block_comment"];
-const SKIPPABLE_BEFORE_DEF: &[&str] = &["attribute_item", "decorator", "attribute_list", "annotation", "marker_annotation"];
+const SKIPPABLE_BEFORE_DEF: &[&str] = &[
+    "attribute_item",
+    "decorator",
+    "attribute_list",
+    "annotation",
+    "marker_annotation",
+];
 
 /// The doc comment of a definition: a Python docstring, else the comments directly above it.
 pub fn doc_comment(lang: Lang, n: Node, src: &str) -> Option<String> {
@@ -478,7 +560,10 @@ pub fn doc_comment(lang: Lang, n: Node, src: &str) -> Option<String> {
     // Definitions wrapped by export/decorator/template nodes carry their comments outside.
     let mut anchor = n;
     while let Some(p) = anchor.parent() {
-        if matches!(p.kind(), "export_statement" | "decorated_definition" | "template_declaration") {
+        if matches!(
+            p.kind(),
+            "export_statement" | "decorated_definition" | "template_declaration"
+        ) {
             anchor = p;
         } else {
             break;
@@ -546,8 +631,12 @@ pub fn call_target<'t>(lang: Lang, n: Node<'t>) -> Option<(Node<'t>, Option<Node
         (Lang::Php, "member_call_expression" | "nullsafe_member_call_expression") => {
             return Some((field(n, "name")?, field(n, "object")));
         }
-        (Lang::Php, "scoped_call_expression") => return Some((field(n, "name")?, field(n, "scope"))),
-        (Lang::JavaScript | Lang::TypeScript | Lang::Tsx, "new_expression") => field(n, "constructor"),
+        (Lang::Php, "scoped_call_expression") => {
+            return Some((field(n, "name")?, field(n, "scope")));
+        }
+        (Lang::JavaScript | Lang::TypeScript | Lang::Tsx, "new_expression") => {
+            field(n, "constructor")
+        }
         (Lang::Cpp, "new_expression") => field(n, "type"),
         (Lang::Java | Lang::CSharp, "object_creation_expression") => field(n, "type"),
         (Lang::Php, "object_creation_expression") => named_children(n)
@@ -561,8 +650,13 @@ pub fn call_target<'t>(lang: Lang, n: Node<'t>) -> Option<(Node<'t>, Option<Node
 fn split_callee(c: Node) -> Option<(Node, Option<Node>)> {
     let pair = |name: &str, qual: &str| Some((field(c, name)?, field(c, qual)));
     match c.kind() {
-        "identifier" | "field_identifier" | "property_identifier" | "type_identifier" | "name"
-        | "constant" | "simple_identifier" => Some((c, None)),
+        "identifier"
+        | "field_identifier"
+        | "property_identifier"
+        | "type_identifier"
+        | "name"
+        | "constant"
+        | "simple_identifier" => Some((c, None)),
         "field_expression" => match field(c, "value") {
             Some(_) => pair("field", "value"),
             None => pair("field", "argument"),
@@ -586,7 +680,11 @@ fn split_callee(c: Node) -> Option<(Node, Option<Node>)> {
 }
 
 /// Heritage edges: (kind, target name node, source override) for a heritage clause node.
-pub fn heritage<'t>(lang: Lang, n: Node<'t>, src: &str) -> Option<Vec<(EdgeKind, Node<'t>, Option<String>)>> {
+pub fn heritage<'t>(
+    lang: Lang,
+    n: Node<'t>,
+    src: &str,
+) -> Option<Vec<(EdgeKind, Node<'t>, Option<String>)>> {
     let k = n.kind();
     let (kind, container) = match lang {
         Lang::Rust => match k {
@@ -595,12 +693,19 @@ pub fn heritage<'t>(lang: Lang, n: Node<'t>, src: &str) -> Option<Vec<(EdgeKind,
                 let ty = field(n, "type")?;
                 let source = base_type_name(ty, src);
                 let target = type_names(t);
-                return Some(target.into_iter().map(|x| (EdgeKind::Implements, x, Some(source.clone()))).collect());
+                return Some(
+                    target
+                        .into_iter()
+                        .map(|x| (EdgeKind::Implements, x, Some(source.clone())))
+                        .collect(),
+                );
             }
             "trait_bounds" if parent_kind(n) == "trait_item" => (EdgeKind::Inherits, n),
             _ => return None,
         },
-        Lang::Python if k == "argument_list" && parent_kind(n) == "class_definition" => (EdgeKind::Inherits, n),
+        Lang::Python if k == "argument_list" && parent_kind(n) == "class_definition" => {
+            (EdgeKind::Inherits, n)
+        }
         Lang::JavaScript | Lang::TypeScript | Lang::Tsx => match k {
             "class_heritage" if lang == Lang::JavaScript => (EdgeKind::Inherits, n),
             "extends_clause" | "extends_type_clause" => (EdgeKind::Inherits, n),
@@ -655,11 +760,23 @@ fn type_names(container: Node) -> Vec<Node> {
     let mut stack = vec![container];
     while let Some(n) = stack.pop() {
         match n.kind() {
-            "type_arguments" | "type_argument_list" | "template_argument_list" | "keyword_argument"
-            | "arguments" | "argument_list" if n.id() != container.id() => {}
-            "identifier" | "type_identifier" | "constant" | "name" | "simple_identifier" => out.push(n),
-            "scoped_type_identifier" | "scoped_identifier" | "qualified_name" | "qualified_identifier"
-            | "nested_type_identifier" | "scope_resolution" | "generic_name" => {
+            "type_arguments"
+            | "type_argument_list"
+            | "template_argument_list"
+            | "keyword_argument"
+            | "arguments"
+            | "argument_list"
+                if n.id() != container.id() => {}
+            "identifier" | "type_identifier" | "constant" | "name" | "simple_identifier" => {
+                out.push(n)
+            }
+            "scoped_type_identifier"
+            | "scoped_identifier"
+            | "qualified_name"
+            | "qualified_identifier"
+            | "nested_type_identifier"
+            | "scope_resolution"
+            | "generic_name" => {
                 out.push(last_name(field(n, "name").map(last_name).unwrap_or(n)));
             }
             "attribute" => out.extend(field(n, "attribute")),
@@ -681,7 +798,9 @@ pub fn imports(lang: Lang, n: Node, src: &str) -> Vec<(String, Option<String>)> 
     let unquote = |s: String| s.trim_matches(['"', '\'', '`', '<', '>']).to_string();
     match (lang, n.kind()) {
         (Lang::Rust, "use_declaration") => {
-            let Some(arg) = field(n, "argument") else { return vec![] };
+            let Some(arg) = field(n, "argument") else {
+                return vec![];
+            };
             expand_rust_use(&text(arg))
         }
         (Lang::Python, "import_statement") => named_children(n)
@@ -709,7 +828,9 @@ pub fn imports(lang: Lang, n: Node, src: &str) -> Vec<(String, Option<String>)> 
             }
         }
         (Lang::JavaScript | Lang::TypeScript | Lang::Tsx, "import_statement") => {
-            let Some(source) = field(n, "source").map(|s| unquote(text(s))) else { return vec![] };
+            let Some(source) = field(n, "source").map(|s| unquote(text(s))) else {
+                return vec![];
+            };
             let mut names = Vec::new();
             let mut stack = named_children(n);
             while let Some(c) = stack.pop() {
@@ -724,10 +845,15 @@ pub fn imports(lang: Lang, n: Node, src: &str) -> Vec<(String, Option<String>)> 
             if names.is_empty() {
                 names.push(source.rsplit('/').next().unwrap_or(&source).to_string());
             }
-            names.into_iter().map(|x| (x, Some(source.clone()))).collect()
+            names
+                .into_iter()
+                .map(|x| (x, Some(source.clone())))
+                .collect()
         }
         (Lang::Go, "import_spec") => {
-            let Some(path) = field(n, "path").map(|p| unquote(text(p))) else { return vec![] };
+            let Some(path) = field(n, "path").map(|p| unquote(text(p))) else {
+                return vec![];
+            };
             let last = path.rsplit('/').next().unwrap_or(&path).to_string();
             vec![(last, Some(path))]
         }
@@ -751,7 +877,9 @@ pub fn imports(lang: Lang, n: Node, src: &str) -> Vec<(String, Option<String>)> 
             .collect(),
         (Lang::Ruby, "call") => {
             let method = field(n, "method").map(text).unwrap_or_default();
-            if !matches!(method.as_str(), "require" | "require_relative" | "load") || field(n, "receiver").is_some() {
+            if !matches!(method.as_str(), "require" | "require_relative" | "load")
+                || field(n, "receiver").is_some()
+            {
                 return vec![];
             }
             field(n, "arguments")
@@ -799,7 +927,13 @@ fn expand_use_into(s: &str, prefix: &str, out: &mut Vec<(String, Option<String>)
     if out.len() > 256 {
         return;
     }
-    let join = |p: &str, x: &str| if p.is_empty() { x.to_string() } else { format!("{p}::{x}") };
+    let join = |p: &str, x: &str| {
+        if p.is_empty() {
+            x.to_string()
+        } else {
+            format!("{p}::{x}")
+        }
+    };
     if let Some(open) = s.find('{') {
         let head = s[..open].trim_end_matches("::");
         let inner = s[open + 1..].strip_suffix('}').unwrap_or(&s[open + 1..]);
@@ -826,7 +960,14 @@ fn expand_use_into(s: &str, prefix: &str, out: &mut Vec<(String, Option<String>)
     let s = s.split('@').next().unwrap_or(s);
     let full = join(prefix, s);
     let (name, q) = split_path(&full, "::");
-    let name = if name == "self" { q.as_deref().and_then(|q| q.rsplit("::").next()).unwrap_or("self").to_string() } else { name };
+    let name = if name == "self" {
+        q.as_deref()
+            .and_then(|q| q.rsplit("::").next())
+            .unwrap_or("self")
+            .to_string()
+    } else {
+        name
+    };
     out.push((name, q));
 }
 
@@ -839,18 +980,39 @@ pub fn reference_target<'t>(lang: Lang, n: Node<'t>) -> Option<Node<'t>> {
             if field(p, "name").is_some_and(|x| x.id() == n.id()) {
                 return None;
             }
-            if matches!(p.kind(), "scoped_type_identifier" | "generic_type" | "nested_type_identifier")
-                && p.parent().is_some_and(|g| field(g, "name").is_some_and(|x| x.id() == p.id()))
+            if matches!(
+                p.kind(),
+                "scoped_type_identifier" | "generic_type" | "nested_type_identifier"
+            ) && p
+                .parent()
+                .is_some_and(|g| field(g, "name").is_some_and(|x| x.id() == p.id()))
             {
                 return None;
             }
             let mut a = Some(p);
             for _ in 0..4 {
                 match a {
-                    Some(x) if matches!(x.kind(), "impl_item" | "superclass" | "super_interfaces"
-                        | "extends_clause" | "implements_clause" | "extends_type_clause" | "base_class_clause"
-                        | "class_heritage" | "trait_bounds" | "extends_interfaces") => {
-                        if x.kind() != "impl_item" || field(x, "trait").is_some_and(|t| t.byte_range().contains(&n.start_byte()) || t.id() == n.id()) || field(x, "type").is_some_and(|t| t.id() == n.id()) {
+                    Some(x)
+                        if matches!(
+                            x.kind(),
+                            "impl_item"
+                                | "superclass"
+                                | "super_interfaces"
+                                | "extends_clause"
+                                | "implements_clause"
+                                | "extends_type_clause"
+                                | "base_class_clause"
+                                | "class_heritage"
+                                | "trait_bounds"
+                                | "extends_interfaces"
+                        ) =>
+                    {
+                        if x.kind() != "impl_item"
+                            || field(x, "trait").is_some_and(|t| {
+                                t.byte_range().contains(&n.start_byte()) || t.id() == n.id()
+                            })
+                            || field(x, "type").is_some_and(|t| t.id() == n.id())
+                        {
                             return None;
                         }
                         a = x.parent();
@@ -865,10 +1027,16 @@ pub fn reference_target<'t>(lang: Lang, n: Node<'t>) -> Option<Node<'t>> {
             (!is_call_function(n)).then(|| field(n, "field")).flatten()
         }
         "member_expression" if matches!(lang, Lang::JavaScript | Lang::TypeScript | Lang::Tsx) => {
-            (!is_call_function(n) && p.kind() != "member_expression").then(|| field(n, "property")).flatten()
+            (!is_call_function(n) && p.kind() != "member_expression")
+                .then(|| field(n, "property"))
+                .flatten()
         }
-        "selector_expression" if lang == Lang::Go => (!is_call_function(n)).then(|| field(n, "field")).flatten(),
-        "attribute" if lang == Lang::Python => (!is_call_function(n)).then(|| field(n, "attribute")).flatten(),
+        "selector_expression" if lang == Lang::Go => {
+            (!is_call_function(n)).then(|| field(n, "field")).flatten()
+        }
+        "attribute" if lang == Lang::Python => (!is_call_function(n))
+            .then(|| field(n, "attribute"))
+            .flatten(),
         "field_access" if lang == Lang::Java => field(n, "field"),
         "member_access_expression" if lang == Lang::CSharp => {
             (!is_call_function(n)).then(|| field(n, "name")).flatten()

@@ -4,7 +4,15 @@ fn sym<'a>(a: &'a FileAnalysis, qname: &str) -> &'a Symbol {
     a.symbols
         .iter()
         .find(|s| s.qualified_name == qname)
-        .unwrap_or_else(|| panic!("no symbol {qname} in {:#?}", a.symbols.iter().map(|s| &s.qualified_name).collect::<Vec<_>>()))
+        .unwrap_or_else(|| {
+            panic!(
+                "no symbol {qname} in {:#?}",
+                a.symbols
+                    .iter()
+                    .map(|s| &s.qualified_name)
+                    .collect::<Vec<_>>()
+            )
+        })
 }
 
 #[test]
@@ -12,7 +20,10 @@ fn rust_symbols_methods_and_impl_edges() {
     let src = "/// A parser.\npub struct Parser { pos: usize }\n\nimpl Iterator for Parser {\n    type Item = u8;\n    fn next(&mut self) -> Option<u8> { self.bump(); None }\n}\n\nimpl Parser {\n    fn bump(&mut self) { if self.pos > 0 && self.pos < 10 { self.pos += 1 } else if self.pos == 0 { } else { } }\n}\n";
     let a = analyze(Lang::Rust, src);
     let p = sym(&a, "Parser");
-    assert_eq!((p.kind, p.start_line, p.end_line, p.is_public), ("struct", 2, 2, true));
+    assert_eq!(
+        (p.kind, p.start_line, p.end_line, p.is_public),
+        ("struct", 2, 2, true)
+    );
     assert_eq!(p.summary, "A parser.");
     assert_eq!(sym(&a, "Parser.pos").kind, "field");
     let next = sym(&a, "Parser.next");
