@@ -177,6 +177,8 @@ struct Previous {
 #[derive(Default)]
 struct Accum {
     analysed: Vec<(String, &'static str, Arc<FileAnalysis>)>,
+    /// Files whose previous row (path, old hash) must be replaced.
+    replaced: Vec<(String, String)>,
     stats: IndexStats,
 }
 
@@ -189,6 +191,8 @@ struct FileStream {
     source_id: String,
     max_file_bytes: u64,
     progress: Arc<dyn Progress>,
+    /// Emit rows only for new and changed files (the table is updated in place).
+    only_changes: bool,
 }
 
 const CHUNK_BYTES: u64 = 16 * 1024 * 1024;
@@ -284,6 +288,7 @@ impl FileStream {
             }
         });
         let mut b = BatchBuilder::new(FILES.clone());
+        let mut emitted = 0;
         {
             let mut acc = self
                 .acc
@@ -303,6 +308,14 @@ impl FileStream {
                 acc.stats.bytes += p.text.len() as u64;
                 *acc.stats.languages.entry(p.lang.to_string()).or_default() += 1;
                 acc.analysed.push((p.path.to_string(), p.lang, analysis));
+                let old = previous.files.get(p.path).map(|(h, _)| h);
+                if self.only_changes && old == Some(&p.hash) {
+                    continue;
+                }
+                if let Some(old) = old {
+                    acc.replaced.push((p.path.to_string(), old.clone()));
+                }
+                emitted += 1;
                 b.str(0, Some(&self.source_id));
                 b.str(1, Some(&file_identifier(&self.prefix, p.path)));
                 b.str(2, Some(p.path));
@@ -316,7 +329,7 @@ impl FileStream {
         let bytes: u64 = prepared.iter().map(|p| p.text.len() as u64).sum();
         self.progress
             .advance((prepared.len() + skipped.len()) as u64, bytes);
-        if prepared.is_empty() {
+        if emitted == 0 {
             return Ok(None);
         }
         Ok(Some(b.finish()?))
@@ -388,19 +401,28 @@ pub async fn index_repository(
         }
     }
     progress.phase("reading and parsing", Some(entries.len() as u64));
+    let pinned = source.snapshot.as_ref().map(|s| s.files);
     let stream = FileStream {
         entries: entries.into_iter(),
         reader: resolved.reader()?,
-        previous,
+        previous: previous.clone(),
         acc: acc.clone(),
         prefix: prefix.clone(),
         source_id: source.id.clone(),
         max_file_bytes: opts.max_file_bytes,
         progress: progress.clone(),
+        only_changes: pinned.is_some(),
     };
-    let reader = RecordBatchIterator::new(stream, FILES.clone());
-    let files_version =
-        tables::write_table_reader(catalog.store(), &source.id, "files", Box::new(reader)).await?;
+    let store = catalog.store();
+    let (files_version, files_changed) = match pinned {
+        None => {
+            let reader = RecordBatchIterator::new(stream, FILES.clone());
+            let v =
+                tables::write_table_reader(store, &source.id, "files", Box::new(reader)).await?;
+            (v, true)
+        }
+        Some(version) => update_files(store, &source.id, version, stream, &acc, &previous).await?,
+    };
     let commit = resolved.commit.clone();
     drop(resolved);
     failpoint("files_written");
@@ -408,6 +430,7 @@ pub async fn index_repository(
     let Accum {
         analysed,
         mut stats,
+        ..
     } = std::mem::take(
         &mut *acc
             .lock()
@@ -428,47 +451,50 @@ pub async fn index_repository(
         catalog.put_source(&source).await?;
     }
 
-    progress.phase("resolving edges", Some(analysed.len() as u64));
-    let inputs: Vec<FileInput> = analysed
-        .iter()
-        .map(|(path, lang, a)| FileInput {
-            path,
-            language: lang,
-            analysis: a,
-        })
-        .collect();
-    let (symbol_batches, edge_batches, n_symbols, n_edges) = {
-        let (symbols, edges) = resolve::resolve(&prefix, &inputs);
-        (
-            symbol_batches(&source.id, &symbols)?,
-            edge_batches(&source.id, &edges)?,
-            symbols.len() as u64,
-            edges.len() as u64,
-        )
+    let reusable = source
+        .snapshot
+        .as_ref()
+        .filter(|s| !files_changed && s.analyzer == ANALYZER_VERSION)
+        .and_then(|s| Some((s.symbols?, s.edges?, s.stats.symbols, s.stats.edges)));
+    let (symbols_version, edges_version) = match reusable {
+        Some((sv, ev, n_symbols, n_edges)) => {
+            // Nothing changed: the published analysis stands.
+            stats.symbols = n_symbols;
+            stats.edges = n_edges;
+            (sv, ev)
+        }
+        None => {
+            progress.phase("resolving edges", Some(analysed.len() as u64));
+            let inputs: Vec<FileInput> = analysed
+                .iter()
+                .map(|(path, lang, a)| FileInput {
+                    path,
+                    language: lang,
+                    analysis: a,
+                })
+                .collect();
+            let (symbols, edges) = resolve::resolve(&prefix, &inputs);
+            let symbol_batches = symbol_batches(&source.id, &symbols)?;
+            let edge_batches = edge_batches(&source.id, &edges)?;
+            stats.symbols = symbols.len() as u64;
+            stats.edges = edges.len() as u64;
+            progress.advance(analysed.len() as u64, 0);
+            progress.phase("writing symbols and edges", None);
+            let sv = tables::write_table(
+                store,
+                &source.id,
+                "symbols",
+                SYMBOLS.clone(),
+                symbol_batches,
+            )
+            .await?;
+            failpoint("symbols_written");
+            let ev = tables::write_table(store, &source.id, "edges", EDGES.clone(), edge_batches)
+                .await?;
+            failpoint("edges_written");
+            (sv, ev)
+        }
     };
-    progress.advance(analysed.len() as u64, 0);
-    stats.symbols = n_symbols;
-    stats.edges = n_edges;
-
-    progress.phase("writing symbols and edges", None);
-    let symbols_version = tables::write_table(
-        catalog.store(),
-        &source.id,
-        "symbols",
-        SYMBOLS.clone(),
-        symbol_batches,
-    )
-    .await?;
-    failpoint("symbols_written");
-    let edges_version = tables::write_table(
-        catalog.store(),
-        &source.id,
-        "edges",
-        EDGES.clone(),
-        edge_batches,
-    )
-    .await?;
-    failpoint("edges_written");
 
     source.readiness = Readiness::Ready;
     source.snapshot = Some(Snapshot {
@@ -493,6 +519,73 @@ pub async fn index_repository(
         stats,
         elapsed: started.elapsed(),
         warnings,
+    })
+}
+
+/// Update a published files table in place: append new and changed files, then delete the rows
+/// they replace and the rows of files that are gone. Returns the new version (or the pinned one
+/// when nothing changed) and whether anything changed. Nothing is published here.
+async fn update_files(
+    store: &quarry_storage::Store,
+    source_id: &str,
+    version: u64,
+    stream: FileStream,
+    acc: &Arc<Mutex<Accum>>,
+    previous: &Previous,
+) -> Result<(u64, bool)> {
+    // Run the first chunk off the async runtime to learn whether anything changed.
+    let (mut stream, any) = tokio::task::spawn_blocking(move || {
+        let mut stream = stream.peekable();
+        let any = stream.peek().is_some();
+        (stream, any)
+    })
+    .await
+    .map_err(|e| EngineError::Internal(e.to_string()))?;
+    let mut ds = None;
+    if any {
+        let mut d = tables::checkout_for_update(store, source_id, "files", version).await?;
+        let rest =
+            RecordBatchIterator::new(std::iter::from_fn(move || stream.next()), FILES.clone());
+        tables::append_reader(&mut d, "files", Box::new(rest)).await?;
+        ds = Some(d);
+    }
+    let gone: Vec<String> = {
+        let a = acc
+            .lock()
+            .map_err(|_| EngineError::Internal("poisoned".into()))?;
+        let kept: std::collections::HashSet<&str> =
+            a.analysed.iter().map(|(p, _, _)| p.as_str()).collect();
+        let row = |p: &str, h: &str| {
+            format!(
+                "path = {} AND hash = {}",
+                tables::sql_literal(p),
+                tables::sql_literal(h)
+            )
+        };
+        a.replaced
+            .iter()
+            .map(|(p, h)| row(p, h))
+            .chain(
+                previous
+                    .files
+                    .iter()
+                    .filter(|(p, _)| !kept.contains(p.as_str()))
+                    .map(|(p, (h, _))| row(p, h)),
+            )
+            .collect()
+    };
+    if !gone.is_empty() {
+        let d = match ds.as_mut() {
+            Some(d) => d,
+            None => {
+                ds.insert(tables::checkout_for_update(store, source_id, "files", version).await?)
+            }
+        };
+        tables::delete_where_any(d, "files", &gone).await?;
+    }
+    Ok(match ds {
+        Some(d) => (d.version().version, true),
+        None => (version, false),
     })
 }
 

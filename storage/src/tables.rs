@@ -89,3 +89,59 @@ pub async fn write_table_reader(
         .map_err(|e| StorageError::lance(table, e))?;
     Ok(ds.version().version)
 }
+
+/// Start a new version of a table from a pinned one: when later versions exist (written by a
+/// run that never published), restore the pinned version as the latest, so their rows never
+/// leak into what we write next.
+pub async fn checkout_for_update(
+    store: &Store,
+    source_id: &str,
+    table: &str,
+    version: u64,
+) -> Result<Dataset> {
+    let ds = open_table(store, source_id, table, version).await?;
+    let mut ds = Arc::unwrap_or_clone(ds);
+    let latest = ds
+        .latest_version_id()
+        .await
+        .map_err(|e| StorageError::lance(table, e))?;
+    if latest != version {
+        ds.restore()
+            .await
+            .map_err(|e| StorageError::lance(table, e))?;
+    }
+    Ok(ds)
+}
+
+/// Append a (possibly lazy) reader to a dataset as a new version; returns it.
+pub async fn append_reader(
+    ds: &mut Dataset,
+    table: &str,
+    reader: Box<dyn arrow_array::RecordBatchReader + Send>,
+) -> Result<u64> {
+    ds.append(reader, None)
+        .await
+        .map_err(|e| StorageError::lance(table, e))?;
+    Ok(ds.version().version)
+}
+
+/// Quote a string as a SQL literal for a Lance predicate.
+pub fn sql_literal(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "''"))
+}
+
+/// Delete the rows matching any of `conditions` (SQL predicates), in bounded batches; returns
+/// the resulting version.
+pub async fn delete_where_any(ds: &mut Dataset, table: &str, conditions: &[String]) -> Result<u64> {
+    for chunk in conditions.chunks(256) {
+        let predicate = chunk
+            .iter()
+            .map(|c| format!("({c})"))
+            .collect::<Vec<_>>()
+            .join(" OR ");
+        ds.delete(&predicate)
+            .await
+            .map_err(|e| StorageError::lance(table, e))?;
+    }
+    Ok(ds.version().version)
+}

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Index-throughput benchmark: Quarry vs universal-ctags on the same corpus.
+#
+#   bash bench/index.sh [CORPUS_DIR]
+#
+# CORPUS_DIR defaults to the cargo registry sources on this machine (hundreds of real crates,
+# present after any build). Reports wall time, MB/s of indexed source, files/s and peak RSS for:
+# a first index, a re-index of the unchanged corpus, and `ctags -R` on the same directory.
+# Needs: a built `quarry` (scripts/run.sh or cargo build), universal-ctags, /usr/bin/time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+CORPUS="${1:-$(ls -d "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/ | head -1)}"
+QUARRY="${QUARRY:-${CARGO_TARGET_DIR:-$HOME/.cache/quarry-target}/debug/quarry}"
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+command -v ctags >/dev/null || { echo "install universal-ctags (apt-get install universal-ctags)" >&2; exit 1; }
+
+measure() { # label, command...
+  local label="$1"; shift
+  /usr/bin/time -f "%e %M" -o "$WORK/time" "$@" > "$WORK/out" 2> "$WORK/err" || { cat "$WORK/err" >&2; exit 1; }
+  read -r secs kb < "$WORK/time"
+  echo "$label|$secs|$((kb / 1024))"
+}
+
+echo "corpus: $CORPUS ($(du -sh "$CORPUS" | cut -f1) on disk, $(find "$CORPUS" -type f | wc -l) files)"
+first=$(measure "quarry index (first)" "$QUARRY" index "$CORPUS" --name corpus --store "$WORK/store")
+summary=$(grep '^indexed' "$WORK/out")
+files=$(echo "$summary" | sed -E 's/.*: ([0-9]+) files, ([0-9.]+) MB.*/\1/')
+mb=$(echo "$summary" | sed -E 's/.*: ([0-9]+) files, ([0-9.]+) MB.*/\2/')
+grep -E '^  ' "$WORK/out" || true
+again=$(measure "quarry index (unchanged re-index)" "$QUARRY" index "$CORPUS" --name corpus --store "$WORK/store")
+grep -E '^  parsed' "$WORK/out" || true
+tags=$(measure "ctags -R" ctags -R -f "$WORK/tags" "$CORPUS")
+store_mb=$(du -sm "$WORK/store" | cut -f1)
+
+echo
+echo "indexed source: $files files, $mb MB; store size ${store_mb} MB"
+echo
+echo "| run | wall s | MB/s | files/s | peak RSS MB |"
+echo "|---|---:|---:|---:|---:|"
+for row in "$first" "$again" "$tags"; do
+  IFS='|' read -r label secs rss <<< "$row"
+  awk -v l="$label" -v s="$secs" -v m="$mb" -v f="$files" -v r="$rss" \
+    'BEGIN { printf "| %s | %.1f | %.1f | %.0f | %d |\n", l, s, m / s, f / s, r }'
+done
