@@ -210,7 +210,6 @@ impl FileStream {
                 };
                 if let Some(reason) = classify_path(&entry.path, entry.size, self.max_file_bytes) {
                     skipped_here.push(reason);
-                    self.progress.advance(1, 0);
                     continue;
                 }
                 match self.reader.read(&entry) {
@@ -224,7 +223,6 @@ impl FileStream {
                             return Some(Err(ArrowError::ExternalError(Box::new(e))));
                         }
                         skipped_here.push("unreadable");
-                        self.progress.advance(1, 0);
                     }
                 }
             }

@@ -94,9 +94,38 @@ const IMPORTABLE: &[&str] = &[
 ];
 const SELF_WORDS: &[&str] = &["self", "this", "Self", "cls", "@", "$this", "base", "super"];
 
+/// Candidate definitions of one name, for one kind class and language family, indexed for
+/// the lookups resolution makes (each O(1) or O(path depth), so common names such as `new`
+/// with thousands of definitions cost no more than rare ones).
+#[derive(Default)]
+struct Cands {
+    /// In path order.
+    all: Vec<(usize, usize)>,
+    /// First candidate in a file.
+    by_file: HashMap<usize, (usize, usize)>,
+    /// First candidate in a file with a given parent qualified name.
+    by_file_parent: HashMap<(usize, String), (usize, usize)>,
+    /// First candidate whose parent's last segment is this name (`Type` in `Type::f`).
+    by_parent_last: HashMap<String, (usize, usize)>,
+    /// First candidate under each directory (every ancestor of its path).
+    by_dir: HashMap<String, (usize, usize)>,
+}
+
+/// Kind classes: which definitions an edge kind may point at.
+const CLASSES: [&[&str]; 4] = [CALLABLE, TYPE_KINDS, REFERABLE, IMPORTABLE];
+
+fn class_of(kind: EdgeKind) -> usize {
+    match kind {
+        EdgeKind::Calls => 0,
+        EdgeKind::Inherits | EdgeKind::Implements => 1,
+        EdgeKind::References => 2,
+        EdgeKind::Imports => 3,
+    }
+}
+
 struct Index<'a> {
     files: &'a [FileInput<'a>],
-    by_name: HashMap<&'a str, Vec<(usize, usize)>>,
+    cands: HashMap<(usize, &'a str, &'a str), Cands>,
     by_path: HashMap<&'a str, usize>,
     imports: Vec<Vec<(&'a str, Option<&'a str>)>>,
 }
@@ -118,12 +147,14 @@ fn dir_of(path: &str) -> &str {
     path.rsplit_once('/').map(|(d, _)| d).unwrap_or("")
 }
 
-fn common_dir_depth(a: &str, b: &str) -> usize {
-    dir_of(a)
-        .split('/')
-        .zip(dir_of(b).split('/'))
-        .take_while(|(x, y)| x == y)
-        .count()
+/// `a/b/c.rs` → `a/b`, `a`, ``.
+fn ancestors(path: &str) -> impl Iterator<Item = &str> {
+    let mut cur = Some(dir_of(path));
+    std::iter::from_fn(move || {
+        let d = cur?;
+        cur = if d.is_empty() { None } else { Some(dir_of(d)) };
+        Some(d)
+    })
 }
 
 /// Does a module path (`a::b`, `a.b`, `./x/y`, `github.com/o/r/pkg`) name this file's path?
@@ -145,15 +176,36 @@ fn module_matches_path(module: &str, path: &str) -> bool {
         || path.split('/').any(|c| c == *last)
 }
 
+/// Linear scans (module-path matching) stop after this many candidates.
+const SCAN_LIMIT: usize = 512;
+
 impl<'a> Index<'a> {
     fn new(files: &'a [FileInput<'a>]) -> Self {
-        let mut by_name: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
+        let mut cands: HashMap<(usize, &str, &str), Cands> = HashMap::new();
         let mut by_path = HashMap::new();
         let mut imports = Vec::with_capacity(files.len());
         for (fi, f) in files.iter().enumerate() {
             by_path.insert(f.path, fi);
+            let fam = family(f.language);
             for (si, s) in f.analysis.symbols.iter().enumerate() {
-                by_name.entry(s.name.as_str()).or_default().push((fi, si));
+                for (class, kinds) in CLASSES.iter().enumerate() {
+                    if !kinds.contains(&s.kind) {
+                        continue;
+                    }
+                    let c = cands.entry((class, fam, s.name.as_str())).or_default();
+                    let id = (fi, si);
+                    c.all.push(id);
+                    c.by_file.entry(fi).or_insert(id);
+                    if let Some(p) = &s.parent {
+                        c.by_file_parent.entry((fi, p.clone())).or_insert(id);
+                        c.by_parent_last
+                            .entry(last_segment(p).to_string())
+                            .or_insert(id);
+                    }
+                    for d in ancestors(f.path) {
+                        c.by_dir.entry(d.to_string()).or_insert(id);
+                    }
+                }
             }
             imports.push(
                 f.analysis
@@ -166,7 +218,7 @@ impl<'a> Index<'a> {
         }
         Index {
             files,
-            by_name,
+            cands,
             by_path,
             imports,
         }
@@ -174,22 +226,6 @@ impl<'a> Index<'a> {
 
     fn sym(&self, c: (usize, usize)) -> &'a Symbol {
         &self.files[c.0].analysis.symbols[c.1]
-    }
-
-    /// Definitions of `name` of the given kinds in the same language family as file `fi`.
-    fn candidates(&self, fi: usize, name: &str, kinds: &[&str]) -> Vec<(usize, usize)> {
-        let fam = family(self.files[fi].language);
-        self.by_name
-            .get(name)
-            .map(|v| {
-                v.iter()
-                    .copied()
-                    .filter(|&c| {
-                        kinds.contains(&self.sym(c).kind) && family(self.files[c.0].language) == fam
-                    })
-                    .collect()
-            })
-            .unwrap_or_default()
     }
 
     fn pick(
@@ -200,24 +236,22 @@ impl<'a> Index<'a> {
         name: &str,
         qualifier: Option<&str>,
     ) -> Option<((usize, usize), &'static str)> {
-        let kinds: &[&str] = match kind {
-            EdgeKind::Calls => CALLABLE,
-            EdgeKind::Inherits | EdgeKind::Implements => TYPE_KINDS,
-            EdgeKind::References => REFERABLE,
-            EdgeKind::Imports => IMPORTABLE,
-        };
-        let cands = self.candidates(fi, name, kinds);
-        if cands.is_empty() {
-            return None;
-        }
+        let fam = family(self.files[fi].language);
+        let cands = self.cands.get(&(class_of(kind), fam, name))?;
         let path = self.files[fi].path;
+        let matches_module = |m: &str| {
+            cands
+                .all
+                .iter()
+                .take(SCAN_LIMIT)
+                .copied()
+                .find(|&c| module_matches_path(m, self.files[c.0].path))
+        };
         // An import of a relative path names its file exactly.
         if kind == EdgeKind::Imports
             && let Some(file) = qualifier.and_then(|m| self.relative_file(path, m))
-            && let Some(c) = cands
-                .iter()
-                .copied()
-                .find(|&c| self.files[c.0].path == file)
+            && let Some(&fi2) = self.by_path.get(file)
+            && let Some(&c) = cands.by_file.get(&fi2)
         {
             return Some((c, "import"));
         }
@@ -225,21 +259,12 @@ impl<'a> Index<'a> {
             let q = q.trim();
             if SELF_WORDS.contains(&q) || q.starts_with("self.") || q.starts_with("this.") {
                 // A member of the caller's own type: the source's parent prefix.
-                let own = source_qname
-                    .and_then(|s| s.rsplit_once('.'))
-                    .map(|(p, _)| p);
-                if let Some(own) = own {
-                    let own_last = last_segment(own);
+                if let Some((own, _)) = source_qname.and_then(|s| s.rsplit_once('.')) {
                     let hit = cands
-                        .iter()
-                        .copied()
-                        .find(|&c| c.0 == fi && self.sym(c).parent.as_deref() == Some(own))
-                        .or_else(|| {
-                            cands.iter().copied().find(|&c| {
-                                self.sym(c).parent.as_deref().map(last_segment) == Some(own_last)
-                            })
-                        });
-                    if let Some(c) = hit {
+                        .by_file_parent
+                        .get(&(fi, own.to_string()))
+                        .or_else(|| cands.by_parent_last.get(last_segment(own)));
+                    if let Some(&c) = hit {
                         return Some((c, "same_class"));
                     }
                 }
@@ -249,53 +274,37 @@ impl<'a> Index<'a> {
                     .find(|s| !s.is_empty())
                     .unwrap_or(q);
                 let q_last = q_last.split('<').next().unwrap_or(q_last);
-                if let Some(c) = cands
-                    .iter()
-                    .copied()
-                    .find(|&c| self.sym(c).parent.as_deref().map(last_segment) == Some(q_last))
-                {
+                if let Some(&c) = cands.by_parent_last.get(q_last) {
                     return Some((c, "qualified"));
                 }
                 // `module.f()` where the file imported `module`.
                 if self.imports[fi].iter().any(|(n, _)| *n == q_last)
-                    && let Some(c) = cands
-                        .iter()
-                        .copied()
-                        .find(|&c| module_matches_path(q, self.files[c.0].path))
+                    && let Some(c) = matches_module(q)
                 {
                     return Some((c, "import"));
                 }
             }
         }
         if kind != EdgeKind::Imports
-            && let Some(c) = cands.iter().copied().find(|&c| c.0 == fi)
+            && let Some(&c) = cands.by_file.get(&fi)
         {
             return Some((c, "same_file"));
         }
         for (imported, module) in &self.imports[fi] {
             if *imported == name {
-                if let Some(m) = module
-                    && let Some(c) = cands
-                        .iter()
-                        .copied()
-                        .find(|&c| module_matches_path(m, self.files[c.0].path))
-                {
+                if let Some(c) = module.and_then(matches_module) {
                     return Some((c, "import"));
                 }
-                if kind == EdgeKind::Imports && cands.len() == 1 {
-                    return Some((cands[0], "unique_name"));
+                if kind == EdgeKind::Imports && cands.all.len() == 1 {
+                    return Some((cands.all[0], "unique_name"));
                 }
             }
         }
-        if cands.len() == 1 {
-            return Some((cands[0], "unique_name"));
+        if cands.all.len() == 1 {
+            return Some((cands.all[0], "unique_name"));
         }
-        let best = cands.iter().copied().max_by_key(|&c| {
-            (
-                common_dir_depth(path, self.files[c.0].path),
-                std::cmp::Reverse(self.files[c.0].path),
-            )
-        })?;
+        // The nearest by directory (deepest shared ancestor; ties by path order).
+        let best = ancestors(path).find_map(|d| cands.by_dir.get(d)).copied()?;
         Some((best, "ambiguous"))
     }
 
@@ -346,80 +355,102 @@ impl<'a> Index<'a> {
 
 /// Resolve all edges of a repository and produce storable rows.
 pub fn resolve<'a>(prefix: &str, files: &'a [FileInput<'a>]) -> (Vec<SymbolRow<'a>>, Vec<EdgeRow>) {
+    use rayon::prelude::*;
     let index = Index::new(files);
-    let mut symbols = Vec::new();
-    let mut edges = Vec::new();
-    for (fi, f) in files.iter().enumerate() {
-        for s in &f.analysis.symbols {
-            symbols.push(SymbolRow {
-                identifier: symbol_identifier(prefix, f.path, &s.qualified_name),
-                path: f.path,
-                language: f.language,
-                parent: s
-                    .parent
-                    .as_deref()
-                    .map(|p| symbol_identifier(prefix, f.path, p)),
-                symbol: s,
-            });
-        }
-        let file_ident = file_identifier(prefix, f.path);
-        let own: std::collections::HashSet<&str> = f
-            .analysis
-            .symbols
-            .iter()
-            .map(|s| s.qualified_name.as_str())
-            .collect();
-        for e in &f.analysis.edges {
-            // The source: a symbol of this file, or (for `impl Trait for T` with `T` defined
-            // elsewhere) the type it names, or the file.
-            let source = match e.source.as_deref() {
-                None => file_ident.clone(),
-                Some(q) if own.contains(q) => symbol_identifier(prefix, f.path, q),
-                Some(q) => index
-                    .pick(fi, None, EdgeKind::Implements, last_segment(q), None)
-                    .map(|(c, _)| {
-                        symbol_identifier(prefix, files[c.0].path, &index.sym(c).qualified_name)
-                    })
-                    .unwrap_or_else(|| file_ident.clone()),
-            };
-            let (target, resolution) = match index.pick(
-                fi,
-                e.source.as_deref(),
-                e.kind,
-                &e.target_name,
-                e.qualifier.as_deref(),
-            ) {
-                Some((c, how)) => (
-                    Some(symbol_identifier(
-                        prefix,
-                        files[c.0].path,
-                        &index.sym(c).qualified_name,
-                    )),
-                    how,
-                ),
-                None => match e
-                    .qualifier
-                    .as_deref()
-                    .filter(|_| e.kind == EdgeKind::Imports)
-                    .and_then(|m| index.relative_file(f.path, m))
-                {
-                    Some(p) => (Some(file_identifier(prefix, p)), "relative_path"),
-                    None => (None, "unresolved"),
-                },
-            };
-            edges.push(EdgeRow {
-                kind: e.kind,
-                source,
-                source_qname: e.source.clone(),
-                source_path: f.path.to_string(),
-                line: e.line,
-                character: e.character,
-                target_name: e.target_name.clone(),
-                target_qualifier: e.qualifier.clone(),
-                target,
-                resolution,
-            });
-        }
+    let per_file: Vec<(Vec<SymbolRow<'a>>, Vec<EdgeRow>)> = files
+        .par_iter()
+        .enumerate()
+        .map(|(fi, f)| resolve_file(prefix, &index, fi, f))
+        .collect();
+    let mut symbols = Vec::with_capacity(per_file.iter().map(|(s, _)| s.len()).sum());
+    let mut edges = Vec::with_capacity(per_file.iter().map(|(_, e)| e.len()).sum());
+    for (s, e) in per_file {
+        symbols.extend(s);
+        edges.extend(e);
+    }
+    (symbols, edges)
+}
+
+fn resolve_file<'a>(
+    prefix: &str,
+    index: &Index<'a>,
+    fi: usize,
+    f: &'a FileInput<'a>,
+) -> (Vec<SymbolRow<'a>>, Vec<EdgeRow>) {
+    let files = index.files;
+    let symbols = f
+        .analysis
+        .symbols
+        .iter()
+        .map(|s| SymbolRow {
+            identifier: symbol_identifier(prefix, f.path, &s.qualified_name),
+            path: f.path,
+            language: f.language,
+            parent: s
+                .parent
+                .as_deref()
+                .map(|p| symbol_identifier(prefix, f.path, p)),
+            symbol: s,
+        })
+        .collect();
+    let file_ident = file_identifier(prefix, f.path);
+    let own: std::collections::HashSet<&str> = f
+        .analysis
+        .symbols
+        .iter()
+        .map(|s| s.qualified_name.as_str())
+        .collect();
+    let mut edges = Vec::with_capacity(f.analysis.edges.len());
+    for e in &f.analysis.edges {
+        // The source: a symbol of this file, or (for `impl Trait for T` with `T` defined
+        // elsewhere) the type it names, or the file.
+        let source = match e.source.as_deref() {
+            None => file_ident.clone(),
+            Some(q) if own.contains(q) => symbol_identifier(prefix, f.path, q),
+            Some(q) => index
+                .pick(fi, None, EdgeKind::Implements, last_segment(q), None)
+                .map(|(c, _)| {
+                    symbol_identifier(prefix, files[c.0].path, &index.sym(c).qualified_name)
+                })
+                .unwrap_or_else(|| file_ident.clone()),
+        };
+        let (target, resolution) = match index.pick(
+            fi,
+            e.source.as_deref(),
+            e.kind,
+            &e.target_name,
+            e.qualifier.as_deref(),
+        ) {
+            Some((c, how)) => (
+                Some(symbol_identifier(
+                    prefix,
+                    files[c.0].path,
+                    &index.sym(c).qualified_name,
+                )),
+                how,
+            ),
+            None => match e
+                .qualifier
+                .as_deref()
+                .filter(|_| e.kind == EdgeKind::Imports)
+                .and_then(|m| index.relative_file(f.path, m))
+            {
+                Some(p) => (Some(file_identifier(prefix, p)), "relative_path"),
+                None => (None, "unresolved"),
+            },
+        };
+        edges.push(EdgeRow {
+            kind: e.kind,
+            source,
+            source_qname: e.source.clone(),
+            source_path: f.path.to_string(),
+            line: e.line,
+            character: e.character,
+            target_name: e.target_name.clone(),
+            target_qualifier: e.qualifier.clone(),
+            target,
+            resolution,
+        });
     }
     (symbols, edges)
 }
