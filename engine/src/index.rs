@@ -253,38 +253,42 @@ impl FileStream {
         }
         let previous = self.previous.clone();
         let mut skipped = skipped;
-        let mut prepared: Vec<Prepared> = Vec::with_capacity(chunk.len());
-        for (entry, bytes) in &chunk {
-            match classify_content(bytes) {
+        // Classify, hash and (for changed files) analyse in parallel; keep document order.
+        let results: Vec<std::result::Result<Prepared, &'static str>> = chunk
+            .par_iter()
+            .map(|(entry, bytes)| {
+                let text = classify_content(bytes)?;
+                let lang = Lang::detect(&entry.path);
+                let hash = hash_bytes(bytes);
+                let reuse = previous
+                    .files
+                    .get(&entry.path)
+                    .filter(|(h, _)| *h == hash)
+                    .and_then(|(_, a)| a.clone());
+                let parse_as = if reuse.is_none() { lang } else { None };
+                let analysis = reuse.unwrap_or_else(|| {
+                    Arc::new(match parse_as {
+                        Some(l) => analyze::analyze(l, text),
+                        None => FileAnalysis::default(),
+                    })
+                });
+                Ok(Prepared {
+                    path: &entry.path,
+                    text,
+                    lang: lang.map(Lang::name).unwrap_or("text"),
+                    hash,
+                    parse_as,
+                    analysis: Some(analysis),
+                })
+            })
+            .collect();
+        let mut prepared: Vec<Prepared> = Vec::with_capacity(results.len());
+        for r in results {
+            match r {
+                Ok(p) => prepared.push(p),
                 Err(reason) => skipped.push(reason),
-                Ok(text) => {
-                    let lang = Lang::detect(&entry.path);
-                    let hash = hash_bytes(bytes);
-                    let reuse = previous
-                        .files
-                        .get(&entry.path)
-                        .filter(|(h, _)| *h == hash)
-                        .and_then(|(_, a)| a.clone());
-                    prepared.push(Prepared {
-                        path: &entry.path,
-                        text,
-                        lang: lang.map(Lang::name).unwrap_or("text"),
-                        hash,
-                        parse_as: if reuse.is_none() { lang } else { None },
-                        analysis: reuse,
-                    });
-                }
             }
         }
-        // Parse what changed, in parallel.
-        prepared.par_iter_mut().for_each(|p| {
-            if p.analysis.is_none() {
-                p.analysis = Some(Arc::new(match p.parse_as {
-                    Some(l) => analyze::analyze(l, p.text),
-                    None => FileAnalysis::default(),
-                }));
-            }
-        });
         let mut b = BatchBuilder::new(FILES.clone());
         let mut emitted = 0;
         {

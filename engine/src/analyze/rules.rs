@@ -973,6 +973,22 @@ fn expand_use_into(s: &str, prefix: &str, out: &mut Vec<(String, Option<String>)
 
 /// A non-call use of a type or field: the node naming it.
 pub fn reference_target<'t>(lang: Lang, n: Node<'t>) -> Option<Node<'t>> {
+    // Only a few node kinds can be references; check the kind before asking for the parent
+    // (`Node::parent` is not O(1)).
+    if !matches!(
+        n.kind(),
+        "type_identifier"
+            | "field_expression"
+            | "member_expression"
+            | "selector_expression"
+            | "attribute"
+            | "field_access"
+            | "member_access_expression"
+            | "identifier"
+    ) || (n.kind() == "identifier" && lang != Lang::Python)
+    {
+        return None;
+    }
     let p = n.parent()?;
     match n.kind() {
         "type_identifier" => {
