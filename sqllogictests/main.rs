@@ -16,8 +16,17 @@ use quarry_engine::index::{IndexOptions, Quiet, index_repository};
 use quarry_storage::{Catalog, Store};
 use sqllogictest::{AsyncDB, DBOutput, DefaultColumnType};
 
+/// Which language a file's statements are in: SQL (the console) or ArtifactQuery (files
+/// under `sqllogictests/artifactquery/`; `EXPLAIN <statement>` shows its logical plan).
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    Sql,
+    ArtifactQuery,
+}
+
 struct QuarryDb {
     catalog: Catalog,
+    mode: Mode,
 }
 
 #[derive(Debug)]
@@ -85,6 +94,9 @@ impl AsyncDB for QuarryDb {
     async fn run(&mut self, sql: &str) -> Result<DBOutput<Self::ColumnType>, Self::Error> {
         let err = |e: &dyn std::fmt::Display| DbError(e.to_string());
         let sources = self.catalog.sources().await.map_err(|e| err(&e))?;
+        if self.mode == Mode::ArtifactQuery {
+            return run_artifact_query(&self.catalog, &sources, sql).await;
+        }
         let repos = quarry_engine::exec::expand_repositories(&self.catalog, &sources)
             .await
             .map_err(|e| err(&e))?;
@@ -119,15 +131,74 @@ impl AsyncDB for QuarryDb {
     }
 }
 
-fn slt_files(filter: Option<&str>) -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../sqllogictests");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("sqllogictests dir")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "slt"))
-        .filter(|p| filter.is_none_or(|f| p.to_string_lossy().contains(f)))
-        .collect();
-    files.sort();
+async fn run_artifact_query(
+    catalog: &Catalog,
+    sources: &[quarry_storage::DataSource],
+    statement: &str,
+) -> Result<DBOutput<DefaultColumnType>, DbError> {
+    let err = |e: &dyn std::fmt::Display| DbError(e.to_string());
+    if let Some(rest) = statement.trim_start().strip_prefix("EXPLAIN ") {
+        let checked = quarry_planner::artifactquery::compile(rest).map_err(|e| err(&e))?;
+        let repos = quarry_engine::exec::expand_repositories(catalog, sources)
+            .await
+            .map_err(|e| err(&e))?;
+        let ctx = quarry_engine::exec::session_for(catalog, &repos)
+            .await
+            .map_err(|e| err(&e))?;
+        let plan = quarry_planner::artifactquery::plan::plan(&ctx, &checked)
+            .await
+            .map_err(|e| err(&e))?;
+        let rows = plan
+            .display_indent()
+            .to_string()
+            .lines()
+            .map(|l| vec![l.trim_end().to_string()])
+            .collect();
+        return Ok(DBOutput::Rows {
+            types: vec![DefaultColumnType::Text],
+            rows,
+        });
+    }
+    let result = quarry_server::query::run(catalog, sources, statement)
+        .await
+        .map_err(|e| err(&e))?;
+    let types = match result.batches.first() {
+        Some(b) => b
+            .schema()
+            .fields()
+            .iter()
+            .map(|f| column_type(f.data_type()))
+            .collect(),
+        None => result.json["columns"]
+            .as_array()
+            .map(|c| vec![DefaultColumnType::Any; c.len()])
+            .unwrap_or_default(),
+    };
+    Ok(DBOutput::Rows {
+        types,
+        rows: cells(&result.batches)?,
+    })
+}
+
+fn slt_files(filter: Option<&str>) -> Vec<(PathBuf, Mode)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../sqllogictests");
+    let mut files = Vec::new();
+    for (dir, mode) in [
+        (root.clone(), Mode::Sql),
+        (root.join("artifactquery"), Mode::ArtifactQuery),
+    ] {
+        for p in std::fs::read_dir(&dir)
+            .expect("sqllogictests dir")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+        {
+            if p.extension().is_some_and(|e| e == "slt")
+                && filter.is_none_or(|f| p.to_string_lossy().contains(f))
+            {
+                files.push((p, mode));
+            }
+        }
+    }
+    files.sort_by(|a, b| a.0.cmp(&b.0));
     files
 }
 
@@ -162,7 +233,8 @@ fn main() -> std::process::ExitCode {
 
     let mut failed = 0;
     let files = slt_files(filter.as_deref());
-    for file in &files {
+    for (file, mode) in &files {
+        let mode = *mode;
         let rt = tokio::runtime::Builder::new_multi_thread()
             .enable_all()
             .build()
@@ -171,12 +243,15 @@ fn main() -> std::process::ExitCode {
         let result = rt.block_on(async move {
             let mut runner = sqllogictest::Runner::new(move || {
                 let catalog = catalog.clone();
-                async move { Ok(QuarryDb { catalog }) }
+                async move { Ok(QuarryDb { catalog, mode }) }
             });
             runner.with_column_validator(sqllogictest::strict_column_validator);
             runner.run_file_async(file).await
         });
-        let name = file.file_name().unwrap_or_default().to_string_lossy();
+        let name = file
+            .strip_prefix(Path::new(env!("CARGO_MANIFEST_DIR")).join("../sqllogictests"))
+            .unwrap_or(file)
+            .display();
         match result {
             Ok(()) => println!("ok     {name}"),
             Err(e) => {

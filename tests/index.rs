@@ -544,3 +544,61 @@ fn workspaces_group_repositories() {
     let err = quarry_err(&store, &["sql", "--source", "bth", "SELECT 1"]);
     assert!(err.contains("did you mean 'both'"), "{err}");
 }
+
+#[test]
+fn artifactquery_schema_examples_all_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = tmp.path().join("store");
+    let dir = tmp.path().join("poly");
+    copy_dir(&fixtures().join("polyglot"), &dir);
+    quarry_ok(&store, &["index", dir.to_str().unwrap()]);
+    let schema: serde_json::Value =
+        serde_json::from_str(&quarry_ok(&store, &["query", "--schema"])).unwrap();
+    assert_eq!(schema["dsl_version"], "artifactquery/v1");
+    assert_eq!(schema["required_limit"], true);
+    for e in ["files", "symbols", "functions"] {
+        assert!(
+            schema["entities"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|x| x == e)
+        );
+    }
+    for f in ["path", "language", "lines", "complexity"] {
+        assert!(
+            schema["fields"].as_array().unwrap().iter().any(|x| x == f),
+            "{f}"
+        );
+    }
+    let examples = schema["examples"].as_array().unwrap();
+    assert!(examples.len() >= 5);
+    for ex in examples {
+        let out = quarry_ok(&store, &["query", "--json", ex.as_str().unwrap()]);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["version"], "V1");
+        assert!(
+            v["returnedRows"].as_u64().unwrap() <= v["limit"].as_u64().unwrap(),
+            "{ex}"
+        );
+    }
+    // A diagnostic is printed as JSON too, and the command fails.
+    let out = quarry(&store, &["query", "--json", "SELECT path FROM files"]);
+    assert!(!out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["error"]["code"], "missing_limit");
+    assert_eq!(v["error"]["try"], "SELECT path FROM files LIMIT 50");
+    let one: serde_json::Value = serde_json::from_str(&quarry_ok(
+        &store,
+        &["query", "--schema", "--entity", "functions"],
+    ))
+    .unwrap();
+    assert_eq!(one["entity"], "functions");
+    assert!(
+        one["relationships"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r == "incoming_calls")
+    );
+}

@@ -10,6 +10,8 @@
 //! # }
 //! ```
 
+/// ArtifactQuery: the analytics language.
+pub mod artifactquery;
 /// Planner errors.
 pub mod error;
 /// The read-only SQL console.

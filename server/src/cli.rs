@@ -53,6 +53,23 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Run one ArtifactQuery statement (see docs/artifactquery.md), or show the schema.
+    Query {
+        /// The statement, e.g. "SELECT path, lines FROM files ORDER BY lines DESC LIMIT 10".
+        #[arg(required_unless_present = "schema")]
+        statement: Option<String>,
+        /// Restrict to these data sources (names or ids; repeatable). Default: all.
+        #[arg(long = "source", short = 's')]
+        sources: Vec<String>,
+        /// Print the result (or the diagnostic) as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Print the queryable schema (optionally of one entity) instead of running a statement.
+        #[arg(long, conflicts_with = "statement")]
+        schema: bool,
+        #[arg(long, requires = "schema")]
+        entity: Option<String>,
+    },
     /// Manage API keys.
     #[command(subcommand)]
     Keys(KeysCmd),
@@ -188,6 +205,28 @@ async fn run(cli: Cli) -> Result<()> {
             json,
         } => {
             sql_cmd(&catalog, &org, &statement, &refs, json).await?;
+        }
+        Command::Query {
+            statement,
+            sources: refs,
+            json,
+            schema,
+            entity,
+        } => {
+            if schema {
+                let v = quarry_planner::artifactquery::schema::schema_json(entity.as_deref(), true)
+                    .map_err(|e| anyhow::anyhow!(e))?;
+                println!("{}", serde_json::to_string_pretty(&v)?);
+            } else {
+                query_cmd(
+                    &catalog,
+                    &org,
+                    statement.as_deref().unwrap_or(""),
+                    &refs,
+                    json,
+                )
+                .await?;
+            }
         }
         Command::Keys(cmd) => keys_cmd(&catalog, &org, cmd).await?,
         Command::Serve { addr } => serve(catalog, addr, None).await?,
@@ -382,6 +421,53 @@ async fn sql_cmd(
         println!("{}", quarry_engine::render::text_table(&batches)?);
     }
     Ok(())
+}
+
+async fn query_cmd(
+    catalog: &Catalog,
+    org: &str,
+    statement: &str,
+    refs: &[String],
+    json: bool,
+) -> Result<()> {
+    let visible = sources::visible(catalog, &Principal::org(org)).await?;
+    let chosen = if refs.is_empty() {
+        visible
+    } else {
+        sources::resolve_refs(&visible, refs).map_err(|e| anyhow::anyhow!("{e}"))?
+    };
+    match crate::query::run(catalog, &chosen, statement).await {
+        Ok(result) => {
+            if json {
+                println!("{}", serde_json::to_string_pretty(&result.json)?);
+            } else {
+                println!("{}", quarry_engine::render::text_table(&result.batches)?);
+                let j = &result.json;
+                println!(
+                    "{} rows{} ({}, LIMIT {})",
+                    j["returnedRows"],
+                    if j["truncated"] == true {
+                        ", truncated"
+                    } else {
+                        ""
+                    },
+                    j["resultShape"].as_str().unwrap_or(""),
+                    j["limit"]
+                );
+            }
+            Ok(())
+        }
+        Err(crate::query::QueryError::Diagnostic(d)) => {
+            if json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&serde_json::json!({ "error": d }))?
+                );
+            }
+            bail!("{d}")
+        }
+        Err(e) => bail!("{e}"),
+    }
 }
 
 async fn keys_cmd(catalog: &Catalog, org: &str, cmd: KeysCmd) -> Result<()> {

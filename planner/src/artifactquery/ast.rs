@@ -72,7 +72,10 @@ impl Value {
             Value::Field(f) => f.span,
             Value::Agg { func, arg } => Span {
                 start: func.span.start,
-                end: arg.as_ref().map(|a| a.span.end + 1).unwrap_or(func.span.end + 3),
+                end: arg
+                    .as_ref()
+                    .map(|a| a.span.end + 1)
+                    .unwrap_or(func.span.end + 3),
             },
         }
     }
@@ -81,7 +84,9 @@ impl Value {
         match self {
             Value::Field(f) => f.node.clone(),
             Value::Agg { func, arg: None } => func.node.name().to_ascii_lowercase(),
-            Value::Agg { func, arg: Some(a) } => format!("{}_{}", func.node.name().to_ascii_lowercase(), a.node),
+            Value::Agg { func, arg: Some(a) } => {
+                format!("{}_{}", func.node.name().to_ascii_lowercase(), a.node)
+            }
         }
     }
 }
@@ -94,7 +99,10 @@ pub struct SelectItem {
 
 impl SelectItem {
     pub fn column_name(&self) -> String {
-        self.alias.as_ref().map(|a| a.node.clone()).unwrap_or_else(|| self.value.default_name())
+        self.alias
+            .as_ref()
+            .map(|a| a.node.clone())
+            .unwrap_or_else(|| self.value.default_name())
     }
 }
 
@@ -141,8 +149,16 @@ pub enum Expr {
     Or(Box<Expr>, Box<Expr>),
     And(Box<Expr>, Box<Expr>),
     Not(Box<Expr>),
-    Cmp { left: Operand, op: CmpOp, right: Operand },
-    In { field: Spanned<String>, list: Vec<Spanned<Literal>>, negated: bool },
+    Cmp {
+        left: Operand,
+        op: CmpOp,
+        right: Operand,
+    },
+    In {
+        field: Spanned<String>,
+        list: Vec<Spanned<Literal>>,
+        negated: bool,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -205,9 +221,19 @@ impl fmt::Display for Expr {
             Expr::And(a, b) => write!(f, "({a} AND {b})"),
             Expr::Not(e) => write!(f, "NOT {e}"),
             Expr::Cmp { left, op, right } => write!(f, "{left} {} {right}", op.symbol()),
-            Expr::In { field, list, negated } => {
+            Expr::In {
+                field,
+                list,
+                negated,
+            } => {
                 let items: Vec<String> = list.iter().map(|l| l.node.to_string()).collect();
-                write!(f, "{}{} IN ({})", field.node, if *negated { " NOT" } else { "" }, items.join(", "))
+                write!(
+                    f,
+                    "{}{} IN ({})",
+                    field.node,
+                    if *negated { " NOT" } else { "" },
+                    items.join(", ")
+                )
             }
         }
     }

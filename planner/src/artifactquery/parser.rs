@@ -31,7 +31,8 @@ pub const MAX_NESTING: usize = 32;
 pub const MAX_STATEMENT_BYTES: usize = 16 * 1024;
 
 const RESERVED: &[&str] = &[
-    "SELECT", "FROM", "WHERE", "GROUP", "ORDER", "BY", "LIMIT", "AND", "OR", "NOT", "IN", "AS", "ASC", "DESC",
+    "SELECT", "FROM", "WHERE", "GROUP", "ORDER", "BY", "LIMIT", "AND", "OR", "NOT", "IN", "AS",
+    "ASC", "DESC",
 ];
 
 /// A parse failure: where (as remaining input length) and what was expected there.
@@ -45,7 +46,11 @@ pub struct PErr {
 
 impl ParseError<&str> for PErr {
     fn from_error_kind(input: &str, _: ErrorKind) -> Self {
-        PErr { rem: input.len(), expected: Vec::new(), special: None }
+        PErr {
+            rem: input.len(),
+            expected: Vec::new(),
+            special: None,
+        }
     }
     fn append(_: &str, _: ErrorKind, other: Self) -> Self {
         other
@@ -68,7 +73,11 @@ impl ParseError<&str> for PErr {
                         expected.push(e);
                     }
                 }
-                PErr { rem: self.rem, expected, special: None }
+                PErr {
+                    rem: self.rem,
+                    expected,
+                    special: None,
+                }
             }
         }
     }
@@ -77,7 +86,11 @@ impl ParseError<&str> for PErr {
 impl ContextError<&str> for PErr {
     fn add_context(input: &str, ctx: &'static str, other: Self) -> Self {
         if other.special.is_none() && other.rem >= input.trim_start().len() {
-            PErr { rem: input.trim_start().len(), expected: vec![ctx], special: None }
+            PErr {
+                rem: input.trim_start().len(),
+                expected: vec![ctx],
+                special: None,
+            }
         } else {
             other
         }
@@ -87,11 +100,19 @@ impl ContextError<&str> for PErr {
 type Res<'a, O> = IResult<&'a str, O, PErr>;
 
 fn fail<O>(rem: usize, expected: &'static str) -> Result<O, nom::Err<PErr>> {
-    Err(nom::Err::Error(PErr { rem, expected: vec![expected], special: None }))
+    Err(nom::Err::Error(PErr {
+        rem,
+        expected: vec![expected],
+        special: None,
+    }))
 }
 
 fn special<O>(rem: usize, code: &'static str, message: String) -> Result<O, nom::Err<PErr>> {
-    Err(nom::Err::Failure(PErr { rem, expected: Vec::new(), special: Some((code, message)) }))
+    Err(nom::Err::Failure(PErr {
+        rem,
+        expected: Vec::new(),
+        special: Some((code, message)),
+    }))
 }
 
 fn is_ident_char(c: char) -> bool {
@@ -100,7 +121,13 @@ fn is_ident_char(c: char) -> bool {
 
 /// A keyword (case-insensitive, not followed by an identifier character).
 fn kw<'a>(word: &'static str) -> impl Parser<&'a str, Output = &'a str, Error = PErr> {
-    nom::error::context(word, preceded(multispace0, terminated(tag_no_case(word), not(satisfy(is_ident_char)))))
+    nom::error::context(
+        word,
+        preceded(
+            multispace0,
+            terminated(tag_no_case(word), not(satisfy(is_ident_char))),
+        ),
+    )
 }
 
 fn sym<'a>(s: &'static str) -> impl Parser<&'a str, Output = &'a str, Error = PErr> {
@@ -109,15 +136,21 @@ fn sym<'a>(s: &'static str) -> impl Parser<&'a str, Output = &'a str, Error = PE
 
 /// Spans are recorded as remaining lengths during parsing and made absolute afterwards.
 fn rspan(start_rem: usize, end_rem: usize) -> Span {
-    Span { start: start_rem, end: end_rem }
+    Span {
+        start: start_rem,
+        end: end_rem,
+    }
 }
 
 fn name(i: &str) -> Res<'_, Spanned<String>> {
     let (i, _) = multispace0(i)?;
     let start = i.len();
-    let (rest, s) = recognize(pair(satisfy(|c| c.is_ascii_alphabetic() || c == '_'), take_while(is_ident_char)))
-        .parse(i)
-        .or_else(|_: nom::Err<PErr>| fail(start, "a name"))?;
+    let (rest, s) = recognize(pair(
+        satisfy(|c| c.is_ascii_alphabetic() || c == '_'),
+        take_while(is_ident_char),
+    ))
+    .parse(i)
+    .or_else(|_: nom::Err<PErr>| fail(start, "a name"))?;
     if RESERVED.contains(&s.to_ascii_uppercase().as_str()) {
         return fail(start, "a name");
     }
@@ -138,27 +171,54 @@ fn literal(i: &str) -> Res<'_, Spanned<Literal>> {
                     continue;
                 }
                 let rest = &body[idx + 1..];
-                return Ok((rest, Spanned::new(Literal::Str(out), rspan(start, rest.len()))));
+                return Ok((
+                    rest,
+                    Spanned::new(Literal::Str(out), rspan(start, rest.len())),
+                ));
             }
             out.push(c);
         }
-        return special(start, "syntax_error", "unterminated string: close it with a single quote (')".into());
+        return special(
+            start,
+            "syntax_error",
+            "unterminated string: close it with a single quote (')".into(),
+        );
     }
-    if let Ok((rest, num)) = recognize(pair(opt(char('-')), pair(digit1, opt(pair(char('.'), digit1))))).parse(i) {
+    let mut number = recognize(pair(
+        opt(char::<&str, PErr>('-')),
+        pair(digit1, opt(pair(char('.'), digit1))),
+    ));
+    if let Ok((rest, num)) = number.parse(i) {
         if satisfy::<_, &str, PErr>(is_ident_char).parse(rest).is_ok() {
             return fail(start, "a value");
         }
         let lit = if num.contains('.') {
-            Literal::Float(num.parse().map_err(|_| nom::Err::Error(PErr { rem: start, expected: vec!["a number"], special: None }))?)
+            Literal::Float(num.parse().map_err(|_| {
+                nom::Err::Error(PErr {
+                    rem: start,
+                    expected: vec!["a number"],
+                    special: None,
+                })
+            })?)
         } else {
             match num.parse::<i64>() {
                 Ok(n) => Literal::Int(n),
-                Err(_) => return special(start, "syntax_error", format!("integer '{num}' is out of range")),
+                Err(_) => {
+                    return special(
+                        start,
+                        "syntax_error",
+                        format!("integer '{num}' is out of range"),
+                    );
+                }
             }
         };
         return Ok((rest, Spanned::new(lit, rspan(start, rest.len()))));
     }
-    for (word, lit) in [("TRUE", Literal::Bool(true)), ("FALSE", Literal::Bool(false)), ("NULL", Literal::Null)] {
+    for (word, lit) in [
+        ("TRUE", Literal::Bool(true)),
+        ("FALSE", Literal::Bool(false)),
+        ("NULL", Literal::Null),
+    ] {
         if let Ok((rest, _)) = kw(word).parse(i) {
             return Ok((rest, Spanned::new(lit, rspan(start, rest.len()))));
         }
@@ -176,13 +236,22 @@ fn value(i: &str) -> Res<'_, Value> {
         return special(
             n.span.start,
             "unknown_function",
-            format!("unknown function '{}'; aggregates are COUNT, SUM, AVG, MIN and MAX", n.node),
+            format!(
+                "unknown function '{}'; aggregates are COUNT, SUM, AVG, MIN and MAX",
+                n.node
+            ),
         );
     };
     let (i, _) = sym("(").parse(after)?;
     let (i, arg) = alt((sym("*").map(|_| None), name.map(Some))).parse(i)?;
     let (i, _) = sym(")").parse(i)?;
-    Ok((i, Value::Agg { func: Spanned::new(func, n.span), arg }))
+    Ok((
+        i,
+        Value::Agg {
+            func: Spanned::new(func, n.span),
+            arg,
+        },
+    ))
 }
 
 fn select_item(i: &str) -> Res<'_, SelectItem> {
@@ -233,7 +302,14 @@ fn predicate(i: &str) -> Res<'_, Expr> {
             let (j, _) = sym("(").parse(j)?;
             let (j, list) = comma_list(j, literal)?;
             let (j, _) = sym(")").parse(j)?;
-            return Ok((j, Expr::In { field: field.clone(), list, negated: negated.is_some() }));
+            return Ok((
+                j,
+                Expr::In {
+                    field: field.clone(),
+                    list,
+                    negated: negated.is_some(),
+                },
+            ));
         }
         if negated.is_some() {
             return fail(j.trim_start().len(), "IN");
@@ -248,7 +324,9 @@ fn nested_too_deep<O>(i: &str) -> Result<O, nom::Err<PErr>> {
     special(
         i.trim_start().len(),
         "too_deep",
-        format!("the condition nests more than {MAX_NESTING} levels of parentheses or NOT; simplify it"),
+        format!(
+            "the condition nests more than {MAX_NESTING} levels of parentheses or NOT; simplify it"
+        ),
     )
 }
 
@@ -291,7 +369,13 @@ fn or_expr(i: &str, depth: usize) -> Res<'_, Expr> {
 fn order_item(i: &str) -> Res<'_, OrderItem> {
     let (i, value) = value(i)?;
     let (i, dir) = opt(alt((kw("ASC"), kw("DESC")))).parse(i)?;
-    Ok((i, OrderItem { value, descending: dir.is_some_and(|d| d.eq_ignore_ascii_case("DESC")) }))
+    Ok((
+        i,
+        OrderItem {
+            value,
+            descending: dir.is_some_and(|d| d.eq_ignore_ascii_case("DESC")),
+        },
+    ))
 }
 
 fn limit(i: &str) -> Res<'_, Spanned<u64>> {
@@ -300,7 +384,11 @@ fn limit(i: &str) -> Res<'_, Spanned<u64>> {
     let (rest, digits) = digit1::<_, PErr>(i).or_else(|_| fail(start, "a non-negative integer"))?;
     match digits.parse::<u64>() {
         Ok(n) => Ok((rest, Spanned::new(n, rspan(start, rest.len())))),
-        Err(_) => special(start, "limit_too_large", format!("LIMIT {digits} is out of range")),
+        Err(_) => special(
+            start,
+            "limit_too_large",
+            format!("LIMIT {digits} is out of range"),
+        ),
     }
 }
 
@@ -312,7 +400,8 @@ fn statement(i: &str) -> Res<'_, Statement> {
         None => comma_list(i, select_item)?,
     };
     let (i, _) = kw("FROM").parse(i)?;
-    let (i, entity) = nom::error::context("an entity (files, symbols, functions)", name).parse(i)?;
+    let (i, entity) =
+        nom::error::context("an entity (files, symbols, functions)", name).parse(i)?;
     let (i, filter) = match kw("WHERE").parse(i) {
         Ok((j, _)) => {
             let (j, e) = or_expr(j, 0)?;
@@ -355,9 +444,23 @@ fn statement(i: &str) -> Res<'_, Statement> {
         if filter.is_none() || !group_by.is_empty() || !order_by.is_empty() || limit.is_some() {
             expected.retain(|e| !matches!(*e, "AND" | "OR"));
         }
-        return Err(nom::Err::Error(PErr { rem: i.len(), expected, special: None }));
+        return Err(nom::Err::Error(PErr {
+            rem: i.len(),
+            expected,
+            special: None,
+        }));
     }
-    Ok((i, Statement { select, entity, filter, group_by, order_by, limit }))
+    Ok((
+        i,
+        Statement {
+            select,
+            entity,
+            filter,
+            group_by,
+            order_by,
+            limit,
+        },
+    ))
 }
 
 /// Parse a statement; on failure, the byte offset of the problem and what went wrong.
@@ -369,7 +472,10 @@ pub fn parse(input: &str) -> Result<Statement, (usize, PErr)> {
             PErr {
                 rem: total,
                 expected: Vec::new(),
-                special: Some(("too_long", format!("the statement is {total} bytes; the maximum is {MAX_STATEMENT_BYTES}"))),
+                special: Some((
+                    "too_long",
+                    format!("the statement is {total} bytes; the maximum is {MAX_STATEMENT_BYTES}"),
+                )),
             },
         ));
     }
@@ -379,12 +485,22 @@ pub fn parse(input: &str) -> Result<Statement, (usize, PErr)> {
             Ok(st)
         }
         Err(nom::Err::Error(e) | nom::Err::Failure(e)) => Err((total - e.rem.min(total), e)),
-        Err(nom::Err::Incomplete(_)) => Err((total, PErr { rem: 0, expected: vec!["more input"], special: None })),
+        Err(nom::Err::Incomplete(_)) => Err((
+            total,
+            PErr {
+                rem: 0,
+                expected: vec!["more input"],
+                special: None,
+            },
+        )),
     }
 }
 
 fn fix(span: &mut Span, total: usize) {
-    *span = Span { start: total - span.start, end: total - span.end };
+    *span = Span {
+        start: total - span.start,
+        end: total - span.end,
+    };
 }
 
 fn fix_value(v: &mut Value, total: usize) {
