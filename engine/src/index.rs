@@ -170,13 +170,17 @@ fn hash_bytes(bytes: &[u8]) -> String {
 /// The previous snapshot's per-file hashes and reusable analyses.
 #[derive(Default)]
 struct Previous {
-    files: HashMap<String, (String, Option<Arc<FileAnalysis>>)>,
+    /// Path → content hash of the published files.
+    files: HashMap<String, String>,
+    /// Whether the published symbols/edges can stand in for unchanged files (same analyser).
+    reusable: bool,
 }
 
 /// Accumulated while the files table streams to storage.
 #[derive(Default)]
 struct Accum {
-    analysed: Vec<(String, &'static str, Arc<FileAnalysis>)>,
+    /// `None`: unchanged, its analysis is the published one (loaded only if needed).
+    analysed: Vec<(String, &'static str, Option<Arc<FileAnalysis>>)>,
     /// Files whose previous row (path, old hash) must be replaced.
     replaced: Vec<(String, String)>,
     stats: IndexStats,
@@ -249,7 +253,6 @@ impl FileStream {
             lang: &'static str,
             hash: String,
             analysis: Option<Arc<FileAnalysis>>,
-            parse_as: Option<Lang>,
         }
         let previous = self.previous.clone();
         let mut skipped = skipped;
@@ -260,13 +263,9 @@ impl FileStream {
                 let text = classify_content(bytes)?;
                 let lang = Lang::detect(&entry.path);
                 let hash = hash_bytes(bytes);
-                let reuse = previous
-                    .files
-                    .get(&entry.path)
-                    .filter(|(h, _)| *h == hash)
-                    .and_then(|(_, a)| a.clone());
-                let parse_as = if reuse.is_none() { lang } else { None };
-                let analysis = reuse.unwrap_or_else(|| {
+                let unchanged = previous.reusable && previous.files.get(&entry.path) == Some(&hash);
+                let parse_as = if unchanged { None } else { lang };
+                let analysis = (!unchanged).then(|| {
                     Arc::new(match parse_as {
                         Some(l) => analyze::analyze(l, text),
                         None => FileAnalysis::default(),
@@ -277,8 +276,7 @@ impl FileStream {
                     text,
                     lang: lang.map(Lang::name).unwrap_or("text"),
                     hash,
-                    parse_as,
-                    analysis: Some(analysis),
+                    analysis,
                 })
             })
             .collect();
@@ -300,8 +298,8 @@ impl FileStream {
                 *acc.stats.skipped.entry(reason.to_string()).or_default() += 1;
             }
             for p in &prepared {
-                let analysis = p.analysis.clone().unwrap_or_default();
-                if p.parse_as.is_some() || !previous.files.contains_key(p.path) {
+                let analysis = p.analysis.clone();
+                if analysis.is_some() {
                     acc.stats.reparsed += 1;
                 } else {
                     acc.stats.reused += 1;
@@ -310,7 +308,7 @@ impl FileStream {
                 acc.stats.bytes += p.text.len() as u64;
                 *acc.stats.languages.entry(p.lang.to_string()).or_default() += 1;
                 acc.analysed.push((p.path.to_string(), p.lang, analysis));
-                let old = previous.files.get(p.path).map(|(h, _)| h);
+                let old = previous.files.get(p.path);
                 if self.only_changes && old == Some(&p.hash) {
                     continue;
                 }
@@ -466,6 +464,25 @@ pub async fn index_repository(
             (sv, ev)
         }
         None => {
+            // Unchanged files take their published analysis; load only those.
+            let missing: std::collections::HashSet<&str> = analysed
+                .iter()
+                .filter(|(_, _, a)| a.is_none())
+                .map(|(p, _, _)| p.as_str())
+                .collect();
+            let mut loaded = if missing.is_empty() {
+                HashMap::new()
+            } else {
+                progress.phase("loading unchanged analyses", None);
+                load_previous_analyses(catalog, &source, &prefix, &missing).await?
+            };
+            let analysed: Vec<(String, &'static str, Arc<FileAnalysis>)> = analysed
+                .into_iter()
+                .map(|(p, l, a)| {
+                    let a = a.unwrap_or_else(|| Arc::new(loaded.remove(&p).unwrap_or_default()));
+                    (p, l, a)
+                })
+                .collect();
             progress.phase("resolving edges", Some(analysed.len() as u64));
             let inputs: Vec<FileInput> = analysed
                 .iter()
@@ -572,7 +589,7 @@ async fn update_files(
                     .files
                     .iter()
                     .filter(|(p, _)| !kept.contains(p.as_str()))
-                    .map(|(p, (h, _))| row(p, h)),
+                    .map(|(p, h)| row(p, h)),
             )
             .collect()
     };
@@ -657,30 +674,45 @@ async fn register(
     }
 }
 
-/// Load the previous snapshot's hashes (and analyses, when reusable).
-async fn load_previous(catalog: &Catalog, source: &DataSource, prefix: &str) -> Result<Previous> {
+/// Load the previous snapshot's file hashes, and whether its analyses can be reused.
+async fn load_previous(catalog: &Catalog, source: &DataSource, _prefix: &str) -> Result<Previous> {
     let Some(snap) = &source.snapshot else {
         return Ok(Previous::default());
     };
     let store = catalog.store();
     let files = tables::open_table(store, &source.id, "files", snap.files).await?;
-    let mut prev = Previous::default();
+    let mut prev = Previous {
+        files: HashMap::new(),
+        reusable: snap.symbols.is_some()
+            && snap.edges.is_some()
+            && snap.analyzer == ANALYZER_VERSION,
+    };
     for batch in tables::scan_columns(&files, "files", &["path", "hash"]).await? {
         let c = Columns::new(&batch);
         let (paths, hashes) = (c.str("path")?, c.str("hash")?);
         for i in 0..batch.num_rows() {
-            prev.files.insert(
-                paths.value(i).to_string(),
-                (hashes.value(i).to_string(), None),
-            );
+            prev.files
+                .insert(paths.value(i).to_string(), hashes.value(i).to_string());
         }
     }
+    Ok(prev)
+}
+
+/// The published analyses (symbols and raw edges) of the given files.
+async fn load_previous_analyses(
+    catalog: &Catalog,
+    source: &DataSource,
+    prefix: &str,
+    wanted: &std::collections::HashSet<&str>,
+) -> Result<HashMap<String, FileAnalysis>> {
+    let store = catalog.store();
+    let snap = source
+        .snapshot
+        .as_ref()
+        .ok_or_else(|| EngineError::Internal("no snapshot to reuse".into()))?;
     let (Some(sv), Some(ev)) = (snap.symbols, snap.edges) else {
-        return Ok(prev);
+        return Err(EngineError::Internal("snapshot without analysis".into()));
     };
-    if snap.analyzer != ANALYZER_VERSION {
-        return Ok(prev);
-    }
     let mut analyses: HashMap<String, FileAnalysis> = HashMap::new();
     let symbols = tables::open_table(store, &source.id, "symbols", sv).await?;
     for batch in tables::scan_columns(
@@ -731,6 +763,9 @@ async fn load_previous(catalog: &Catalog, source: &DataSource, prefix: &str) -> 
         );
         for i in 0..batch.num_rows() {
             let p = path.value(i);
+            if !wanted.contains(p) {
+                continue;
+            }
             let file_prefix = format!("{}::", file_identifier(prefix, p));
             let parent = opt_str(parent, i)
                 .and_then(|x| x.strip_prefix(&file_prefix))
@@ -784,6 +819,9 @@ async fn load_previous(catalog: &Catalog, source: &DataSource, prefix: &str) -> 
             c.str("target_qualifier")?,
         );
         for i in 0..batch.num_rows() {
+            if !wanted.contains(sp.value(i)) {
+                continue;
+            }
             let Some(kind) = EdgeKind::parse(kind.value(i)) else {
                 continue;
             };
@@ -801,10 +839,7 @@ async fn load_previous(catalog: &Catalog, source: &DataSource, prefix: &str) -> 
                 });
         }
     }
-    for (path, (_, slot)) in prev.files.iter_mut() {
-        *slot = Some(Arc::new(analyses.remove(path).unwrap_or_default()));
-    }
-    Ok(prev)
+    Ok(analyses)
 }
 
 const KINDS: &[&str] = &[
