@@ -3,11 +3,13 @@
 //! 1. resolve the input (directory, git repository, git URL) and list its files;
 //! 2. stream the files table to Lance chunk by chunk — reading, classifying (binary,
 //!    oversized, vendored, generated, minified, invalid UTF-8), hashing and analysing each
-//!    chunk in parallel, reusing the previous analysis of every file whose hash is unchanged;
+//!    chunk in parallel. Files whose hash is unchanged are not parsed; on a re-index only new
+//!    and changed files are written (appended, with the rows they replace deleted);
 //! 3. on a first index, publish the files (`PartiallyReady`: readable and grep-able);
-//! 4. resolve edges across the repository, write `symbols` and `edges`, and publish the new
-//!    snapshot (`Ready`) by rewriting the one catalog record. Until then readers keep the
-//!    previous snapshot, so a crash or error leaves it intact.
+//! 4. if nothing changed, keep the published analysis; otherwise load the published analyses
+//!    of the unchanged files, resolve edges across the repository, write `symbols` and
+//!    `edges`, and publish the new snapshot (`Ready`) by rewriting the one catalog record.
+//!    Until then readers keep the previous snapshot, so a crash or error leaves it intact.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -167,7 +169,7 @@ fn hash_bytes(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
 }
 
-/// The previous snapshot's per-file hashes and reusable analyses.
+/// The previous snapshot's per-file hashes, and whether its analyses are reusable.
 #[derive(Default)]
 struct Previous {
     /// Path → content hash of the published files.
@@ -390,7 +392,7 @@ pub async fn index_repository(
     .await
     .map_err(|e| EngineError::Internal(e.to_string()))??;
 
-    let previous = Arc::new(load_previous(catalog, &source, &prefix).await?);
+    let previous = Arc::new(load_previous(catalog, &source).await?);
     let acc = Arc::new(Mutex::new(Accum::default()));
     {
         let mut a = acc
@@ -675,7 +677,7 @@ async fn register(
 }
 
 /// Load the previous snapshot's file hashes, and whether its analyses can be reused.
-async fn load_previous(catalog: &Catalog, source: &DataSource, _prefix: &str) -> Result<Previous> {
+async fn load_previous(catalog: &Catalog, source: &DataSource) -> Result<Previous> {
     let Some(snap) = &source.snapshot else {
         return Ok(Previous::default());
     };
