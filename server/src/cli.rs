@@ -394,6 +394,15 @@ fn print_sources(list: &[DataSource]) {
     }
 }
 
+/// The organisation's sources named by `--source` (names or ids), or all of them.
+async fn chosen_sources(catalog: &Catalog, org: &str, refs: &[String]) -> Result<Vec<DataSource>> {
+    let visible = sources::visible(catalog, &Principal::org(org)).await?;
+    if refs.is_empty() {
+        return Ok(visible);
+    }
+    sources::resolve_refs(&visible, refs).map_err(|e| anyhow::anyhow!("{e}"))
+}
+
 async fn sql_cmd(
     catalog: &Catalog,
     org: &str,
@@ -401,12 +410,7 @@ async fn sql_cmd(
     refs: &[String],
     json: bool,
 ) -> Result<()> {
-    let visible = sources::visible(catalog, &Principal::org(org)).await?;
-    let chosen = if refs.is_empty() {
-        visible.clone()
-    } else {
-        sources::resolve_refs(&visible, refs).map_err(|e| anyhow::anyhow!("{e}"))?
-    };
+    let chosen = chosen_sources(catalog, org, refs).await?;
     let repos = quarry_engine::exec::expand_repositories(catalog, &chosen).await?;
     let ctx = quarry_engine::exec::session_for(catalog, &repos).await?;
     let plan = quarry_planner::sql::plan(&ctx, statement).await?;
@@ -430,12 +434,7 @@ async fn query_cmd(
     refs: &[String],
     json: bool,
 ) -> Result<()> {
-    let visible = sources::visible(catalog, &Principal::org(org)).await?;
-    let chosen = if refs.is_empty() {
-        visible
-    } else {
-        sources::resolve_refs(&visible, refs).map_err(|e| anyhow::anyhow!("{e}"))?
-    };
+    let chosen = chosen_sources(catalog, org, refs).await?;
     match crate::query::run(catalog, &chosen, statement).await {
         Ok(result) => {
             if json {
