@@ -494,24 +494,44 @@ pub async fn index_repository(
                     analysis: a,
                 })
                 .collect();
-            let (symbols, edges) = resolve::resolve(&prefix, &inputs);
-            let symbol_batches = symbol_batches(&source.id, &symbols)?;
-            let edge_batches = edge_batches(&source.id, &edges)?;
-            stats.symbols = symbols.len() as u64;
-            stats.edges = edges.len() as u64;
-            progress.advance(analysed.len() as u64, 0);
-            progress.phase("writing symbols and edges", None);
-            let sv = tables::write_table(
+            // Stream both tables: rows are resolved per file chunk straight into Arrow
+            // batches that Lance consumes, so no repository-wide row set is ever built.
+            let resolver = resolve::Resolver::new(&prefix, &inputs);
+            progress.phase("writing symbols and edges", Some(2 * resolver.len() as u64));
+            let id = source.id.clone();
+            let (sv, n_symbols) = stream_table(
                 store,
-                &source.id,
+                &id,
                 "symbols",
                 SYMBOLS.clone(),
-                symbol_batches,
-            )
-            .await?;
+                resolver.len(),
+                progress.as_ref(),
+                |range| {
+                    let rows: Vec<resolve::SymbolRow> = range
+                        .into_par_iter()
+                        .flat_map_iter(|fi| resolver.symbols(fi))
+                        .collect();
+                    Ok((symbol_batch(&id, &rows)?, rows.len() as u64))
+                },
+            )?;
             failpoint("symbols_written");
-            let ev = tables::write_table(store, &source.id, "edges", EDGES.clone(), edge_batches)
-                .await?;
+            let (ev, n_edges) = stream_table(
+                store,
+                &id,
+                "edges",
+                EDGES.clone(),
+                resolver.len(),
+                progress.as_ref(),
+                |range| {
+                    let rows: Vec<resolve::EdgeRow> = range
+                        .into_par_iter()
+                        .flat_map_iter(|fi| resolver.edges(fi))
+                        .collect();
+                    Ok((edge_batch(&id, &rows)?, rows.len() as u64))
+                },
+            )?;
+            stats.symbols = n_symbols;
+            stats.edges = n_edges;
             failpoint("edges_written");
             (sv, ev)
         }
@@ -866,58 +886,102 @@ fn static_kind(s: &str) -> &'static str {
     KINDS.iter().find(|k| **k == s).copied().unwrap_or("symbol")
 }
 
-const BATCH_ROWS: usize = 8192;
+/// Files resolved per streamed batch.
+const STREAM_FILES: usize = 256;
 
-fn symbol_batches(source_id: &str, rows: &[resolve::SymbolRow]) -> Result<Vec<RecordBatch>> {
-    rows.chunks(BATCH_ROWS)
-        .map(|chunk| {
-            let mut b = BatchBuilder::new(SYMBOLS.clone());
-            for r in chunk {
-                let s = r.symbol;
-                b.str(0, Some(source_id));
-                b.str(1, Some(&r.identifier));
-                b.str(2, Some(r.path));
-                b.str(3, Some(r.language));
-                b.str(4, Some(s.kind));
-                b.str(5, Some(&s.name));
-                b.str(6, Some(&s.qualified_name));
-                b.str(7, r.parent.as_deref());
-                b.int(8, Some(s.start_line));
-                b.int(9, Some(s.start_character));
-                b.int(10, Some(s.end_line));
-                b.int(11, Some(s.end_character));
-                b.str(12, Some(&s.signature));
-                b.str(13, s.doc.as_deref());
-                b.str(14, Some(&s.summary));
-                b.bool(15, s.is_public);
-                b.int(16, Some(s.lines));
-                b.int(17, s.complexity);
-            }
-            b.finish()
+/// Write a table from rows produced per file, streaming: a scoped thread turns file ranges
+/// into Arrow batches (in parallel within a range) and sends them over a bounded channel that
+/// Lance's writer reads. Returns (version, rows). Nothing is published here; if the producer
+/// fails (which ends the stream early) the error is returned, so the partial version is
+/// never published.
+fn stream_table<F>(
+    store: &quarry_storage::Store,
+    source_id: &str,
+    table: &str,
+    schema: arrow_schema::SchemaRef,
+    files: usize,
+    progress: &dyn Progress,
+    make_batch: F,
+) -> Result<(u64, u64)>
+where
+    F: Fn(std::ops::Range<usize>) -> Result<(RecordBatch, u64)> + Send + Sync,
+{
+    tokio::task::block_in_place(|| {
+        std::thread::scope(|s| {
+            let (tx, rx) = std::sync::mpsc::sync_channel::<RecordBatch>(2);
+            let producer = s.spawn(move || -> Result<u64> {
+                let mut rows = 0;
+                let mut start = 0;
+                while start < files {
+                    let end = (start + STREAM_FILES).min(files);
+                    let (batch, n) = make_batch(start..end)?;
+                    rows += n;
+                    progress.advance((end - start) as u64, 0);
+                    // A closed channel means the writer failed; its error is reported below.
+                    if n > 0 && tx.send(batch).is_err() {
+                        break;
+                    }
+                    start = end;
+                }
+                Ok(rows)
+            });
+            let reader = RecordBatchIterator::new(rx.into_iter().map(Ok), schema);
+            let written = tokio::runtime::Handle::current().block_on(tables::write_table_reader(
+                store,
+                source_id,
+                table,
+                Box::new(reader),
+            ));
+            let rows = producer.join().map_err(|_| {
+                EngineError::Internal(format!("building the {table} table panicked"))
+            })??;
+            Ok((written?, rows))
         })
-        .collect()
+    })
 }
 
-fn edge_batches(source_id: &str, rows: &[resolve::EdgeRow]) -> Result<Vec<RecordBatch>> {
-    rows.chunks(BATCH_ROWS)
-        .map(|chunk| {
-            let mut b = BatchBuilder::new(EDGES.clone());
-            for e in chunk {
-                b.str(0, Some(source_id));
-                b.str(1, Some(e.kind.as_str()));
-                b.str(2, Some(&e.source));
-                b.str(3, e.source_qname.as_deref());
-                b.str(4, Some(&e.source_path));
-                b.int(5, Some(e.line));
-                b.int(6, Some(e.character));
-                b.str(7, Some(&e.target_name));
-                b.str(8, e.target_qualifier.as_deref());
-                b.str(9, e.target.as_deref());
-                b.str(10, Some(e.resolution));
-            }
-            b.finish()
-        })
-        .collect()
+fn symbol_batch(source_id: &str, rows: &[resolve::SymbolRow]) -> Result<RecordBatch> {
+    let mut b = BatchBuilder::new(SYMBOLS.clone());
+    for r in rows {
+        let s = r.symbol;
+        b.str(0, Some(source_id));
+        b.str(1, Some(&r.identifier));
+        b.str(2, Some(r.path));
+        b.str(3, Some(r.language));
+        b.str(4, Some(s.kind));
+        b.str(5, Some(&s.name));
+        b.str(6, Some(&s.qualified_name));
+        b.str(7, r.parent.as_deref());
+        b.int(8, Some(s.start_line));
+        b.int(9, Some(s.start_character));
+        b.int(10, Some(s.end_line));
+        b.int(11, Some(s.end_character));
+        b.str(12, Some(&s.signature));
+        b.str(13, s.doc.as_deref());
+        b.str(14, Some(&s.summary));
+        b.bool(15, s.is_public);
+        b.int(16, Some(s.lines));
+        b.int(17, s.complexity);
+    }
+    b.finish()
+}
+
+fn edge_batch(source_id: &str, rows: &[resolve::EdgeRow]) -> Result<RecordBatch> {
+    let mut b = BatchBuilder::new(EDGES.clone());
+    for e in rows {
+        b.str(0, Some(source_id));
+        b.str(1, Some(e.kind.as_str()));
+        b.str(2, Some(&e.source));
+        b.str(3, e.source_qname.as_deref());
+        b.str(4, Some(&e.source_path));
+        b.int(5, Some(e.line));
+        b.int(6, Some(e.character));
+        b.str(7, Some(&e.target_name));
+        b.str(8, e.target_qualifier.as_deref());
+        b.str(9, e.target.as_deref());
+        b.str(10, Some(e.resolution));
+    }
+    b.finish()
 }
 
 /// Summaries for the CLI: counts by language, sorted by file count.

@@ -354,45 +354,80 @@ impl<'a> Index<'a> {
 }
 
 /// Resolve all edges of a repository and produce storable rows.
-pub fn resolve<'a>(prefix: &str, files: &'a [FileInput<'a>]) -> (Vec<SymbolRow<'a>>, Vec<EdgeRow>) {
+pub fn resolve<'a>(
+    prefix: &'a str,
+    files: &'a [FileInput<'a>],
+) -> (Vec<SymbolRow<'a>>, Vec<EdgeRow>) {
     use rayon::prelude::*;
-    let index = Index::new(files);
-    let per_file: Vec<(Vec<SymbolRow<'a>>, Vec<EdgeRow>)> = files
-        .par_iter()
-        .enumerate()
-        .map(|(fi, f)| resolve_file(prefix, &index, fi, f))
+    let r = Resolver::new(prefix, files);
+    let symbols = (0..files.len())
+        .into_par_iter()
+        .flat_map_iter(|fi| r.symbols(fi))
         .collect();
-    let mut symbols = Vec::with_capacity(per_file.iter().map(|(s, _)| s.len()).sum());
-    let mut edges = Vec::with_capacity(per_file.iter().map(|(_, e)| e.len()).sum());
-    for (s, e) in per_file {
-        symbols.extend(s);
-        edges.extend(e);
-    }
+    let edges = (0..files.len())
+        .into_par_iter()
+        .flat_map_iter(|fi| r.edges(fi))
+        .collect();
     (symbols, edges)
 }
 
-fn resolve_file<'a>(
+/// Resolution over one repository: the candidate index is built once, then rows are produced
+/// per file, so a caller can stream them (the index is the only repository-wide structure).
+pub struct Resolver<'a> {
+    prefix: &'a str,
+    index: Index<'a>,
+}
+
+impl<'a> Resolver<'a> {
+    pub fn new(prefix: &'a str, files: &'a [FileInput<'a>]) -> Self {
+        Resolver {
+            prefix,
+            index: Index::new(files),
+        }
+    }
+
+    /// Number of files.
+    pub fn len(&self) -> usize {
+        self.index.files.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.index.files.is_empty()
+    }
+
+    /// The symbol rows of file `fi`.
+    pub fn symbols(&self, fi: usize) -> Vec<SymbolRow<'a>> {
+        let f = &self.index.files[fi];
+        let prefix = self.prefix;
+        f.analysis
+            .symbols
+            .iter()
+            .map(|s| SymbolRow {
+                identifier: symbol_identifier(prefix, f.path, &s.qualified_name),
+                path: f.path,
+                language: f.language,
+                parent: s
+                    .parent
+                    .as_deref()
+                    .map(|p| symbol_identifier(prefix, f.path, p)),
+                symbol: s,
+            })
+            .collect()
+    }
+
+    /// The resolved edge rows of file `fi`.
+    pub fn edges(&self, fi: usize) -> Vec<EdgeRow> {
+        resolve_file_edges(self.prefix, &self.index, fi, &self.index.files[fi])
+    }
+}
+
+fn resolve_file_edges<'a>(
     prefix: &str,
     index: &Index<'a>,
     fi: usize,
     f: &'a FileInput<'a>,
-) -> (Vec<SymbolRow<'a>>, Vec<EdgeRow>) {
+) -> Vec<EdgeRow> {
     let files = index.files;
-    let symbols = f
-        .analysis
-        .symbols
-        .iter()
-        .map(|s| SymbolRow {
-            identifier: symbol_identifier(prefix, f.path, &s.qualified_name),
-            path: f.path,
-            language: f.language,
-            parent: s
-                .parent
-                .as_deref()
-                .map(|p| symbol_identifier(prefix, f.path, p)),
-            symbol: s,
-        })
-        .collect();
     let file_ident = file_identifier(prefix, f.path);
     let own: std::collections::HashSet<&str> = f
         .analysis
@@ -452,5 +487,5 @@ fn resolve_file<'a>(
             resolution,
         });
     }
-    (symbols, edges)
+    edges
 }
