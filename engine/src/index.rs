@@ -355,7 +355,8 @@ fn failpoint(name: &str) {
     }
 }
 
-/// Register (if new) and index a repository.
+/// Register (if new) and index a repository. Must run on a multi-thread tokio runtime (the
+/// symbols/edges writers stream from a scoped thread via `block_in_place`).
 pub async fn index_repository(
     catalog: &Catalog,
     input: &str,
@@ -893,7 +894,8 @@ const STREAM_FILES: usize = 256;
 /// into Arrow batches (in parallel within a range) and sends them over a bounded channel that
 /// Lance's writer reads. Returns (version, rows). Nothing is published here; if the producer
 /// fails (which ends the stream early) the error is returned, so the partial version is
-/// never published.
+/// never published. Uses `block_in_place`: call it on a multi-thread tokio runtime (the CLI,
+/// the server and the test runners all are).
 fn stream_table<F>(
     store: &quarry_storage::Store,
     source_id: &str,
