@@ -10,6 +10,17 @@ struct Server {
     url: String,
 }
 
+impl Server {
+    /// GET a path, with a bearer key when given.
+    async fn get(&self, path: &str, key: Option<&str>) -> reqwest::Response {
+        let mut req = reqwest::Client::new().get(format!("{}{path}", self.url));
+        if let Some(k) = key {
+            req = req.bearer_auth(k);
+        }
+        req.send().await.unwrap()
+    }
+}
+
 impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
@@ -60,36 +71,19 @@ async fn keys_guard_every_endpoint_and_scope_what_is_visible() {
     }
 
     let server = start(&store);
-    let http = reqwest::Client::new();
-    let health = http
-        .get(format!("{}/api/health", server.url))
-        .send()
-        .await
-        .unwrap();
+    let health = server.get("/api/health", None).await;
     assert_eq!(health.status(), 200);
 
-    let anon = http
-        .get(format!("{}/api/datasources/all", server.url))
-        .send()
-        .await
-        .unwrap();
+    let anon = server.get("/api/datasources/all", None).await;
     assert_eq!(anon.status(), 401);
     let body: serde_json::Value = anon.json().await.unwrap();
     assert_eq!(body["error"]["code"], "UNAUTHORIZED");
-    let bad = http
-        .get(format!("{}/api/datasources/all", server.url))
-        .bearer_auth("qry_wrong")
-        .send()
-        .await
-        .unwrap();
+    let bad = server.get("/api/datasources/all", Some("qry_wrong")).await;
     assert_eq!(bad.status(), 401);
 
-    let all: serde_json::Value = http
-        .get(format!("{}/api/datasources/ready", server.url))
-        .bearer_auth(&key)
-        .send()
+    let all: serde_json::Value = server
+        .get("/api/datasources/ready", Some(&key))
         .await
-        .unwrap()
         .json()
         .await
         .unwrap();
@@ -104,27 +98,18 @@ async fn keys_guard_every_endpoint_and_scope_what_is_visible() {
     assert_eq!(all[0]["type"], "Repository");
     assert!(all[0]["id"].as_str().unwrap().starts_with("repo_"));
 
-    let only: serde_json::Value = http
-        .get(format!(
-            "{}/api/datasources/all?type=Repository",
-            server.url
-        ))
-        .bearer_auth(&scoped)
-        .send()
+    let only: serde_json::Value = server
+        .get("/api/datasources/all?type=Repository", Some(&scoped))
         .await
-        .unwrap()
         .json()
         .await
         .unwrap();
     assert_eq!(only.as_array().unwrap().len(), 1);
     assert_eq!(only[0]["name"], "beta");
 
-    let bad_type = http
-        .get(format!("{}/api/datasources/all?type=Nope", server.url))
-        .bearer_auth(&key)
-        .send()
-        .await
-        .unwrap();
+    let bad_type = server
+        .get("/api/datasources/all?type=Nope", Some(&key))
+        .await;
     assert_eq!(bad_type.status(), 400);
 
     // Revoked keys stop working at once.
@@ -138,11 +123,6 @@ async fn keys_guard_every_endpoint_and_scope_what_is_visible() {
         .unwrap()
         .to_string();
     quarry_ok(&store, &["keys", "revoke", &scoped_id]);
-    let revoked = http
-        .get(format!("{}/api/datasources/all", server.url))
-        .bearer_auth(&scoped)
-        .send()
-        .await
-        .unwrap();
+    let revoked = server.get("/api/datasources/all", Some(&scoped)).await;
     assert_eq!(revoked.status(), 401);
 }

@@ -353,24 +353,6 @@ impl<'a> Index<'a> {
     }
 }
 
-/// Resolve all edges of a repository and produce storable rows.
-pub fn resolve<'a>(
-    prefix: &'a str,
-    files: &'a [FileInput<'a>],
-) -> (Vec<SymbolRow<'a>>, Vec<EdgeRow>) {
-    use rayon::prelude::*;
-    let r = Resolver::new(prefix, files);
-    let symbols = (0..files.len())
-        .into_par_iter()
-        .flat_map_iter(|fi| r.symbols(fi))
-        .collect();
-    let edges = (0..files.len())
-        .into_par_iter()
-        .flat_map_iter(|fi| r.edges(fi))
-        .collect();
-    (symbols, edges)
-}
-
 /// Resolution over one repository: the candidate index is built once, then rows are produced
 /// per file, so a caller can stream them (the index is the only repository-wide structure).
 pub struct Resolver<'a> {
