@@ -1,5 +1,6 @@
 //! Helpers: run the binary, copy fixtures, make git repositories.
 
+use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -116,4 +117,70 @@ pub fn fixture_repo(name: &str, into: &Path) -> PathBuf {
     git(&dir, &["add", "-A"]);
     git(&dir, &["commit", "-q", "-m", "fixture"]);
     dir
+}
+
+pub struct Server {
+    pub child: std::process::Child,
+    pub url: String,
+}
+
+impl Server {
+    /// POST a tool call; returns (status, body).
+    pub async fn tool(&self, name: &str, body: serde_json::Value, key: &str) -> (u16, Value) {
+        let resp = reqwest::Client::new()
+            .post(format!("{}/api/tools/{name}", self.url))
+            .bearer_auth(key)
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        let status = resp.status().as_u16();
+        (status, resp.json().await.unwrap())
+    }
+
+    /// POST a tool call that must succeed; returns `obj`.
+    pub async fn tool_obj(&self, name: &str, mut body: serde_json::Value, key: &str) -> Value {
+        body["output_format"] = "json".into();
+        let (status, v) = self.tool(name, body.clone(), key).await;
+        assert_eq!(status, 200, "{name} {body}: {v}");
+        assert!(v["obj"].get("error").is_none(), "{name} {body}: {v}");
+        v["obj"].clone()
+    }
+
+    /// GET a path, with a bearer key when given.
+    pub async fn get(&self, path: &str, key: Option<&str>) -> reqwest::Response {
+        let mut req = reqwest::Client::new().get(format!("{}{path}", self.url));
+        if let Some(k) = key {
+            req = req.bearer_auth(k);
+        }
+        req.send().await.unwrap()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn start(store: &std::path::Path) -> Server {
+    let mut child = std::process::Command::new(QUARRY)
+        .args(["serve", "--addr", "127.0.0.1:0"])
+        .env("QUARRY_STORE", store)
+        .env_remove("QUARRY_LLM_URL")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no URL in {line:?}"))
+        .to_string();
+    Server { child, url }
 }

@@ -8,3 +8,4 @@
 mod common;
 mod index;
 mod serve;
+mod tools;

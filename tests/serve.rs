@@ -1,52 +1,6 @@
 //! `quarry serve`: a real server on an ephemeral port, real HTTP.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
-
 use crate::common::*;
-
-struct Server {
-    child: Child,
-    url: String,
-}
-
-impl Server {
-    /// GET a path, with a bearer key when given.
-    async fn get(&self, path: &str, key: Option<&str>) -> reqwest::Response {
-        let mut req = reqwest::Client::new().get(format!("{}{path}", self.url));
-        if let Some(k) = key {
-            req = req.bearer_auth(k);
-        }
-        req.send().await.unwrap()
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn start(store: &std::path::Path) -> Server {
-    let mut child = Command::new(QUARRY)
-        .args(["serve", "--addr", "127.0.0.1:0"])
-        .env("QUARRY_STORE", store)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("no URL in {line:?}"))
-        .to_string();
-    Server { child, url }
-}
 
 #[tokio::test]
 async fn keys_guard_every_endpoint_and_scope_what_is_visible() {

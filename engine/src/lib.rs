@@ -11,6 +11,8 @@ pub mod batch;
 pub mod error;
 /// DataFusion sessions over published snapshots; the read-only SQL console.
 pub mod exec;
+/// Line-oriented matching with ripgrep's semantics (grep verification).
+pub mod grep;
 /// The `index` pipeline: stream, analyse, resolve, commit.
 pub mod index;
 /// Language detection and grammars.
@@ -21,5 +23,7 @@ pub mod render;
 pub mod resolve;
 /// Where files come from: directories, git repositories, git URLs.
 pub mod source;
+/// Code-aware tokens for ranking.
+pub mod text;
 
 pub use error::{EngineError, Result};

@@ -1,7 +1,6 @@
 //! Quarry's planner: every request becomes a DataFusion `LogicalPlan` here, and only here.
 //!
-//! Today it plans the read-only SQL console; ArtifactQuery and the tool requests land beside
-//! it (see the open issues).
+//! It plans the read-only SQL console, ArtifactQuery statements and the Tool API's requests.
 //!
 //! ```no_run
 //! # async fn demo(ctx: &datafusion::prelude::SessionContext) {
@@ -16,5 +15,7 @@ pub mod artifactquery;
 pub mod error;
 /// The read-only SQL console.
 pub mod sql;
+/// Tool requests (read, tree, fetch, relationships, grep candidates) as logical plans.
+pub mod tools;
 
 pub use error::{PlanError, Result};

@@ -1,18 +1,21 @@
 //! The HTTP server: bearer auth in front of every `/api` route, SPEC 7.2 error bodies.
 //!
-//! Served so far: `GET /api/health` (no auth), `GET /api/datasources/all` and
-//! `GET /api/datasources/ready`. Relevance filtering (`query`) is not implemented yet and fails
-//! open as SPEC 4.3 allows: the full list, no `relevanceReason`, and the total header. The
-//! Tool API, the other REST routes and MCP are tracked by their issues.
+//! Served: `GET /api/health` and `GET /api/openapi.json` (no auth), `POST /api/tools/<name>`
+//! (the Tool API, see `tools`), `GET /api/datasources/all` and `GET /api/datasources/ready`
+//! (with lexical relevance filtering for `query`, failing open). The other REST routes and
+//! MCP are tracked by their issues.
 
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use axum::body::Bytes;
+use axum::extract::Path;
 use axum::extract::{Query, Request, State};
+use axum::http::HeaderMap;
 use axum::http::StatusCode;
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
 use quarry_storage::{Catalog, DataSource, Readiness, SourceType};
 use serde::Deserialize;
@@ -45,7 +48,7 @@ impl ApiError {
             message: message.into(),
         }
     }
-    fn internal(e: impl std::fmt::Display) -> Self {
+    pub fn internal(e: impl std::fmt::Display) -> Self {
         tracing::error!(error = %e, "internal error");
         ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
@@ -70,11 +73,16 @@ pub fn router(state: AppState) -> Router {
     let api = Router::new()
         .route("/datasources/all", get(datasources_all))
         .route("/datasources/ready", get(datasources_ready))
+        .route("/tools/{name}", post(tool_call))
         .route_layer(middleware::from_fn_with_state(state.clone(), require_key));
     Router::new()
         .route(
             "/api/health",
             get(|| async { Json(json!({"status": "ok"})) }),
+        )
+        .route(
+            "/api/openapi.json",
+            get(|| async { Json(crate::tools::openapi::document()) }),
         )
         .nest("/api", api)
         .fallback(|| async {
@@ -137,12 +145,14 @@ struct ListQuery {
     query: Option<String>,
 }
 
+/// The listed sources (relevance-filtered when `query` is given) and the total before the
+/// relevance filter.
 async fn list(
     state: &AppState,
     who: &Principal,
     q: &ListQuery,
     ready_only: bool,
-) -> Result<Vec<Value>, ApiError> {
+) -> Result<(Vec<Value>, usize), ApiError> {
     let kind = match q.kind.as_deref() {
         None => None,
         Some(k) if k.eq_ignore_ascii_case("repository") => Some(SourceType::Repository),
@@ -158,8 +168,8 @@ async fn list(
     let visible = sources::visible(&state.catalog, who)
         .await
         .map_err(ApiError::internal)?;
-    Ok(visible
-        .iter()
+    let listed: Vec<DataSource> = visible
+        .into_iter()
         .filter(|s| kind.is_none_or(|k| s.kind == k))
         .filter(|s| !ready_only || s.readiness >= Readiness::PartiallyReady)
         .filter(|s| {
@@ -167,8 +177,25 @@ async fn list(
                 .as_deref()
                 .is_none_or(|t| s.name.to_lowercase().contains(&t.to_lowercase()))
         })
-        .map(source_json)
-        .collect())
+        .collect();
+    let total = listed.len();
+    let query = q.query.as_deref().map(str::trim).filter(|q| !q.is_empty());
+    let items = match query {
+        Some(query) if !who.public_chat => match sources::rank_relevance(query, &listed) {
+            sources::Relevance::Ranked(ranked) => ranked
+                .into_iter()
+                .map(|(s, reason)| {
+                    let mut v = source_json(&s);
+                    v["relevanceReason"] = Value::String(reason);
+                    v
+                })
+                .collect(),
+            // Fails open: the full list, without relevanceReason.
+            _ => listed.iter().map(source_json).collect(),
+        },
+        _ => listed.iter().map(source_json).collect(),
+    };
+    Ok((items, total))
 }
 
 async fn list_response(
@@ -177,8 +204,7 @@ async fn list_response(
     q: &ListQuery,
     ready_only: bool,
 ) -> Result<Response, ApiError> {
-    let items = list(state, who, q, ready_only).await?;
-    let total = items.len();
+    let (items, total) = list(state, who, q, ready_only).await?;
     let mut resp = Json(items).into_response();
     if q.query.is_some() && !who.public_chat {
         resp.headers_mut()
@@ -201,6 +227,63 @@ async fn datasources_ready(
     Query(q): Query<ListQuery>,
 ) -> Result<Response, ApiError> {
     list_response(&state, &who, &q, true).await
+}
+
+/// `POST /api/tools/<name>`: JSON bodies (`application/json`, `text/json`, `application/*+json`;
+/// a missing or form content type is read as JSON too, for `curl -d`).
+async fn tool_call(
+    State(state): State<AppState>,
+    Extension(who): Extension<Principal>,
+    Path(name): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    if !crate::tools::tools().iter().any(|t| t.name == name) {
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            "NOT_FOUND",
+            format!(
+                "no tool '{name}'; tools: {}",
+                crate::tools::tools()
+                    .iter()
+                    .map(|t| t.name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ));
+    }
+    if let Some(ct) = headers.get("content-type").and_then(|v| v.to_str().ok()) {
+        let mime = ct
+            .split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
+        let json_like = mime == "application/json"
+            || mime == "text/json"
+            || (mime.starts_with("application/") && mime.ends_with("+json"))
+            || mime == "application/x-www-form-urlencoded";
+        if !json_like {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "INVALID_REQUEST",
+                format!("unsupported content type '{mime}'; send JSON as application/json"),
+            ));
+        }
+    }
+    let value: Value = serde_json::from_slice(&body).map_err(|e| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "INVALID_REQUEST",
+            format!("malformed JSON body: {e}"),
+        )
+    })?;
+    match crate::tools::call(&state, &who, &name, value).await {
+        Ok(v) => Ok(Json(v).into_response()),
+        Err(crate::tools::BadRequest(m)) => {
+            Err(ApiError::new(StatusCode::BAD_REQUEST, "INVALID_REQUEST", m))
+        }
+    }
 }
 
 /// Bind and serve until Ctrl-C; `on_bound` receives the actual address (port 0 is allowed).

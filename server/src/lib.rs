@@ -4,11 +4,15 @@
 //! - [`progress`]: progress bars on a terminal, log lines elsewhere;
 //! - [`auth`]: API keys and the caller's visible data sources;
 //! - [`http`]: the HTTP server;
-//! - [`query`]: running ArtifactQuery statements for a caller.
+//! - [`query`]: running ArtifactQuery statements for a caller;
+//! - [`tools`]: the Tool API (eleven tools, their schemas, the OpenAPI document);
+//! - [`chat`]: question answering (retrieval, then an LLM or an extractive answer).
 
 pub mod auth;
+pub mod chat;
 pub mod cli;
 pub mod http;
 pub mod progress;
 pub mod query;
 pub mod sources;
+pub mod tools;

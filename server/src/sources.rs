@@ -208,3 +208,106 @@ mod tests {
         );
     }
 }
+
+/// The outcome of relevance filtering (SPEC 4.3 `query`).
+#[derive(Debug)]
+pub enum Relevance {
+    /// Nothing to rank (fewer than two sources).
+    Skipped,
+    /// The query matched no source; callers fail open with the full list.
+    NoMatch,
+    /// The sources that match, best first, with the reason.
+    Ranked(Vec<(DataSource, String)>),
+}
+
+const STOPWORDS: &[&str] = &[
+    "a",
+    "an",
+    "and",
+    "are",
+    "as",
+    "at",
+    "be",
+    "by",
+    "code",
+    "do",
+    "does",
+    "for",
+    "from",
+    "how",
+    "i",
+    "in",
+    "is",
+    "it",
+    "of",
+    "on",
+    "or",
+    "that",
+    "the",
+    "this",
+    "to",
+    "what",
+    "where",
+    "which",
+    "who",
+    "why",
+    "with",
+    "repo",
+    "repository",
+    "find",
+    "show",
+    "me",
+    "we",
+    "our",
+];
+
+/// Lexical relevance: query words (lower-cased, stop words dropped, 3+ characters or exact)
+/// found in a source's name, full name, description or branch. A source matching more words,
+/// and in its name rather than its description, ranks first. Deterministic and free, so it
+/// is never billed as model work; an LLM-backed ranker can replace it behind this function.
+pub fn rank_relevance(query: &str, sources: &[DataSource]) -> Relevance {
+    if sources.len() < 2 {
+        return Relevance::Skipped;
+    }
+    let words: Vec<String> = query
+        .split(|c: char| !c.is_alphanumeric())
+        .map(str::to_lowercase)
+        .filter(|w| w.len() >= 2 && !STOPWORDS.contains(&w.as_str()))
+        .collect();
+    let mut scored: Vec<(u32, usize, DataSource, String)> = Vec::new();
+    for (i, s) in sources.iter().enumerate() {
+        let fields: [(&str, u32, Option<&str>); 4] = [
+            ("name", 3, Some(s.name.as_str())),
+            ("full name", 2, s.full_name.as_deref()),
+            ("description", 1, s.description.as_deref()),
+            ("branch", 1, s.branch.as_deref()),
+        ];
+        let mut score = 0;
+        let mut reasons: Vec<String> = Vec::new();
+        for w in &words {
+            if let Some((field, weight, _)) = fields.iter().find(|(_, _, text)| {
+                text.is_some_and(|t| {
+                    t.to_lowercase()
+                        .split(|c: char| !c.is_alphanumeric())
+                        .any(|tok| tok == w || (w.len() >= 4 && tok.starts_with(w.as_str())))
+                })
+            }) {
+                score += weight;
+                reasons.push(format!("'{w}' in its {field}"));
+            }
+        }
+        if score > 0 {
+            scored.push((
+                score,
+                i,
+                s.clone(),
+                format!("The query mentions {}.", reasons.join(", ")),
+            ));
+        }
+    }
+    if scored.is_empty() {
+        return Relevance::NoMatch;
+    }
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    Relevance::Ranked(scored.into_iter().map(|(_, _, s, r)| (s, r)).collect())
+}

@@ -594,7 +594,10 @@ pub async fn plan(ctx: &SessionContext, q: &Checked) -> datafusion::error::Resul
                     }
                     other => c(&other.default_name()),
                 };
-                b = b.sort(sort_exprs(&st.order_by, &resolve))?;
+                // Ties are broken by the identifier, so equal keys come back in a stable order.
+                let mut keys = sort_exprs(&st.order_by, &resolve);
+                keys.push(c(&field_name(entity, "identifier")).sort(true, false));
+                b = b.sort(keys)?;
             }
             let out: Vec<DfExpr> = if st.select.is_empty() {
                 entity.fields.iter().map(|f| c(f.name)).collect()
@@ -640,7 +643,14 @@ pub async fn plan(ctx: &SessionContext, q: &Checked) -> datafusion::error::Resul
                         .unwrap_or_else(|| v.default_name());
                     c(&name)
                 };
-                b = b.sort(sort_exprs(&st.order_by, &resolve))?;
+                // Ties are broken by the group columns, so equal keys come back in a stable order.
+                let mut keys = sort_exprs(&st.order_by, &resolve);
+                for i in &st.select {
+                    if matches!(i.value, Value::Field(_)) {
+                        keys.push(c(&i.column_name()).sort(true, false));
+                    }
+                }
+                b = b.sort(keys)?;
             }
         }
     }

@@ -1,0 +1,276 @@
+//! Line-oriented matching with ripgrep's semantics, used to verify every grep candidate.
+//!
+//! A file is split into lines at `\n` (a `\r` before it stays part of the line, as in ripgrep
+//! without `--crlf`), the pattern runs on each line, and every non-overlapping match is
+//! reported, empty matches included (so `^` matches every line, as it does in ripgrep).
+//! Patterns use the Rust `regex` dialect ripgrep uses; a literal query is escaped. A pattern
+//! that can only match a line break is refused, as ripgrep refuses it.
+//!
+//! [`required_literals`] extracts literals every match must contain; the planner uses them to
+//! prune candidate files before any regex runs. Pruning can never drop a match because each
+//! literal is contained in every possible match.
+
+use regex::{Regex, RegexBuilder};
+use regex_syntax::hir::{Hir, HirKind};
+
+/// Largest compiled regex accepted (bounds regex bombs such as `(a{1000}){1000}`).
+pub const MAX_REGEX_BYTES: usize = 4 * 1024 * 1024;
+/// Longest pattern accepted.
+pub const MAX_PATTERN_BYTES: usize = 4 * 1024;
+
+/// A compiled grep pattern.
+#[derive(Debug, Clone)]
+pub struct Pattern {
+    regex: Regex,
+    required: Vec<String>,
+}
+
+/// Why a pattern was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PatternError(pub String);
+
+impl std::fmt::Display for PatternError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for PatternError {}
+
+/// One matching line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineMatch {
+    /// 1-based line number.
+    pub line_number: u64,
+    /// The line without its terminator (`\n`, and a `\r` before it).
+    pub text: String,
+    /// Matches as byte ranges into the line (start inclusive, end exclusive).
+    pub spans: Vec<(usize, usize)>,
+}
+
+impl Pattern {
+    /// Compile a query: a literal (escaped) or, with `regex`, a Rust regex.
+    pub fn new(query: &str, regex: bool) -> Result<Pattern, PatternError> {
+        if query.len() > MAX_PATTERN_BYTES {
+            return Err(PatternError(format!(
+                "the pattern is {} bytes; the limit is {MAX_PATTERN_BYTES}",
+                query.len()
+            )));
+        }
+        let source = if regex {
+            query.to_string()
+        } else {
+            regex::escape(query)
+        };
+        let hir = regex_syntax::ParserBuilder::new()
+            .build()
+            .parse(&source)
+            .map_err(|e| PatternError(format!("invalid regex: {e}")))?;
+        if has_line_break(&hir) {
+            return Err(PatternError(
+                "the pattern contains a line break (\\n); grep is line-oriented, search for one line at a time"
+                    .into(),
+            ));
+        }
+        let regex = RegexBuilder::new(&source)
+            .size_limit(MAX_REGEX_BYTES)
+            .dfa_size_limit(MAX_REGEX_BYTES)
+            .build()
+            .map_err(|e| match e {
+                regex::Error::CompiledTooBig(_) => PatternError(format!(
+                    "the regex is too large once compiled (limit {MAX_REGEX_BYTES} bytes); simplify repetitions"
+                )),
+                other => PatternError(format!("invalid regex: {other}")),
+            })?;
+        let required = required_literals(&hir);
+        Ok(Pattern { regex, required })
+    }
+
+    /// Literals every match contains (empty when the pattern implies none).
+    pub fn required(&self) -> &[String] {
+        &self.required
+    }
+
+    /// Whether `text` (a path, say) matches anywhere.
+    pub fn is_match(&self, text: &str) -> bool {
+        self.regex.is_match(text)
+    }
+
+    /// Matching lines of `content`, at most `max_lines` of them listed; counts cover all.
+    pub fn search(&self, content: &str, max_lines: usize) -> Found {
+        let mut out = Vec::new();
+        let mut total = 0;
+        let mut matches = 0;
+        for (i, raw) in lines(content).enumerate() {
+            let line = raw.strip_suffix('\r').unwrap_or(raw);
+            // Matching runs on the line with its `\r` (ripgrep without --crlf).
+            let mut spans = Vec::new();
+            for m in self.regex.find_iter(raw) {
+                let end = m.end().min(line.len());
+                let start = m.start().min(end);
+                spans.push((start, end));
+            }
+            if spans.is_empty() {
+                continue;
+            }
+            total += 1;
+            matches += spans.len();
+            if out.len() < max_lines {
+                out.push(LineMatch {
+                    line_number: i as u64 + 1,
+                    text: line.to_string(),
+                    spans,
+                });
+            }
+        }
+        Found {
+            lines: out,
+            line_count: total,
+            match_count: matches,
+        }
+    }
+}
+
+/// What [`Pattern::search`] found in one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    /// The first matching lines.
+    pub lines: Vec<LineMatch>,
+    /// Matching lines in all.
+    pub line_count: usize,
+    /// Matches in all (several per line possible).
+    pub match_count: usize,
+}
+
+/// Lines as ripgrep counts them: split at `\n`; a final line without `\n` counts; a trailing
+/// `\n` does not start another line.
+pub fn lines(content: &str) -> impl Iterator<Item = &str> {
+    let body = content.strip_suffix('\n').unwrap_or(content);
+    let empty = content.is_empty();
+    body.split('\n').filter(move |_| !empty)
+}
+
+/// The character (Unicode scalar) offset of byte offset `byte` in `line`.
+pub fn char_column(line: &str, byte: usize) -> usize {
+    line.get(..byte)
+        .map(|s| s.chars().count())
+        .unwrap_or_else(|| line.chars().count())
+}
+
+fn has_line_break(hir: &Hir) -> bool {
+    match hir.kind() {
+        HirKind::Literal(l) => l.0.contains(&b'\n'),
+        HirKind::Capture(c) => has_line_break(&c.sub),
+        HirKind::Repetition(r) => r.min > 0 && has_line_break(&r.sub),
+        HirKind::Concat(xs) => xs.iter().any(has_line_break),
+        HirKind::Alternation(xs) => xs.iter().all(has_line_break),
+        _ => false,
+    }
+}
+
+/// Literals that every match of `hir` contains: maximal literal runs of the top-level
+/// concatenation (and of groups and mandatory repetitions inside it). Case-insensitive parts
+/// are classes, not literals, so they imply nothing. Alternations imply nothing here.
+pub fn required_literals(hir: &Hir) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut run = Vec::new();
+    collect(hir, &mut run, &mut out);
+    flush(&mut run, &mut out);
+    out.retain(|s| !s.is_empty());
+    out.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    out.dedup();
+    out.truncate(3);
+    out
+}
+
+fn flush(run: &mut Vec<u8>, out: &mut Vec<String>) {
+    if !run.is_empty() {
+        if let Ok(s) = String::from_utf8(std::mem::take(run)) {
+            out.push(s);
+        }
+        run.clear();
+    }
+}
+
+fn collect(hir: &Hir, run: &mut Vec<u8>, out: &mut Vec<String>) {
+    match hir.kind() {
+        HirKind::Literal(l) => run.extend_from_slice(&l.0),
+        HirKind::Capture(c) => collect(&c.sub, run, out),
+        HirKind::Concat(xs) => {
+            for x in xs {
+                collect(x, run, out);
+            }
+        }
+        HirKind::Repetition(r) if r.min >= 1 => {
+            // The first copy is contiguous with what precedes it; later copies are not
+            // necessarily adjacent to what follows, so the run ends after one copy.
+            collect(&r.sub, run, out);
+            if r.max != Some(1) {
+                flush(run, out);
+            }
+        }
+        HirKind::Look(_) => {}
+        _ => flush(run, out),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn req(p: &str) -> Vec<String> {
+        Pattern::new(p, true).unwrap().required().to_vec()
+    }
+
+    #[test]
+    fn required_literals_are_contained_in_every_match() {
+        assert_eq!(req("fn main"), vec!["fn main"]);
+        assert_eq!(req(r"fn\s+main"), vec!["main", "fn"]);
+        assert_eq!(req("(?i)foo"), Vec::<String>::new());
+        assert_eq!(req("foo|bar"), Vec::<String>::new());
+        assert_eq!(req("a(bc)+d"), vec!["abc", "d"]);
+        assert_eq!(req("x?yz"), vec!["yz"]);
+        assert_eq!(req(r"^use std::"), vec!["use std::"]);
+        assert_eq!(
+            Pattern::new("a.b(", false).unwrap().required(),
+            &["a.b(".to_string()]
+        );
+    }
+
+    #[test]
+    fn lines_and_columns_like_ripgrep() {
+        let p = Pattern::new("b", false).unwrap();
+        let f = p.search("ab\r\nb\nxb", 10);
+        let (m, n) = (f.lines, f.line_count);
+        assert_eq!(n, 3);
+        assert_eq!(m[0].text, "ab");
+        assert_eq!(m[0].spans, vec![(1, 2)]);
+        assert_eq!(m[2].line_number, 3);
+        // `$` does not match before `\r` (no --crlf), empty matches count.
+        let m = Pattern::new("b$", true)
+            .unwrap()
+            .search("ab\r\nb\n", 10)
+            .lines;
+        assert_eq!(m.len(), 1);
+        assert_eq!(m[0].line_number, 2);
+        let f = Pattern::new("^", true).unwrap().search("a\n\nb", 10);
+        assert_eq!((f.line_count, f.match_count), (3, 3));
+        assert_eq!(lines("").count(), 0);
+        assert_eq!(lines("a\n").count(), 1);
+        assert_eq!(char_column("héllo", 3), 2);
+    }
+
+    #[test]
+    fn refuses_line_breaks_and_bombs() {
+        assert!(Pattern::new("a\nb", false).is_err());
+        assert!(Pattern::new(r"a\nb", true).is_err());
+        assert!(Pattern::new(r"(a{1000}){1000}", true).is_err());
+        assert!(
+            Pattern::new("(", true)
+                .unwrap_err()
+                .0
+                .contains("invalid regex")
+        );
+        assert!(Pattern::new("(", false).is_ok());
+    }
+}

@@ -1,0 +1,125 @@
+//! Snapshot tests of each tool's logical plan: a change of plan shape shows up in review.
+//! Regenerate with `INSTA_UPDATE=always cargo test -p quarry-planner` (or `cargo insta review`).
+
+use std::sync::Arc;
+
+use datafusion::datasource::MemTable;
+use quarry_storage::schema::{TABLES, schema_of};
+
+use super::*;
+
+fn ctx() -> SessionContext {
+    let ctx = SessionContext::new();
+    for t in TABLES {
+        let schema = schema_of(t).unwrap();
+        ctx.register_table(
+            t,
+            Arc::new(MemTable::try_new(schema, vec![vec![]]).unwrap()),
+        )
+        .unwrap();
+    }
+    ctx
+}
+
+fn show(plan: LogicalPlan) -> String {
+    plan.display_indent().to_string()
+}
+
+#[tokio::test]
+async fn read_file_plans() {
+    let ctx = ctx();
+    insta::assert_snapshot!(
+        "read_file",
+        show(read_file(&ctx, "src/lib.rs").await.unwrap())
+    );
+    insta::assert_snapshot!(
+        "path_candidates",
+        show(path_candidates(&ctx, "lib.rs", 20).await.unwrap())
+    );
+    insta::assert_snapshot!(
+        "same_name_count",
+        show(same_name_count(&ctx, "src/lib.rs").await.unwrap())
+    );
+}
+
+#[tokio::test]
+async fn tree_plans() {
+    let ctx = ctx();
+    insta::assert_snapshot!(
+        "tree_files",
+        show(tree_files(&ctx, "repo_1", "src").await.unwrap())
+    );
+    insta::assert_snapshot!(
+        "tree_definitions",
+        show(tree_definitions(&ctx, "repo_1", "").await.unwrap())
+    );
+}
+
+#[tokio::test]
+async fn fetch_and_relationship_plans() {
+    let ctx = ctx();
+    let ids = vec!["o/r::a.rs::f".to_string(), "o/r::a.rs".to_string()];
+    insta::assert_snapshot!(
+        "symbols_by_identifier",
+        show(symbols_by_identifier(&ctx, &ids).await.unwrap())
+    );
+    insta::assert_snapshot!(
+        "files_by_identifier",
+        show(files_by_identifier(&ctx, &ids).await.unwrap())
+    );
+    insta::assert_snapshot!(
+        "related_incoming_calls",
+        show(
+            related(&ctx, "o/r::a.rs::f", &["calls"], Direction::Incoming, 51)
+                .await
+                .unwrap()
+        )
+    );
+    insta::assert_snapshot!(
+        "relationship_counts",
+        show(relationship_counts(&ctx, "o/r::a.rs::f").await.unwrap())
+    );
+    insta::assert_snapshot!(
+        "calls_touching",
+        show(calls_touching(&ctx, &ids).await.unwrap())
+    );
+    insta::assert_snapshot!("summaries", show(summaries(&ctx, &ids).await.unwrap()));
+    insta::assert_snapshot!(
+        "unresolved_targets",
+        show(
+            unresolved_targets(&ctx, "o/r::a.rs::f", &["calls"], 20)
+                .await
+                .unwrap()
+        )
+    );
+}
+
+#[tokio::test]
+async fn grep_plans() {
+    let ctx = ctx();
+    let filter = SearchFilter {
+        paths: vec!["src".into(), "./lib/".into()],
+        extensions: vec![".rs".into(), "PY".into()],
+        exclude_markdown: true,
+    };
+    insta::assert_snapshot!(
+        "grep_candidates",
+        show(
+            grep_candidates(&ctx, &filter, &["fn main".into()])
+                .await
+                .unwrap()
+        )
+    );
+    insta::assert_snapshot!(
+        "grep_candidates_unfiltered",
+        show(
+            grep_candidates(&ctx, &SearchFilter::default(), &[])
+                .await
+                .unwrap()
+        )
+    );
+    insta::assert_snapshot!(
+        "paths_matching",
+        show(paths_matching(&ctx, &filter, "main", false).await.unwrap())
+    );
+}

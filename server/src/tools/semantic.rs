@@ -1,0 +1,324 @@
+//! `semantic_search` and `chat`.
+//!
+//! Retrieval today is lexical-structural: a plan selects candidate definitions and files
+//! whose name, path or summary contains a term of the question; they are ranked with BM25
+//! over code-aware tokens (name, qualified name, path, signature, doc comment) with
+//! structural signals (definitions of types and functions up, tests down, name matches up).
+//! Dense vectors and a persistent inverted index are the search-engine issue's work; this
+//! module keeps the ranking in one function ([`rank`]) so they slot in.
+
+use std::collections::HashMap;
+
+use quarry_engine::text::{query_terms, tokens};
+use quarry_planner::tools::{self as plans};
+use quarry_storage::DataSource;
+use serde_json::{Map, Value, json};
+
+use super::grep::{filter_of, max_results};
+use super::render::{attrs, xml_escape};
+use super::{Call, RowExt, ToolError, ToolOutput, ToolResult, args, execute, source_ref};
+
+/// Candidate rows fetched per unit type before ranking.
+const CANDIDATES: usize = 20_000;
+/// Most terms used from a question.
+const MAX_TERMS: usize = 12;
+
+/// One ranked unit.
+pub struct Hit {
+    pub row: Map<String, Value>,
+    pub is_file: bool,
+    pub score: f64,
+}
+
+fn field_tokens(row: &Map<String, Value>, is_file: bool) -> Vec<(Vec<String>, f64)> {
+    if is_file {
+        return vec![(tokens(row.s("path")), 2.0)];
+    }
+    vec![
+        (tokens(row.s("name")), 3.0),
+        (tokens(row.s("qualified_name")), 1.0),
+        (tokens(row.s("path")), 1.0),
+        (tokens(row.s("signature")), 1.0),
+        (tokens(row.opt_s("doc").unwrap_or("")), 1.5),
+    ]
+}
+
+/// BM25F-style scoring of the candidates for `terms`, with structural signals.
+pub fn rank(terms: &[String], rows: Vec<(Map<String, Value>, bool)>) -> Vec<Hit> {
+    const K1: f64 = 1.2;
+    const B: f64 = 0.75;
+    let docs: Vec<Vec<(Vec<String>, f64)>> =
+        rows.iter().map(|(r, f)| field_tokens(r, *f)).collect();
+    let n = docs.len().max(1) as f64;
+    let lens: Vec<f64> = docs
+        .iter()
+        .map(|d| d.iter().map(|(t, _)| t.len() as f64).sum())
+        .collect();
+    let avg = (lens.iter().sum::<f64>() / n).max(1.0);
+    let mut df: HashMap<&str, f64> = HashMap::new();
+    for d in &docs {
+        for t in terms {
+            if d.iter().any(|(toks, _)| toks.iter().any(|x| x == t)) {
+                *df.entry(t.as_str()).or_default() += 1.0;
+            }
+        }
+    }
+    let mut hits: Vec<Hit> = Vec::new();
+    for (i, (row, is_file)) in rows.into_iter().enumerate() {
+        let d = &docs[i];
+        let mut score = 0.0;
+        let mut matched = 0;
+        for t in terms {
+            let tf: f64 = d
+                .iter()
+                .map(|(toks, w)| w * toks.iter().filter(|x| *x == t).count() as f64)
+                .sum();
+            if tf == 0.0 {
+                continue;
+            }
+            matched += 1;
+            let dfi = df.get(t.as_str()).copied().unwrap_or(0.0);
+            let idf = ((n - dfi + 0.5) / (dfi + 0.5) + 1.0).ln();
+            score += idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * lens[i] / avg));
+        }
+        if matched == 0 {
+            continue;
+        }
+        // Coverage: answering more of the question beats repeating one word.
+        score *= 0.5 + 0.5 * matched as f64 / terms.len() as f64;
+        let path = row.s("path").to_lowercase();
+        if path.contains("test")
+            || path.contains("spec")
+            || path.contains("example")
+            || path.contains("bench")
+        {
+            score *= 0.6;
+        }
+        if !is_file {
+            let name_toks = tokens(row.s("name"));
+            if !name_toks.is_empty() && name_toks.iter().all(|t| terms.contains(t)) {
+                score *= 1.3;
+            }
+            match row.s("kind") {
+                "class" | "struct" | "interface" | "trait" | "enum" | "function" | "method" => {
+                    score *= 1.1
+                }
+                _ => {}
+            }
+            if row.get("is_public").and_then(Value::as_bool) == Some(true) {
+                score *= 1.05;
+            }
+            if row.opt_s("doc").is_some_and(|d| !d.is_empty()) {
+                score *= 1.05;
+            }
+        } else {
+            score *= 0.8;
+        }
+        hits.push(Hit {
+            row,
+            is_file,
+            score,
+        });
+    }
+    hits.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then_with(|| a.row.s("identifier").cmp(b.row.s("identifier")))
+    });
+    hits
+}
+
+/// Retrieve and rank for a question over the given sources.
+pub async fn retrieve(
+    call: &Call<'_>,
+    sources: &[DataSource],
+    question: &str,
+    filter: &plans::SearchFilter,
+    limit: usize,
+) -> Result<
+    (
+        Vec<DataSource>,
+        Vec<Hit>,
+        datafusion::prelude::SessionContext,
+    ),
+    ToolError,
+> {
+    let mut terms = query_terms(question);
+    terms.truncate(MAX_TERMS);
+    let (repos, ctx) = call.session(sources).await?;
+    if terms.is_empty() {
+        return Ok((repos, Vec::new(), ctx));
+    }
+    let syms = execute(
+        &ctx,
+        plans::semantic_symbols(&ctx, filter, &terms, CANDIDATES).await,
+    )
+    .await?;
+    let files = execute(
+        &ctx,
+        plans::semantic_files(&ctx, filter, &terms, CANDIDATES).await,
+    )
+    .await?;
+    let rows: Vec<(Map<String, Value>, bool)> = syms
+        .into_iter()
+        .map(|r| (r, false))
+        .chain(files.into_iter().map(|r| (r, true)))
+        .collect();
+    let mut hits = rank(&terms, rows);
+    hits.truncate(limit);
+    Ok((repos, hits, ctx))
+}
+
+fn kind_of(h: &Hit) -> String {
+    if h.is_file {
+        "file".into()
+    } else {
+        h.row.s("kind").to_string()
+    }
+}
+
+/// Exact byte sizes of the hits' code (symbols: their line range of the file).
+async fn sizes(
+    ctx: &datafusion::prelude::SessionContext,
+    repos: &[DataSource],
+    hits: &[Hit],
+) -> Result<Vec<usize>, ToolError> {
+    let file_id = |h: &Hit| -> String {
+        if h.is_file {
+            h.row.s("identifier").to_string()
+        } else {
+            let prefix = repos
+                .iter()
+                .find(|r| r.id == h.row.s("data_source"))
+                .map(|r| r.identifier_prefix())
+                .unwrap_or("");
+            quarry_engine::resolve::file_identifier(prefix, h.row.s("path"))
+        }
+    };
+    let mut ids: Vec<String> = hits.iter().filter(|h| !h.is_file).map(file_id).collect();
+    ids.sort();
+    ids.dedup();
+    let files = if ids.is_empty() {
+        Vec::new()
+    } else {
+        execute(ctx, plans::files_by_identifier(ctx, &ids).await).await?
+    };
+    Ok(hits
+        .iter()
+        .map(|h| {
+            if h.is_file {
+                return h.row.i("bytes") as usize;
+            }
+            let id = file_id(h);
+            let (s, e) = (h.row.i("start_line"), h.row.i("end_line"));
+            files
+                .iter()
+                .find(|f| f.s("identifier") == id)
+                .map(|f| {
+                    quarry_engine::grep::lines(f.s("content"))
+                        .enumerate()
+                        .filter(|(i, _)| (*i as i64 + 1) >= s && (*i as i64 + 1) <= e)
+                        .map(|(_, l)| l.len() + 1)
+                        .sum()
+                })
+                .unwrap_or(0)
+        })
+        .collect())
+}
+
+pub async fn semantic_search(call: &Call<'_>, a: args::SemanticSearch) -> ToolResult {
+    let question = a.question.trim();
+    if question.is_empty() {
+        return Err(ToolError::new(
+            "invalid_argument",
+            "'question' is empty",
+            "Ask a full sentence, e.g. \"Where are API keys validated?\"",
+        ));
+    }
+    let limit = max_results(a.max_results)?;
+    let sources = call.resolve_many(a.data_sources.as_deref())?;
+    let filter = filter_of(
+        a.paths.as_deref(),
+        a.extensions.as_deref(),
+        a.exclude_markdown,
+    );
+    let (repos, hits, ctx) = retrieve(call, &sources, question, &filter, limit).await?;
+    let sizes = sizes(&ctx, &repos, &hits).await?;
+    let results: Vec<Value> = hits
+        .iter()
+        .zip(&sizes)
+        .map(|(h, size)| {
+            let repo = repos.iter().find(|r| r.id == h.row.s("data_source"));
+            let range = if h.is_file {
+                json!({"start": {"line": 1, "character": 0}, "end": {"line": h.row.i("lines").max(1), "character": 0}})
+            } else {
+                json!({"start": {"line": h.row.i("start_line"), "character": h.row.i("start_character")},
+                       "end": {"line": h.row.i("end_line"), "character": h.row.i("end_character")}})
+            };
+            json!({
+                "kind": kind_of(h),
+                "dataSource": repo.map(source_ref),
+                "identifier": h.row.s("identifier"),
+                "location": {"path": h.row.s("path"), "range": range},
+                "score": (h.score * 1000.0).round() / 1000.0,
+                "description": if h.is_file {
+                    format!("{} file, {} lines", h.row.s("language"), h.row.i("lines"))
+                } else {
+                    h.row.s("summary").to_string()
+                },
+                "contentByteSize": size,
+            })
+        })
+        .collect();
+    let hint = if results.is_empty() {
+        "Nothing matched the question's words. Rephrase with the domain terms the code would use, or use grep_search for exact text.".to_string()
+    } else {
+        "Fetch the code with fetch_artifacts (identifiers above), follow callers with get_artifact_relationships; for exact names or strings, run grep_search too.".to_string()
+    };
+    let mut rendered = format!("<semantic_search_results count=\"{}\">\n", results.len());
+    for r in &results {
+        rendered.push_str(&format!(
+            "<result{}>{}</result>\n",
+            attrs(&[
+                ("identifier", r["identifier"].as_str()),
+                ("kind", r["kind"].as_str()),
+                ("path", r["location"]["path"].as_str()),
+                ("source", r["dataSource"]["name"].as_str()),
+            ]),
+            xml_escape(r["description"].as_str().unwrap_or(""))
+        ));
+    }
+    rendered.push_str("</semantic_search_results>\n");
+    rendered.push_str(&hint);
+    Ok(ToolOutput {
+        obj: json!({"results": results, "hint": hint}),
+        rendered,
+    })
+}
+
+/// Evidence items an answer is built from.
+const EVIDENCE: usize = 6;
+
+pub async fn chat(call: &Call<'_>, a: args::Chat) -> ToolResult {
+    let question = a.question.trim();
+    if question.is_empty() {
+        return Err(ToolError::new(
+            "invalid_argument",
+            "'question' is empty",
+            "Ask a self-contained question with the identifiers and findings you already have",
+        ));
+    }
+    let sources = call.resolve_many(a.data_sources.as_deref())?;
+    let answer = crate::chat::answer(call, &sources, question, EVIDENCE).await?;
+    let obj = json!({
+        "answer": answer.text,
+        "stateless": true,
+        "citations": answer.citations,
+        "mode": answer.mode,
+        "hint": "chat keeps no conversation: include earlier findings and identifiers in each question. For exact locations, prefer semantic_search and grep_search.",
+    });
+    Ok(ToolOutput {
+        rendered: answer.text,
+        obj,
+    })
+}

@@ -1,0 +1,668 @@
+//! The Tool API over real HTTP: every tool, every output format, the repairable errors, the
+//! transport errors and organisation isolation — on the polyglot fixture.
+
+use serde_json::{Value, json};
+
+use crate::common::*;
+
+struct World {
+    _tmp: tempfile::TempDir,
+    server: Server,
+    /// Organisation `default`: sees polyglot, other, ws.
+    key: String,
+    /// Scoped to polyglot only.
+    scoped: String,
+    /// Organisation `acme`: sees only its own `secret`.
+    acme: String,
+    polyglot_id: String,
+}
+
+fn world() -> World {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = tmp.path().join("store");
+    let repo = fixture_repo("polyglot", tmp.path());
+    // fullName (and so identifiers) come from the remote: fixtures/polyglot.
+    git(
+        &repo,
+        &[
+            "remote",
+            "add",
+            "origin",
+            "https://github.com/fixtures/polyglot.git",
+        ],
+    );
+    quarry_ok(
+        &store,
+        &[
+            "index",
+            repo.to_str().unwrap(),
+            "--name",
+            "polyglot",
+            "--description",
+            "Twelve languages of small examples",
+        ],
+    );
+    let other = tmp.path().join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::write(other.join("util.c"), "int other_util(void) { return 2; }\n").unwrap();
+    quarry_ok(
+        &store,
+        &["index", other.to_str().unwrap(), "--name", "other"],
+    );
+    quarry_ok(
+        &store,
+        &["workspace", "create", "ws", "--repos", "polyglot,other"],
+    );
+    let secret = tmp.path().join("secret");
+    std::fs::create_dir_all(&secret).unwrap();
+    std::fs::write(
+        secret.join("keys.py"),
+        "TOPSECRET_TOKEN = 'x'\ndef clamp():\n    pass\n",
+    )
+    .unwrap();
+    quarry_ok(
+        &store,
+        &[
+            "--org",
+            "acme",
+            "index",
+            secret.to_str().unwrap(),
+            "--name",
+            "secret",
+        ],
+    );
+    let key = quarry_ok(&store, &["keys", "create"]).trim().to_string();
+    let scoped = quarry_ok(&store, &["keys", "create", "--sources", "polyglot"])
+        .trim()
+        .to_string();
+    let acme = quarry_ok(&store, &["--org", "acme", "keys", "create"])
+        .trim()
+        .to_string();
+    let sources = sql(
+        &store,
+        "SELECT DISTINCT data_source FROM files WHERE path = 'c/util.c'",
+    );
+    let polyglot_id = sources[0]["data_source"].as_str().unwrap().to_string();
+    let server = start(&store);
+    World {
+        _tmp: tmp,
+        server,
+        key,
+        scoped,
+        acme,
+        polyglot_id,
+    }
+}
+
+fn error_code(v: &Value) -> &str {
+    v["obj"]["error"]["code"].as_str().unwrap_or("")
+}
+
+/// A valid call of every tool (for the scoped key, so `data_sources` may be omitted).
+fn calls() -> Vec<(&'static str, Value)> {
+    vec![
+        ("get_data_sources", json!({})),
+        (
+            "semantic_search",
+            json!({"question": "How are the points of a shape summed?"}),
+        ),
+        ("grep_search", json!({"query": "clamp"})),
+        ("get_file_tree", json!({})),
+        (
+            "get_artifact_relationships",
+            json!({"identifier": "fixtures/polyglot::c/util.c::clamp"}),
+        ),
+        (
+            "query_artifact_metadata",
+            json!({"statement": "SELECT language, COUNT(*) AS files FROM files GROUP BY language ORDER BY files DESC LIMIT 3"}),
+        ),
+        ("get_artifact_query_schema", json!({})),
+        ("read_file", json!({"path": "c/util.c"})),
+        (
+            "fetch_artifacts",
+            json!({"identifiers": ["fixtures/polyglot::c/util.c::sum_points"]}),
+        ),
+        (
+            "chat",
+            json!({"question": "How are points summed in the C code?"}),
+        ),
+        ("get_repository_ontology", json!({})),
+    ]
+}
+
+#[tokio::test]
+async fn every_tool_in_every_output_format() {
+    let w = world();
+    let tools: Value = w
+        .server
+        .get("/api/openapi.json", None)
+        .await
+        .json()
+        .await
+        .unwrap();
+    let paths: Vec<&String> = tools["paths"].as_object().unwrap().keys().collect();
+    assert_eq!(paths.len(), 11, "{paths:?}");
+    for (name, args) in calls() {
+        assert!(
+            paths.iter().any(|p| p.ends_with(name)),
+            "{name} not in the OpenAPI document"
+        );
+        let (status, both) = w.server.tool(name, args.clone(), &w.scoped).await;
+        assert_eq!(status, 200, "{name}: {both}");
+        assert!(
+            both["obj"].is_object() && both["obj"].get("error").is_none(),
+            "{name}: {both}"
+        );
+        assert!(
+            both["rendered"].as_str().is_some_and(|r| !r.is_empty()),
+            "{name}: {both}"
+        );
+        let mut a = args.clone();
+        a["output_format"] = "json".into();
+        let (_, json_only) = w.server.tool(name, a, &w.scoped).await;
+        assert!(
+            json_only.get("rendered").is_none() && json_only["obj"].is_object(),
+            "{name}"
+        );
+        let mut a = args.clone();
+        a["output_format"] = "agentic".into();
+        let (_, agentic) = w.server.tool(name, a, &w.scoped).await;
+        assert!(agentic.get("obj").is_none(), "{name}");
+        assert_eq!(
+            agentic["rendered"], both["rendered"],
+            "{name}: rendering must not depend on output_format"
+        );
+        let mut a = args;
+        a["output_format"] = "yaml".into();
+        let (status, bad) = w.server.tool(name, a, &w.scoped).await;
+        assert_eq!(status, 400, "{name}: {bad}");
+        assert_eq!(bad["error"]["code"], "INVALID_REQUEST");
+    }
+}
+
+#[tokio::test]
+async fn tools_answer_what_a_user_asks() {
+    let w = world();
+    let (s, k) = (&w.server, w.scoped.as_str());
+
+    // grep: exact lines and columns.
+    let g = s
+        .tool_obj(
+            "grep_search",
+            json!({"query": "clamp(", "extensions": ["c"]}),
+            k,
+        )
+        .await;
+    let r = &g["results"].as_array().unwrap()[0];
+    assert_eq!(r["location"]["path"], "c/util.c");
+    assert_eq!(r["identifier"], "fixtures/polyglot::c/util.c");
+    assert_eq!(r["matchCount"], 2);
+    let m: Vec<(i64, i64, i64)> = r["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["lineNumber"].as_i64().unwrap(),
+                m["startColumn"].as_i64().unwrap(),
+                m["endColumn"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(m, vec![(12, 11, 17), (25, 17, 23)]);
+    assert_eq!(
+        g["results"].as_array().unwrap().len(),
+        1,
+        "the extension filter keeps only C files"
+    );
+    let rx = s
+        .tool_obj(
+            "grep_search",
+            json!({"query": r"fn\s+\w+_area", "regex": true}),
+            k,
+        )
+        .await;
+    assert!(
+        rx["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["location"]["path"].as_str().unwrap().ends_with(".rs"))
+    );
+    let by_name = s
+        .tool_obj("grep_search", json!({"query": "greeter"}), k)
+        .await;
+    assert!(
+        by_name["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["matchedByName"] == true && r["location"]["path"] == "ruby/greeter.rb"),
+        "{by_name}"
+    );
+    let md = s
+        .tool_obj(
+            "grep_search",
+            json!({"query": "fixture", "exclude_markdown": true, "paths": ["docs"]}),
+            k,
+        )
+        .await;
+    assert_eq!(md["results"].as_array().unwrap().len(), 0);
+
+    // read_file: numbered lines, ranges, candidates.
+    let f = s
+        .tool_obj(
+            "read_file",
+            json!({"path": "c/util.c", "start_line": 12, "end_line": 13.0}),
+            k,
+        )
+        .await;
+    assert_eq!(f["found"], true);
+    assert_eq!(
+        f["files"][0]["numberedContent"],
+        "12: static int clamp(int v, int lo, int hi) {\n13:     if (v < lo) {\n"
+    );
+    let nf = s.tool_obj("read_file", json!({"path": "util.c"}), k).await;
+    assert_eq!(nf["found"], false);
+    assert_eq!(nf["candidates"][0]["path"], "c/util.c");
+    assert!(nf["hint"].as_str().unwrap().contains("c/util.c"));
+
+    // relationships: the caller of clamp, with its location.
+    let rel = s
+        .tool_obj(
+            "get_artifact_relationships",
+            json!({"identifier": "fixtures/polyglot::c/util.c::clamp"}),
+            k,
+        )
+        .await;
+    let incoming = rel["relationships"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["relationType"] == "IncomingCalls")
+        .unwrap();
+    assert_eq!(incoming["totalCount"], 1);
+    assert_eq!(
+        incoming["items"][0]["identifier"],
+        "fixtures/polyglot::c/util.c::sum_points"
+    );
+    assert_eq!(incoming["items"][0]["filePath"], "c/util.c");
+    assert_eq!(rel["availableRelationshipCounts"]["incomingCalls"], 1);
+    let inh = s.tool_obj("get_artifact_relationships", json!({"identifier": "fixtures/polyglot::python/shapes.py::Shape", "profile": "inheritance_only"}), k).await;
+    let desc = inh["relationships"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["relationType"] == "Descendants")
+        .unwrap();
+    assert_eq!(
+        desc["items"][0]["identifier"],
+        "fixtures/polyglot::python/shapes.py::Circle"
+    );
+    let missing = s
+        .tool_obj(
+            "get_artifact_relationships",
+            json!({"identifier": "fixtures/polyglot::c/util.c::nope"}),
+            k,
+        )
+        .await;
+    assert_eq!(missing["found"], false);
+
+    // fetch: content of the symbol, previews both ways.
+    let fa = s.tool_obj("fetch_artifacts", json!({"identifiers": ["fixtures/polyglot::c/util.c::sum_points", "fixtures/polyglot::c/util.h", "nope::x"]}), k).await;
+    let a = &fa["artifacts"];
+    assert!(
+        a[0]["content"]
+            .as_str()
+            .unwrap()
+            .starts_with("int sum_points(struct point *pts, int n) {")
+    );
+    assert_eq!(a[0]["startLine"], 22);
+    assert_eq!(
+        a[0]["relationships"]["outgoingCalls"][0]["identifier"],
+        "fixtures/polyglot::c/util.c::clamp"
+    );
+    assert_eq!(a[1]["found"], true);
+    assert_eq!(a[1]["kind"], "file");
+    assert_eq!(a[2]["found"], false);
+
+    // tree, ontology, query, schema, semantic, chat.
+    let t = s.tool_obj("get_file_tree", json!({"path": "c"}), k).await;
+    let tree = t["trees"][0]["tree"].as_str().unwrap();
+    assert!(tree.starts_with("c/ (2 files"), "{tree}");
+    assert!(tree.contains("util.c — c, 29 lines: "), "{tree}");
+    let small = s
+        .tool_obj("get_file_tree", json!({"max_nodes": 3}), k)
+        .await;
+    assert_eq!(small["trees"][0]["truncated"], true);
+    let o = s.tool_obj("get_repository_ontology", json!({}), k).await;
+    let content = o["content"].as_str().unwrap();
+    for section in [
+        "## Purpose",
+        "## Languages",
+        "## Layout",
+        "## Entry points",
+        "## Key types and modules",
+        "## Dependencies",
+    ] {
+        assert!(content.contains(section), "{section} missing:\n{content}");
+    }
+    assert!(content.contains("Twelve languages of small examples"));
+    assert!(content.contains("| rust | 1 | 67 |"), "{content}");
+    let q = s
+        .tool_obj(
+            "query_artifact_metadata",
+            json!({"statement": "SELECT COUNT(*) AS n FROM files WHERE language = 'c' LIMIT 1"}),
+            k,
+        )
+        .await;
+    assert_eq!(q["rows"][0]["n"], 2);
+    assert_eq!(q["resultShape"], "Aggregate");
+    let sch = s
+        .tool_obj(
+            "get_artifact_query_schema",
+            json!({"entity": "functions", "include_examples": false}),
+            k,
+        )
+        .await;
+    assert_eq!(sch["dsl_version"], "artifactquery/v1");
+    assert_eq!(sch["examples"], json!([]));
+    let sem = s
+        .tool_obj(
+            "semantic_search",
+            json!({"question": "Where is the area of a circle computed?"}),
+            k,
+        )
+        .await;
+    let top: Vec<&str> = sem["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .take(3)
+        .map(|r| r["identifier"].as_str().unwrap())
+        .collect();
+    assert!(
+        top.contains(&"fixtures/polyglot::python/shapes.py::Circle.area"),
+        "{top:?}"
+    );
+    let chat = s
+        .tool_obj(
+            "chat",
+            json!({"question": "How are points summed in the C code?"}),
+            k,
+        )
+        .await;
+    assert_eq!(chat["stateless"], true);
+    let answer = chat["answer"].as_str().unwrap();
+    assert!(answer.starts_with("Extractive answer"), "{answer}");
+    assert!(
+        answer.contains("[fixtures/polyglot::c/util.c::sum_points]"),
+        "{answer}"
+    );
+}
+
+#[tokio::test]
+async fn repairable_and_transport_errors() {
+    let w = world();
+    let (s, k) = (&w.server, w.key.as_str());
+    let (status, v) = s
+        .tool("read_file", json!({"pth": "c/util.c", "colour": 1}), k)
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(error_code(&v), "unknown_argument");
+    let msg = v["obj"]["error"]["message"].as_str().unwrap();
+    assert!(
+        msg.contains("'pth' (did you mean 'path'?)") && msg.contains("'colour'"),
+        "{msg}"
+    );
+    assert!(
+        v["rendered"]
+            .as_str()
+            .unwrap()
+            .starts_with("<tool_error>\n<code>unknown_argument</code>")
+    );
+    for k2 in ["retry", "try"] {
+        assert!(
+            v["obj"]["error"][k2]
+                .as_str()
+                .is_some_and(|t| !t.is_empty())
+        );
+    }
+    // Repairable errors come with both keys whatever the output format.
+    let (_, v) = s
+        .tool("grep_search", json!({"output_format": "agentic"}), k)
+        .await;
+    assert_eq!(error_code(&v), "missing_argument");
+    assert!(
+        v["rendered"]
+            .as_str()
+            .unwrap()
+            .contains("<code>missing_argument</code>")
+    );
+    // Three repositories visible: data_sources is needed.
+    let (_, v) = s.tool("grep_search", json!({"query": "clamp"}), k).await;
+    assert_eq!(error_code(&v), "missing_argument");
+    let (_, v) = s
+        .tool(
+            "grep_search",
+            json!({"query": "clamp", "data_sources": ["polyglott"]}),
+            k,
+        )
+        .await;
+    assert_eq!(error_code(&v), "unknown_data_source");
+    assert!(
+        v["obj"]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("did you mean 'polyglot'")
+    );
+    // Workspaces expand; ids work; a workspace is not a repository.
+    let ws = s
+        .tool_obj(
+            "grep_search",
+            json!({"query": "util", "data_sources": ["ws"]}),
+            k,
+        )
+        .await;
+    let repos: Vec<&str> = ws["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["dataSource"]["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        repos.contains(&"polyglot") && repos.contains(&"other"),
+        "{repos:?}"
+    );
+    let by_id = s
+        .tool_obj(
+            "grep_search",
+            json!({"query": "clamp", "data_sources": [w.polyglot_id]}),
+            k,
+        )
+        .await;
+    assert!(!by_id["results"].as_array().unwrap().is_empty());
+    let (_, v) = s
+        .tool("get_repository_ontology", json!({"data_source": "ws"}), k)
+        .await;
+    assert_eq!(error_code(&v), "workspace_not_allowed");
+    // util.c exists in two repositories of the workspace... only as c/util.c vs util.c: each resolves.
+    let (_, v) = s
+        .tool("read_file", json!({"path": "../etc/passwd"}), k)
+        .await;
+    assert_eq!(error_code(&v), "invalid_argument");
+    let (_, v) = s
+        .tool(
+            "read_file",
+            json!({"path": "c/util.c", "start_line": 2.5, "data_source": "polyglot"}),
+            k,
+        )
+        .await;
+    assert_eq!(error_code(&v), "invalid_argument");
+    let (_, v) = s.tool("read_file", json!({"path": "c/util.c", "start_line": "3", "end_line": 2.0, "data_source": "polyglot"}), k).await;
+    assert_eq!(error_code(&v), "invalid_argument");
+    let many: Vec<String> = (0..51).map(|i| format!("o/r::f{i}")).collect();
+    let (_, v) = s
+        .tool("fetch_artifacts", json!({"identifiers": many}), k)
+        .await;
+    assert_eq!(error_code(&v), "too_many_identifiers");
+    let (_, v) = s
+        .tool(
+            "grep_search",
+            json!({"query": "(a{1000}){1000}", "regex": true, "data_sources": ["ws"]}),
+            k,
+        )
+        .await;
+    assert_eq!(error_code(&v), "invalid_query");
+    let (_, v) = s
+        .tool(
+            "query_artifact_metadata",
+            json!({"statement": "SELECT path FROM files", "data_sources": ["ws"]}),
+            k,
+        )
+        .await;
+    assert_eq!(error_code(&v), "missing_limit");
+    assert!(v["obj"]["error"]["try"].as_str().unwrap().contains("LIMIT"));
+
+    // Transport errors.
+    let client = reqwest::Client::new();
+    let url = format!("{}/api/tools/read_file", s.url);
+    let resp = client
+        .post(&url)
+        .bearer_auth(k)
+        .header("content-type", "application/json")
+        .body("{\"path\":")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 400);
+    let resp = client
+        .post(&url)
+        .bearer_auth(k)
+        .json(&json!(["not", "an", "object"]))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 400);
+    let resp = client
+        .post(&url)
+        .json(&json!({"path": "x"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 401);
+    let body: Value = resp.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "UNAUTHORIZED");
+    let resp = client
+        .post(format!("{}/api/tools/no_such_tool", s.url))
+        .bearer_auth(k)
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 404);
+    let resp = client
+        .post(&url)
+        .bearer_auth(k)
+        .header("content-type", "text/json")
+        .body("{\"path\":\"c/util.c\",\"data_source\":\"polyglot\"}")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 200);
+    let resp = client
+        .post(&url)
+        .bearer_auth(k)
+        .header("content-type", "application/vnd.api+json")
+        .body("{\"path\":\"c/util.c\",\"data_source\":\"polyglot\"}")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 200);
+}
+
+#[tokio::test]
+async fn organisations_never_see_each_other() {
+    let w = world();
+    let s = &w.server;
+    // acme sees only its own source, and may omit data_sources.
+    let ds = s.tool_obj("get_data_sources", json!({}), &w.acme).await;
+    let names: Vec<&str> = ds["data_sources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, vec!["secret"]);
+    let g = s
+        .tool_obj("grep_search", json!({"query": "clamp"}), &w.acme)
+        .await;
+    let paths: Vec<&str> = g["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["location"]["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths, vec!["keys.py"]);
+    // Another organisation's source is unknown, by name and by id.
+    for r in ["polyglot", w.polyglot_id.as_str()] {
+        let (_, v) = s
+            .tool(
+                "read_file",
+                json!({"path": "c/util.c", "data_source": r}),
+                &w.acme,
+            )
+            .await;
+        assert_eq!(error_code(&v), "unknown_data_source", "{r}: {v}");
+        assert!(
+            !v.to_string().contains("polyglot") || r == "polyglot",
+            "{v}"
+        );
+    }
+    let fa = s
+        .tool_obj(
+            "fetch_artifacts",
+            json!({"identifiers": ["fixtures/polyglot::c/util.c"]}),
+            &w.acme,
+        )
+        .await;
+    assert_eq!(fa["artifacts"][0]["found"], false);
+    // And the default organisation never sees acme's secret.
+    let g = s
+        .tool_obj(
+            "grep_search",
+            json!({"query": "TOPSECRET_TOKEN", "data_sources": ["ws"]}),
+            &w.key,
+        )
+        .await;
+    assert_eq!(g["results"], json!([]));
+    let (_, v) = s
+        .tool(
+            "grep_search",
+            json!({"query": "x", "data_sources": ["secret"]}),
+            &w.key,
+        )
+        .await;
+    assert_eq!(error_code(&v), "unknown_data_source");
+    // Relevance ranking of data sources.
+    let r = s
+        .tool_obj(
+            "get_data_sources",
+            json!({"query": "examples in twelve languages"}),
+            &w.key,
+        )
+        .await;
+    assert_eq!(r["relevance_status"], "succeeded");
+    assert_eq!(r["billed"], true);
+    assert_eq!(r["data_sources"][0]["name"], "polyglot");
+    assert!(
+        r["data_sources"][0]["relevanceReason"]
+            .as_str()
+            .unwrap()
+            .contains("twelve")
+    );
+    let r = s
+        .tool_obj("get_data_sources", json!({"alive_only": false}), &w.key)
+        .await;
+    assert_eq!(r["warnings"][0]["canonical"], "ready_only");
+}
