@@ -10,6 +10,7 @@ command -v git >/dev/null 2>&1 || need+=(git)
 command -v cc >/dev/null 2>&1 || need+=(build-essential)
 if [ "${QUARRY_SETUP_TESTS:-0}" = 1 ]; then
   command -v python3 >/dev/null 2>&1 || need+=(python3)
+  python3 -m venv --help >/dev/null 2>&1 || need+=(python3-venv)
 fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}" >&2
@@ -20,4 +21,20 @@ if [ ${#need[@]} -gt 0 ]; then
     $SUDO apt-get update -q >/dev/null
     $SUDO apt-get install -y -q "${need[@]}" >/dev/null
   }
+fi
+
+# Python clients the tests drive (official clients, schemathesis), in a venv outside the clone.
+if [ "${QUARRY_SETUP_TESTS:-0}" = 1 ]; then
+  VENV="${QUARRY_VENV:-$HOME/.cache/quarry-venv}"
+  if [ ! -x "$VENV/bin/pip" ]; then
+    echo "setup: creating $VENV" >&2
+    python3 -m venv "$VENV"
+  fi
+  # Pinned; reinstalled only when the list changes.
+  REQS="schemathesis==4.32.5"
+  if [ "$(cat "$VENV/.quarry-reqs" 2>/dev/null)" != "$REQS" ]; then
+    echo "setup: installing $REQS" >&2
+    "$VENV/bin/pip" install -q $REQS
+    echo "$REQS" > "$VENV/.quarry-reqs"
+  fi
 fi
