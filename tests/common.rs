@@ -165,10 +165,16 @@ impl Drop for Server {
 }
 
 pub fn start(store: &std::path::Path) -> Server {
+    start_with_env(store, &[])
+}
+
+/// Start `quarry serve` with extra environment variables.
+pub fn start_with_env(store: &std::path::Path, env: &[(&str, &str)]) -> Server {
     let mut child = std::process::Command::new(QUARRY)
         .args(["serve", "--addr", "127.0.0.1:0"])
         .env("QUARRY_STORE", store)
         .env_remove("QUARRY_LLM_URL")
+        .envs(env.iter().copied())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .spawn()

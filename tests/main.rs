@@ -5,6 +5,7 @@
 //! One test binary on purpose: the dependency stack is heavy and every test binary is a
 //! large link.
 
+mod api;
 mod common;
 mod index;
 mod serve;

@@ -5,19 +5,24 @@ use serde_json::{Value, json};
 
 use crate::common::*;
 
-struct World {
-    _tmp: tempfile::TempDir,
-    server: Server,
+pub struct World {
+    pub _tmp: tempfile::TempDir,
+    pub server: Server,
     /// Organisation `default`: sees polyglot, other, ws.
-    key: String,
+    pub key: String,
     /// Scoped to polyglot only.
-    scoped: String,
+    pub scoped: String,
     /// Organisation `acme`: sees only its own `secret`.
-    acme: String,
-    polyglot_id: String,
+    pub acme: String,
+    pub polyglot_id: String,
 }
 
-fn world() -> World {
+pub fn world() -> World {
+    world_with_env(&[])
+}
+
+/// The world with extra environment for `quarry serve`.
+pub fn world_with_env(env: &[(&str, &str)]) -> World {
     let tmp = tempfile::tempdir().unwrap();
     let store = tmp.path().join("store");
     let repo = fixture_repo("polyglot", tmp.path());
@@ -83,7 +88,7 @@ fn world() -> World {
         "SELECT DISTINCT data_source FROM files WHERE path = 'c/util.c'",
     );
     let polyglot_id = sources[0]["data_source"].as_str().unwrap().to_string();
-    let server = start(&store);
+    let server = start_with_env(&store, env);
     World {
         _tmp: tmp,
         server,
@@ -94,7 +99,7 @@ fn world() -> World {
     }
 }
 
-fn error_code(v: &Value) -> &str {
+pub fn error_code(v: &Value) -> &str {
     v["obj"]["error"]["code"].as_str().unwrap_or("")
 }
 
@@ -667,20 +672,20 @@ async fn organisations_never_see_each_other() {
     assert_eq!(r["warnings"][0]["canonical"], "ready_only");
 }
 
-/// The schemathesis CLI the test setup installs (scripts/setup.sh), if present.
-fn schemathesis() -> Option<std::path::PathBuf> {
+/// A program of the test venv (scripts/setup.sh), if installed.
+pub fn venv_bin(name: &str) -> Option<std::path::PathBuf> {
     let venv = std::env::var_os("QUARRY_VENV")
         .map(std::path::PathBuf::from)
         .or_else(|| {
             std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".cache/quarry-venv"))
         })?;
-    let bin = venv.join("bin/schemathesis");
+    let bin = venv.join("bin").join(name);
     bin.exists().then_some(bin)
 }
 
 #[tokio::test]
 async fn schemathesis_fuzzes_the_openapi_document() {
-    let Some(st) = schemathesis() else {
+    let Some(st) = venv_bin("schemathesis") else {
         assert!(
             std::env::var_os("CI").is_none(),
             "schemathesis is not installed; scripts/setup.sh installs it (QUARRY_SETUP_TESTS=1)"

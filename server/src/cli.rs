@@ -78,6 +78,10 @@ enum Command {
         /// Address to listen on (port 0 picks a free port).
         #[arg(long, env = "QUARRY_ADDR", default_value = "127.0.0.1:7878")]
         addr: SocketAddr,
+        /// Host names (or host:port) MCP accepts in the Host header, comma-separated; loopback
+        /// only by default (DNS-rebinding protection). `*` accepts any host.
+        #[arg(long, env = "QUARRY_MCP_ALLOWED_HOSTS", value_delimiter = ',')]
+        mcp_allowed_hosts: Vec<String>,
     },
     /// Index a repository (this directory by default), create an API key and serve.
     Up {
@@ -229,7 +233,10 @@ async fn run(cli: Cli) -> Result<()> {
             }
         }
         Command::Keys(cmd) => keys_cmd(&catalog, &org, cmd).await?,
-        Command::Serve { addr } => serve(catalog, addr, None).await?,
+        Command::Serve {
+            addr,
+            mcp_allowed_hosts,
+        } => serve(catalog, addr, mcp_allowed_hosts, None).await?,
         Command::Up { path, addr } => {
             let args = IndexArgs {
                 path,
@@ -240,7 +247,7 @@ async fn run(cli: Cli) -> Result<()> {
             };
             index_cmd(&catalog, &org, &args).await?;
             let (_, secret) = crate::auth::create_key(&catalog, &org, None, false).await?;
-            serve(catalog, addr, Some(secret)).await?;
+            serve(catalog, addr, Vec::new(), Some(secret)).await?;
         }
     }
     Ok(())
@@ -517,9 +524,26 @@ async fn keys_cmd(catalog: &Catalog, org: &str, cmd: KeysCmd) -> Result<()> {
     Ok(())
 }
 
-async fn serve(catalog: Catalog, addr: SocketAddr, secret: Option<String>) -> Result<()> {
+async fn serve(
+    catalog: Catalog,
+    addr: SocketAddr,
+    mcp_allowed_hosts: Vec<String>,
+    secret: Option<String>,
+) -> Result<()> {
     let store_url = catalog.store().url().to_string();
-    crate::http::serve(catalog, addr, move |bound| {
+    let hosts = if mcp_allowed_hosts.is_empty() {
+        crate::mcp::DEFAULT_ALLOWED_HOSTS
+            .iter()
+            .map(|h| h.to_string())
+            .collect()
+    } else {
+        mcp_allowed_hosts
+    };
+    let state = crate::http::AppState {
+        catalog,
+        mcp_allowed_hosts: hosts,
+    };
+    crate::http::serve(state, addr, move |bound| {
         println!("Quarry is serving on http://{bound} (store: {store_url})");
         if let Some(secret) = &secret {
             println!("API key: {secret}");

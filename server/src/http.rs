@@ -31,6 +31,8 @@ pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
 #[derive(Clone)]
 pub struct AppState {
     pub catalog: Catalog,
+    /// Host names MCP accepts (`*` = any); see `mcp`.
+    pub mcp_allowed_hosts: Vec<String>,
 }
 
 /// A SPEC 7.2 error response.
@@ -74,6 +76,25 @@ pub fn router(state: AppState) -> Router {
         .route("/datasources/all", get(datasources_all))
         .route("/datasources/ready", get(datasources_ready))
         .route("/tools/{name}", post(tool_call))
+        .route("/datasources/ontology", get(crate::rest::ontology))
+        .route("/search/grep", get(crate::rest::search_grep))
+        .route("/search/semantic", get(crate::rest::search_semantic))
+        .route(
+            "/search",
+            get(crate::rest::search_legacy).post(json_route(crate::rest::search_post)),
+        )
+        .route(
+            "/search/artifacts",
+            post(json_route(crate::rest::artifacts)),
+        )
+        .route(
+            "/chat/completions",
+            post(crate::connectors::chat_completions),
+        )
+        .route_service(
+            "/mcp",
+            crate::mcp::service(state.clone(), mcp_hosts(&state)),
+        )
         .route_layer(middleware::from_fn_with_state(state.clone(), require_key));
     Router::new()
         .route(
@@ -83,6 +104,10 @@ pub fn router(state: AppState) -> Router {
         .route(
             "/api/openapi.json",
             get(|| async { Json(crate::tools::openapi::document()) }),
+        )
+        .route(
+            "/api/knowledge-retrieval/dify/retrieval",
+            post(crate::connectors::dify_retrieval),
         )
         .nest("/api", api)
         .fallback(|| async {
@@ -97,6 +122,45 @@ pub fn router(state: AppState) -> Router {
         ))
         .layer(tower_http::trace::TraceLayer::new_for_http())
         .with_state(state)
+}
+
+/// Adapt a handler taking a parsed JSON body to one taking the raw body, so malformed JSON
+/// gets SPEC 7.2's 400 body rather than axum's plain-text rejection.
+fn json_route<F, Fut>(
+    f: F,
+) -> impl Fn(
+    State<AppState>,
+    Extension<Principal>,
+    HeaderMap,
+    Bytes,
+) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<Response, ApiError>> + Send>>
++ Clone
++ Send
++ Sync
++ 'static
+where
+    F: Fn(State<AppState>, Extension<Principal>, Json<Value>) -> Fut
+        + Clone
+        + Send
+        + Sync
+        + 'static,
+    Fut: std::future::Future<Output = Result<Response, ApiError>> + Send + 'static,
+{
+    move |state, who, headers, body| {
+        let f = f.clone();
+        Box::pin(async move {
+            let v = parse_json_body(&headers, &body)?;
+            f(state, who, Json(v)).await
+        })
+    }
+}
+
+fn mcp_hosts(state: &AppState) -> Vec<String> {
+    if state.mcp_allowed_hosts.iter().any(|h| h == "*") {
+        Vec::new() // rmcp: an empty list accepts any host
+    } else {
+        state.mcp_allowed_hosts.clone()
+    }
 }
 
 async fn require_key(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
@@ -252,6 +316,18 @@ async fn tool_call(
             ),
         ));
     }
+    let value = parse_json_body(&headers, &body)?;
+    match crate::tools::call(&state, &who, &name, value).await {
+        Ok(v) => Ok(Json(v).into_response()),
+        Err(crate::tools::BadRequest(m)) => {
+            Err(ApiError::new(StatusCode::BAD_REQUEST, "INVALID_REQUEST", m))
+        }
+    }
+}
+
+/// A JSON request body (`application/json`, `text/json`, `application/*+json`; a missing or
+/// form content type is read as JSON too, for `curl -d`); 400 with SPEC 7.2's body otherwise.
+pub fn parse_json_body(headers: &HeaderMap, body: &[u8]) -> Result<Value, ApiError> {
     if let Some(ct) = headers.get("content-type").and_then(|v| v.to_str().ok()) {
         let mime = ct
             .split(';')
@@ -271,30 +347,24 @@ async fn tool_call(
             ));
         }
     }
-    let value: Value = serde_json::from_slice(&body).map_err(|e| {
+    serde_json::from_slice(body).map_err(|e| {
         ApiError::new(
             StatusCode::BAD_REQUEST,
             "INVALID_REQUEST",
             format!("malformed JSON body: {e}"),
         )
-    })?;
-    match crate::tools::call(&state, &who, &name, value).await {
-        Ok(v) => Ok(Json(v).into_response()),
-        Err(crate::tools::BadRequest(m)) => {
-            Err(ApiError::new(StatusCode::BAD_REQUEST, "INVALID_REQUEST", m))
-        }
-    }
+    })
 }
 
 /// Bind and serve until Ctrl-C; `on_bound` receives the actual address (port 0 is allowed).
 pub async fn serve(
-    catalog: Catalog,
+    state: AppState,
     addr: SocketAddr,
     on_bound: impl FnOnce(SocketAddr),
 ) -> std::io::Result<()> {
     let listener = tokio::net::TcpListener::bind(addr).await?;
     on_bound(listener.local_addr()?);
-    let app = router(AppState { catalog });
+    let app = router(state);
     axum::serve(listener, app)
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;

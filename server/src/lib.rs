@@ -6,13 +6,19 @@
 //! - [`http`]: the HTTP server;
 //! - [`query`]: running ArtifactQuery statements for a caller;
 //! - [`tools`]: the Tool API (eleven tools, their schemas, the OpenAPI document);
+//! - [`rest`]: REST search, ontology and artifact routes (SPEC 4.3);
+//! - [`connectors`]: the Dify retrieval connector and OpenAI-compatible chat completions;
+//! - [`mcp`]: MCP over streamable HTTP (rmcp) at `/api/mcp`;
 //! - [`chat`]: question answering (retrieval, then an LLM or an extractive answer).
 
 pub mod auth;
 pub mod chat;
 pub mod cli;
+pub mod connectors;
 pub mod http;
+pub mod mcp;
 pub mod progress;
 pub mod query;
+pub mod rest;
 pub mod sources;
 pub mod tools;

@@ -270,7 +270,7 @@ fn envelope(format: OutputFormat, result: ToolResult) -> Value {
     }
 }
 
-async fn run(
+pub async fn run(
     state: &AppState,
     who: &Principal,
     name: &str,

@@ -1,0 +1,138 @@
+//! MCP at `/api/mcp`: the eleven tools over streamable HTTP, served by `rmcp`.
+//!
+//! The bearer key is checked by the same middleware as every other `/api` route before rmcp
+//! sees the request (401 otherwise); the authenticated [`Principal`] travels in the HTTP
+//! request's extensions, which rmcp hands to the handler as `http::request::Parts`. Each call
+//! goes through the Tool API's one mechanism (`tools::call`): the `rendered` text becomes the
+//! content, `obj` the `structuredContent`, and a repairable error an `isError: true` result
+//! carrying both. Stateless (no sessions), JSON responses; both protocol revisions rmcp serves
+//! (2025-11-25 and 2026-07-28) work.
+
+use std::sync::Arc;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    InitializeResult, JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities,
+    Tool, ToolAnnotations,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::{ErrorData, ServerHandler};
+use serde_json::Value;
+
+use crate::http::AppState;
+use crate::sources::Principal;
+
+/// Hosts accepted by default (DNS-rebinding protection); `--mcp-allowed-hosts` widens it.
+pub const DEFAULT_ALLOWED_HOSTS: &[&str] = &["localhost", "127.0.0.1", "::1"];
+
+#[derive(Clone)]
+pub struct QuarryMcp {
+    state: AppState,
+}
+
+fn tool_list() -> Vec<Tool> {
+    crate::tools::tools()
+        .into_iter()
+        .map(|t| {
+            let mut schema = (t.input_schema)();
+            if let Some(props) = schema.get_mut("properties").and_then(Value::as_object_mut) {
+                props.insert(
+                    "output_format".into(),
+                    serde_json::json!({"type": ["string", "null"], "enum": ["json", "agentic", null],
+                        "description": "Omit for both forms; json for structured content only; agentic for text only."}),
+                );
+            }
+            let schema: JsonObject = match schema {
+                Value::Object(o) => o,
+                _ => JsonObject::new(),
+            };
+            let mut annotations = ToolAnnotations::new();
+            annotations.read_only_hint = Some(true);
+            annotations.destructive_hint = Some(false);
+            annotations.idempotent_hint = Some(true);
+            annotations.open_world_hint = Some(false);
+            let mut tool = Tool::new(t.name, t.description, Arc::new(schema));
+            tool.annotations = Some(annotations);
+            tool
+        })
+        .collect()
+}
+
+impl ServerHandler for QuarryMcp {
+    fn get_info(&self) -> InitializeResult {
+        InitializeResult::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("quarry", env!("CARGO_PKG_VERSION")))
+            .with_instructions(
+                "Quarry answers questions about indexed code. Call get_data_sources first; then semantic_search and/or grep_search; then fetch_artifacts (read_file as fallback) and get_artifact_relationships. Use chat only for synthesis.",
+            )
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(tool_list()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let who = context
+            .extensions
+            .get::<axum::http::request::Parts>()
+            .and_then(|p| p.extensions.get::<Principal>())
+            .cloned()
+            .ok_or_else(|| ErrorData::internal_error("request not authenticated", None))?;
+        let name = request.name.to_string();
+        if !crate::tools::tools().iter().any(|t| t.name == name) {
+            return Err(ErrorData::invalid_params(
+                format!("unknown tool '{name}'"),
+                None,
+            ));
+        }
+        let args = Value::Object(request.arguments.unwrap_or_default());
+        let envelope = crate::tools::call(&self.state, &who, &name, args)
+            .await
+            .map_err(|e| ErrorData::invalid_params(e.0, None))?;
+        let rendered = envelope
+            .get("rendered")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        let obj = envelope.get("obj").cloned();
+        let is_error = obj.as_ref().is_some_and(|o| o.get("error").is_some());
+        let text =
+            rendered.unwrap_or_else(|| obj.as_ref().map(Value::to_string).unwrap_or_default());
+        let mut result = if is_error {
+            CallToolResult::error(vec![ContentBlock::text(text)])
+        } else {
+            CallToolResult::success(vec![ContentBlock::text(text)])
+        };
+        result.structured_content = obj;
+        Ok(result.into())
+    }
+}
+
+/// The MCP service to mount at `/api/mcp` (behind the bearer middleware).
+pub fn service(
+    state: AppState,
+    allowed_hosts: Vec<String>,
+) -> StreamableHttpService<QuarryMcp, NeverSessionManager> {
+    let config = StreamableHttpServerConfig::default()
+        .with_legacy_session_mode(false)
+        .with_json_response(true)
+        .with_allowed_hosts(allowed_hosts);
+    StreamableHttpService::new(
+        move || {
+            Ok(QuarryMcp {
+                state: state.clone(),
+            })
+        },
+        Arc::new(NeverSessionManager::default()),
+        config,
+    )
+}
