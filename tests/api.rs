@@ -348,6 +348,7 @@ async fn chat_through_an_openai_compatible_llm() {
         )
         .await;
     let _ = llm.kill();
+    let _ = llm.wait();
     assert_eq!(chat["mode"], "llm");
     assert_eq!(
         chat["answer"],

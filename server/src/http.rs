@@ -124,16 +124,14 @@ pub fn router(state: AppState) -> Router {
         .with_state(state)
 }
 
+type BoxedResponse =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Result<Response, ApiError>> + Send>>;
+
 /// Adapt a handler taking a parsed JSON body to one taking the raw body, so malformed JSON
 /// gets SPEC 7.2's 400 body rather than axum's plain-text rejection.
 fn json_route<F, Fut>(
     f: F,
-) -> impl Fn(
-    State<AppState>,
-    Extension<Principal>,
-    HeaderMap,
-    Bytes,
-) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<Response, ApiError>> + Send>>
+) -> impl Fn(State<AppState>, Extension<Principal>, HeaderMap, Bytes) -> BoxedResponse
 + Clone
 + Send
 + Sync
