@@ -11,6 +11,7 @@ command -v cc >/dev/null 2>&1 || need+=(build-essential)
 if [ "${QUARRY_SETUP_TESTS:-0}" = 1 ]; then
   command -v python3 >/dev/null 2>&1 || need+=(python3)
   python3 -m venv --help >/dev/null 2>&1 || need+=(python3-venv)
+  command -v rg >/dev/null 2>&1 || need+=(ripgrep)
 fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}" >&2

@@ -7,6 +7,7 @@
 
 mod api;
 mod common;
+mod grep;
 mod index;
 mod serve;
 mod tools;

@@ -3,14 +3,15 @@
 //! A file is split into lines at `\n` (a `\r` before it stays part of the line, as in ripgrep
 //! without `--crlf`), the pattern runs on each line, and every non-overlapping match is
 //! reported, empty matches included (so `^` matches every line, as it does in ripgrep).
-//! Patterns use the Rust `regex` dialect ripgrep uses; a literal query is escaped. A pattern
+//! Patterns use the Rust `regex` dialect ripgrep uses, matched on bytes as ripgrep does (so
+//! empty matches occur at every byte offset); a literal query is escaped. A pattern
 //! that can only match a line break is refused, as ripgrep refuses it.
 //!
 //! [`required_literals`] extracts literals every match must contain; the planner uses them to
 //! prune candidate files before any regex runs. Pruning can never drop a match because each
 //! literal is contained in every possible match.
 
-use regex::{Regex, RegexBuilder};
+use regex::bytes::{Regex, RegexBuilder};
 use regex_syntax::hir::{Hir, HirKind};
 
 /// Largest compiled regex accepted (bounds regex bombs such as `(a{1000}){1000}`).
@@ -42,9 +43,10 @@ impl std::error::Error for PatternError {}
 pub struct LineMatch {
     /// 1-based line number.
     pub line_number: u64,
-    /// The line without its terminator (`\n`, and a `\r` before it).
+    /// The line without its `\n` (a `\r` before it stays, as ripgrep matches it).
     pub text: String,
-    /// Matches as byte ranges into the line (start inclusive, end exclusive).
+    /// Matches as byte ranges into the line (start inclusive, end exclusive). Empty only for
+    /// an empty match at the end of an unterminated last line (see [`Pattern::search`]).
     pub spans: Vec<(usize, usize)>,
 }
 
@@ -93,7 +95,7 @@ impl Pattern {
 
     /// Whether `text` (a path, say) matches anywhere.
     pub fn is_match(&self, text: &str) -> bool {
-        self.regex.is_match(text)
+        self.regex.is_match(text.as_bytes())
     }
 
     /// Matching lines of `content`, at most `max_lines` of them listed; counts cover all.
@@ -101,18 +103,29 @@ impl Pattern {
         let mut out = Vec::new();
         let mut total = 0;
         let mut matches = 0;
-        for (i, raw) in lines(content).enumerate() {
-            let line = raw.strip_suffix('\r').unwrap_or(raw);
+        let unterminated = !content.ends_with('\n');
+        let n_lines = lines(content).count();
+        for (i, line) in lines(content).enumerate() {
             // Matching runs on the line with its `\r` (ripgrep without --crlf).
-            let mut spans = Vec::new();
-            for m in self.regex.find_iter(raw) {
-                let end = m.end().min(line.len());
-                let start = m.start().min(end);
-                spans.push((start, end));
-            }
-            if spans.is_empty() {
+            let found: Vec<(usize, usize)> = self
+                .regex
+                .find_iter(line.as_bytes())
+                .map(|m| (m.start(), m.end()))
+                .collect();
+            if found.is_empty() {
                 continue;
             }
+            // ripgrep's quirk, kept for identical answers: on a last line without a final
+            // newline, an empty match at the very end is not reported as a match, though the
+            // line still matches.
+            let spans: Vec<(usize, usize)> = if unterminated && i + 1 == n_lines {
+                found
+                    .into_iter()
+                    .filter(|&(s, e)| !(s == e && s == line.len()))
+                    .collect()
+            } else {
+                found
+            };
             total += 1;
             matches += spans.len();
             if out.len() < max_lines {
@@ -150,11 +163,11 @@ pub fn lines(content: &str) -> impl Iterator<Item = &str> {
     body.split('\n').filter(move |_| !empty)
 }
 
-/// The character (Unicode scalar) offset of byte offset `byte` in `line`.
+/// The character (Unicode scalar) column of byte offset `byte` in `line`: how many characters
+/// start before it. (Like ripgrep, matching is on bytes, so an empty match can fall inside a
+/// multi-byte character; it gets the column of the character after.)
 pub fn char_column(line: &str, byte: usize) -> usize {
-    line.get(..byte)
-        .map(|s| s.chars().count())
-        .unwrap_or_else(|| line.chars().count())
+    line.char_indices().take_while(|(i, _)| *i < byte).count()
 }
 
 fn has_line_break(hir: &Hir) -> bool {
@@ -243,7 +256,7 @@ mod tests {
         let f = p.search("ab\r\nb\nxb", 10);
         let (m, n) = (f.lines, f.line_count);
         assert_eq!(n, 3);
-        assert_eq!(m[0].text, "ab");
+        assert_eq!(m[0].text, "ab\r");
         assert_eq!(m[0].spans, vec![(1, 2)]);
         assert_eq!(m[2].line_number, 3);
         // `$` does not match before `\r` (no --crlf), empty matches count.
@@ -255,9 +268,14 @@ mod tests {
         assert_eq!(m[0].line_number, 2);
         let f = Pattern::new("^", true).unwrap().search("a\n\nb", 10);
         assert_eq!((f.line_count, f.match_count), (3, 3));
+        // As ripgrep: `$` matches the unterminated last line but reports no match span.
+        let f = Pattern::new("$", true).unwrap().search("ab\ncd", 10);
+        assert_eq!((f.line_count, f.match_count), (2, 1));
+        assert!(f.lines[1].spans.is_empty());
         assert_eq!(lines("").count(), 0);
         assert_eq!(lines("a\n").count(), 1);
         assert_eq!(char_column("héllo", 3), 2);
+        assert_eq!(char_column("héllo", 2), 2);
     }
 
     #[test]

@@ -428,6 +428,25 @@ pub async fn index_repository(
     };
     let commit = resolved.commit.clone();
     drop(resolved);
+    // The trigram index grep prunes with; rebuilt whenever the files changed.
+    // (Also when an older run, or an older Quarry, published files without it.)
+    let needs_index =
+        files_changed || !tables::has_content_index(store, &source.id, files_version).await?;
+    let files_version = if needs_index {
+        progress.phase("indexing content (trigrams)", None);
+        match tables::build_content_index(store, &source.id, files_version).await {
+            Ok(v) => v,
+            Err(e) => {
+                // Grep stays correct without it (a scan); say so and go on.
+                progress.warn(&format!(
+                    "the trigram index was not built ({e}); grep will scan"
+                ));
+                files_version
+            }
+        }
+    } else {
+        files_version
+    };
     failpoint("files_written");
 
     let Accum {

@@ -145,3 +145,39 @@ pub async fn delete_where_any(ds: &mut Dataset, table: &str, conditions: &[Strin
     }
     Ok(ds.version().version)
 }
+
+/// Name of the n-gram index on `files.content`.
+pub const CONTENT_INDEX: &str = "content_ngram";
+
+/// Build (or rebuild) the n-gram (trigram) index on `files.content` at `version`; returns the
+/// new version. Lance answers `contains(content, '...')` filters from it — candidates only:
+/// its tokens are lower-cased alphanumeric trigrams, so every candidate is rechecked by the
+/// exact filter, and grep verifies each line again. An index can narrow a search, never
+/// change its answer.
+pub async fn build_content_index(store: &Store, source_id: &str, version: u64) -> Result<u64> {
+    use lance::index::DatasetIndexExt;
+    use lance_index::IndexType;
+    use lance_index::scalar::{BuiltinIndexType, ScalarIndexParams};
+    let mut ds = checkout_for_update(store, source_id, "files", version).await?;
+    ds.create_index(
+        &["content"],
+        IndexType::NGram,
+        Some(CONTENT_INDEX.to_string()),
+        &ScalarIndexParams::for_builtin(BuiltinIndexType::NGram),
+        true,
+    )
+    .await
+    .map_err(|e| StorageError::lance("files", e))?;
+    Ok(ds.version().version)
+}
+
+/// Whether `files` at `version` carries the content n-gram index.
+pub async fn has_content_index(store: &Store, source_id: &str, version: u64) -> Result<bool> {
+    use lance::index::DatasetIndexExt;
+    let ds = open_table(store, source_id, "files", version).await?;
+    let indices = ds
+        .load_indices()
+        .await
+        .map_err(|e| StorageError::lance("files", e))?;
+    Ok(indices.iter().any(|i| i.name == CONTENT_INDEX))
+}

@@ -63,7 +63,11 @@ fn clip(text: &str, start_char: usize) -> String {
 }
 
 fn match_json(m: &LineMatch, all_lines: &[&str], context: usize, matched: &[u64]) -> Value {
-    let (s, e) = m.spans[0];
+    let (s, e) = m
+        .spans
+        .first()
+        .copied()
+        .unwrap_or((m.text.len(), m.text.len()));
     let start = char_column(&m.text, s);
     let end = char_column(&m.text, e);
     let n = m.line_number as usize;
@@ -82,7 +86,7 @@ fn match_json(m: &LineMatch, all_lines: &[&str], context: usize, matched: &[u64]
         "lineNumber": m.line_number,
         "startColumn": start,
         "endColumn": end,
-        "lineText": clip(&m.text, start),
+        "lineText": clip(m.text.strip_suffix('\r').unwrap_or(&m.text), start),
         "remark": if m.spans.len() > 1 { format!("{} matches on this line", m.spans.len()) } else { String::new() },
         "contextLines": ctx_lines,
     })
@@ -157,11 +161,14 @@ pub async fn grep_search(call: &Call<'_>, a: args::GrepSearch) -> ToolResult {
         let path = f.s("path");
         let repo = repo_of(f.s("data_source"));
         let start = first
-            .map(|m| (m.line_number, char_column(&m.text, m.spans[0].0)))
+            .map(|m| {
+                let s = m.spans.first().map(|s| s.0).unwrap_or(m.text.len());
+                (m.line_number, char_column(&m.text, s))
+            })
             .unwrap_or((1, 0));
         let end = last
             .map(|m| {
-                let (_, e) = *m.spans.last().unwrap_or(&(0, 0));
+                let (_, e) = *m.spans.last().unwrap_or(&(m.text.len(), m.text.len()));
                 (m.line_number, char_column(&m.text, e))
             })
             .unwrap_or((1, 0));
