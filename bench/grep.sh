@@ -15,7 +15,7 @@ QUARRY="${QUARRY:-${CARGO_TARGET_DIR:-$HOME/.cache/quarry-target}/debug/quarry}"
 STORE="${QUARRY_BENCH_STORE:-$HOME/.cache/quarry-bench-store}"
 export QUARRY_STORE="$STORE"
 "$QUARRY" index "$CORPUS" --name corpus >/dev/null 2>&1
-KEY=$("$QUARRY" keys create)
+KEY=$("$QUARRY" keys create 2>/dev/null)
 PORT_FILE=$(mktemp)
 "$QUARRY" serve --addr 127.0.0.1:0 > "$PORT_FILE" 2>/dev/null &
 SERVER=$!
@@ -24,9 +24,11 @@ for _ in $(seq 50); do grep -q http "$PORT_FILE" && break; sleep 0.2; done
 URL=$(grep -o 'http://[0-9.:]*' "$PORT_FILE" | head -1)
 echo "corpus: $CORPUS ($(du -sh "$CORPUS" | cut -f1)); store: $(du -sh "$STORE" | cut -f1)"
 
-quarry_once() { # query regex
-  curl -s "$URL/api/tools/grep_search" -H "Authorization: Bearer $KEY" \
-    -d "$(python3 -c 'import json,sys; print(json.dumps({"query": sys.argv[1], "regex": sys.argv[2] == "1", "max_results": 500, "data_sources": ["corpus"], "output_format": "json"}))' "$1" "$2")"
+body() { # query regex → the request body (built outside the timed call)
+  python3 -c 'import json,sys; print(json.dumps({"query": sys.argv[1], "regex": sys.argv[2] == "1", "max_results": 500, "data_sources": ["corpus"], "output_format": "json"}))' "$1" "$2"
+}
+quarry_once() { # body
+  curl -s "$URL/api/tools/grep_search" -H "Authorization: Bearer $KEY" -d "$1"
 }
 rg_once() { # query regex
   if [ "$2" = 1 ]; then rg --no-config -c -e "$1" "$CORPUS"; else rg --no-config -c -F -e "$1" "$CORPUS"; fi
@@ -44,35 +46,36 @@ median_ms() { # fn args... → median of 5 (after a warm-up)
 echo
 echo "| query | regex | files (rg) | files (quarry, ≤500) | rg ms | quarry ms | rg / quarry |"
 echo "|---|---|---:|---:|---:|---:|---:|"
-while IFS='|' read -r q regex; do
+while IFS=$'\t' read -r regex q; do
   [ -z "$q" ] && continue
-  files_rg=$(rg_once "$q" "$regex" | wc -l)
-  files_q=$(quarry_once "$q" "$regex" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(len(d["obj"].get("results", [])))')
+  b=$(body "$q" "$regex")
+  files_rg=$( (rg_once "$q" "$regex" || true) | wc -l)
+  files_q=$(quarry_once "$b" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(len(d["obj"].get("results", [])))')
   r=$(median_ms rg_once "$q" "$regex")
-  t=$(median_ms quarry_once "$q" "$regex")
+  t=$(median_ms quarry_once "$b")
   ratio=$(python3 -c "print(f'{$r / max($t, 1):.1f}×')")
-  echo "| \`$q\` | $regex | $files_rg | $files_q | $r | $t | $ratio |"
+  echo "| \`${q//|/\\|}\` | $regex | $files_rg | $files_q | $r | $t | $ratio |"
 done <<'QUERIES'
-ZSTD_decompressStream|0
-EVP_CIPHER_CTX_new|0
-fn hyper_body_poll|0
-RUSTC_BOOTSTRAP|0
-unreachable_unchecked|0
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]|0
-impl Drop for|0
-tokio::spawn|0
-proc_macro2::TokenStream|0
-serde_json::from_str|0
-thread_local!|0
-TODO|0
-unsafe|0
-fn main|0
-Arc<Mutex<|0
-fn\s+poll_[a-z_]+\(|1
-impl<T: ?Sized> [A-Z][a-z]+|1
-Error::new\(ErrorKind::[A-Za-z]+|1
-#\[cfg\(target_os = "(macos|ios)"\)\]|1
-[0-9a-f]{40}|1
-^use std::|1
-(?i)deprecated|1
+0	ZSTD_decompressStream
+0	EVP_CIPHER_CTX_new
+0	fn hyper_body_poll
+0	RUSTC_BOOTSTRAP
+0	unreachable_unchecked
+0	#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+0	impl Drop for
+0	tokio::spawn
+0	proc_macro2::TokenStream
+0	serde_json::from_str
+0	thread_local!
+0	TODO
+0	unsafe
+0	fn main
+0	Arc<Mutex<
+1	fn\s+poll_[a-z_]+\(
+1	impl<T: ?Sized> [A-Z][a-z]+
+1	Error::new\(ErrorKind::[A-Za-z]+
+1	#\[cfg\(target_os = "(macos|ios)"\)\]
+1	[0-9a-f]{40}
+1	^use std::
+1	(?i)deprecated
 QUERIES

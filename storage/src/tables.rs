@@ -159,16 +159,28 @@ pub async fn build_content_index(store: &Store, source_id: &str, version: u64) -
     use lance_index::IndexType;
     use lance_index::scalar::{BuiltinIndexType, ScalarIndexParams};
     let mut ds = checkout_for_update(store, source_id, "files", version).await?;
-    ds.create_index(
-        &["content"],
-        IndexType::NGram,
-        Some(CONTENT_INDEX.to_string()),
-        &ScalarIndexParams::for_builtin(BuiltinIndexType::NGram),
-        true,
-    )
-    .await
-    .map_err(|e| StorageError::lance("files", e))?;
-    Ok(ds.version().version)
+    // On its own task: a panic inside Lance's index builder becomes an error here (the caller
+    // goes on without the index) instead of taking the indexer down.
+    let built = tokio::spawn(async move {
+        ds.create_index(
+            &["content"],
+            IndexType::NGram,
+            Some(CONTENT_INDEX.to_string()),
+            &ScalarIndexParams::for_builtin(BuiltinIndexType::NGram),
+            true,
+        )
+        .await
+        .map(|_| ds.version().version)
+    })
+    .await;
+    match built {
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err(e)) => Err(StorageError::lance("files", e)),
+        Err(join) => Err(StorageError::lance(
+            "files",
+            lance::Error::invalid_input(format!("the n-gram index builder failed: {join}")),
+        )),
+    }
 }
 
 /// Whether `files` at `version` carries the content n-gram index.
