@@ -1,5 +1,5 @@
 //! Question answering: retrieval chooses the evidence (ranked definitions and files, their
-//! code and their callers); an OpenAI-compatible LLM writes the answer with citations when one
+//! code and their callers, plus grep hits for exact names in the question); an OpenAI-compatible LLM writes the answer with citations when one
 //! is configured, otherwise the answer is extractive — the evidence itself, quoted and cited,
 //! and it says so. Never an empty or invented answer.
 //!
@@ -116,7 +116,94 @@ async fn gather(
             identifier: id,
         });
     }
+    // Exact names in the question (`snake_case`, `CamelCase`, `a::b`, backquoted text) are
+    // searched with grep too: semantic ranking can miss a name it splits into common words.
+    for token in exact_names(question).into_iter().take(2) {
+        let args = crate::tools::args::GrepSearch {
+            query: token.clone(),
+            regex: Some(false),
+            data_sources: Some(sources.iter().map(|s| s.id.clone()).collect()),
+            paths: None,
+            extensions: None,
+            max_results: Some(3),
+            exclude_markdown: None,
+            context_lines: None,
+        };
+        let grep = crate::tools::grep::grep_search(call, args);
+        let Ok(found) = grep.await else {
+            continue;
+        };
+        for r in found.obj["results"].as_array().into_iter().flatten() {
+            let id = r["identifier"].as_str().unwrap_or("").to_string();
+            if id.is_empty()
+                || r["matchCount"] == 0
+                || out
+                    .iter()
+                    .any(|e| e.identifier == id || id.starts_with(&format!("{}::", e.identifier)))
+            {
+                continue;
+            }
+            let lines: Vec<String> = r["matches"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .take(5)
+                .map(|m| {
+                    format!(
+                        "{}: {}",
+                        m["lineNumber"],
+                        m["lineText"].as_str().unwrap_or("")
+                    )
+                })
+                .collect();
+            out.push(Evidence {
+                identifier: id,
+                kind: "text match".into(),
+                path: r["location"]["path"].as_str().unwrap_or("").to_string(),
+                lines: (
+                    r["startLine"].as_i64().unwrap_or(1),
+                    r["endLine"].as_i64().unwrap_or(1),
+                ),
+                summary: format!("{} exact match(es) of `{token}`", r["matchCount"]),
+                code: lines.join("\n"),
+                callers: Vec::new(),
+            });
+        }
+    }
     Ok((repos, out))
+}
+
+/// Words of a question that look like exact code names: backquoted text, `a::b` paths,
+/// `snake_case` and `camelCase`/`CamelCase` identifiers (not plain words).
+pub fn exact_names(question: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut rest = question;
+    while let Some(start) = rest.find('`') {
+        let after = &rest[start + 1..];
+        let Some(end) = after.find('`') else { break };
+        let name = after[..end].trim();
+        if name.len() >= 3 && !name.contains('\n') {
+            out.push(name.to_string());
+        }
+        rest = &after[end + 1..];
+    }
+    for word in question.split(|c: char| {
+        c.is_whitespace() || matches!(c, ',' | '?' | '!' | '(' | ')' | '"' | '\'' | '`')
+    }) {
+        let w = word.trim_end_matches(['.', ':', ';']);
+        let camel =
+            w.chars().skip(1).any(|c| c.is_uppercase()) && w.chars().any(|c| c.is_lowercase());
+        let code_like = w.contains('_') || w.contains("::") || camel;
+        if w.len() >= 4
+            && code_like
+            && w.chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == ':')
+            && !out.iter().any(|o| o == w)
+        {
+            out.push(w.to_string());
+        }
+    }
+    out
 }
 
 /// Answer a question over the given sources.
@@ -253,5 +340,18 @@ impl LlmConfig {
             .as_str()
             .map(str::to_string)
             .ok_or_else(|| format!("no choices[0].message.content in {v}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn exact_names_are_code_like_words() {
+        assert_eq!(
+            super::exact_names(
+                "Where does `parse config` call sum_points and HttpServer::new, not plain Words?"
+            ),
+            vec!["parse config", "sum_points", "HttpServer::new"]
+        );
     }
 }

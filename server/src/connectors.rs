@@ -400,9 +400,13 @@ fn test(field: Option<&Value>, op: &str, value: Option<&Value>) -> bool {
     }
 }
 
-/// `POST /api/chat/completions` (OpenAI-compatible). Stateless: the conversation is the
-/// `messages` array; `conversation_id` is echoed (or minted) so clients can thread turns, but
-/// nothing is stored server-side. The answer is the `chat` tool's (LLM or extractive).
+/// Turns kept per stored conversation.
+pub const MAX_TURNS: usize = 40;
+
+/// `POST /api/chat/completions` (OpenAI-compatible). The conversation is stored per
+/// organisation under `conversation_id` (minted when absent, returned on every response); its
+/// earlier user turns, with the request's own earlier messages, give retrieval context. The
+/// answer is the `chat` tool's (LLM or extractive).
 pub async fn chat_completions(
     State(state): State<AppState>,
     Extension(who): Extension<Principal>,
@@ -453,13 +457,45 @@ pub async fn chat_completions(
             }
         }
     }
-    let mut args = Map::new();
-    // Earlier user turns give retrieval their context (the conversation is stateless).
-    let full_question = if earlier.is_empty() {
+    // The conversation: stored per organisation under `conversation_id` (minted when absent).
+    let conversation_id = match &req["conversation_id"] {
+        Value::Null => quarry_storage::catalog::new_id("conv"),
+        Value::String(c) if quarry_storage::catalog::valid_id(c) => c.clone(),
+        _ => {
+            return Err(bad(
+                "conversation_id must be 1-64 letters, digits, '_' or '-'",
+            ));
+        }
+    };
+    let now = quarry_storage::catalog::now_rfc3339();
+    let mut conversation = state
+        .catalog
+        .conversation(&who.org, &conversation_id)
+        .await
+        .map_err(ApiError::internal)?
+        .unwrap_or_else(|| quarry_storage::Conversation {
+            id: conversation_id.clone(),
+            org: who.org.clone(),
+            turns: Vec::new(),
+            created_at: now.clone(),
+            updated_at: now.clone(),
+        });
+    // Earlier user turns (stored, then this request's) give retrieval their context.
+    let mut context: Vec<String> = conversation
+        .turns
+        .iter()
+        .filter(|t| t.role == "user")
+        .map(|t| t.content.clone())
+        .collect();
+    context.extend(earlier);
+    let skip = context.len().saturating_sub(3);
+    let recent = &context[skip..];
+    let full_question = if recent.is_empty() {
         question.clone()
     } else {
-        format!("{} {}", earlier.join(" "), question)
+        format!("{} {}", recent.join(" "), question)
     };
+    let mut args = Map::new();
     args.insert("question".into(), json!(full_question));
     if !refs.is_empty() {
         args.insert("data_sources".into(), json!(refs));
@@ -468,6 +504,22 @@ pub async fn chat_completions(
         .await
         .map_err(crate::rest::tool_error)?;
     let answer = out.obj["answer"].as_str().unwrap_or("").to_string();
+    conversation.turns.push(quarry_storage::Turn {
+        role: "user".into(),
+        content: question.clone(),
+    });
+    conversation.turns.push(quarry_storage::Turn {
+        role: "assistant".into(),
+        content: answer.clone(),
+    });
+    let keep = conversation.turns.len().saturating_sub(MAX_TURNS);
+    conversation.turns.drain(..keep);
+    conversation.updated_at = now;
+    state
+        .catalog
+        .put_conversation(&conversation)
+        .await
+        .map_err(ApiError::internal)?;
     let id = format!(
         "chatcmpl-{}",
         quarry_storage::catalog::new_id("c").trim_start_matches("c_")
@@ -477,10 +529,6 @@ pub async fn chat_completions(
         .map(|d| d.as_secs())
         .unwrap_or(0);
     let model = req["model"].as_str().unwrap_or("quarry").to_string();
-    let conversation_id = req["conversation_id"]
-        .as_str()
-        .map(str::to_string)
-        .unwrap_or_else(|| quarry_storage::catalog::new_id("conv"));
     let prompt_tokens = (full_question.len() / 4) as u64;
     let completion_tokens = (answer.len() / 4) as u64;
     if req["stream"].as_bool() == Some(true) {

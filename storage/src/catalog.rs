@@ -105,6 +105,25 @@ impl DataSource {
     }
 }
 
+/// A chat conversation: the turns so far, kept per organisation so later requests with the
+/// same `conversation_id` continue it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Conversation {
+    pub id: String,
+    pub org: String,
+    pub turns: Vec<Turn>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+/// One message of a conversation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Turn {
+    pub role: String,
+    pub content: String,
+}
+
 /// An API key record; the key itself is never stored, only its SHA-256.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -229,6 +248,25 @@ impl Catalog {
         self.store.delete(&source_path(id)).await
     }
 
+    /// A stored chat conversation of an organisation (`None` for an unknown or malformed id).
+    pub async fn conversation(&self, org: &str, id: &str) -> Result<Option<Conversation>> {
+        if !valid_id(id) || !valid_id(org) {
+            return Ok(None);
+        }
+        self.read_json(&conversation_path(org, id)).await
+    }
+
+    /// Insert or replace a conversation (atomic).
+    pub async fn put_conversation(&self, c: &Conversation) -> Result<()> {
+        if !valid_id(&c.id) || !valid_id(&c.org) {
+            return Err(StorageError::CorruptCatalog {
+                path: format!("conversation {}", c.id),
+                reason: "ids are 1-64 letters, digits, '_' or '-'".into(),
+            });
+        }
+        self.write_json(&conversation_path(&c.org, &c.id), c).await
+    }
+
     /// All API key records.
     pub async fn keys(&self) -> Result<Vec<ApiKey>> {
         let mut out = Vec::new();
@@ -258,7 +296,12 @@ impl Catalog {
     }
 }
 
-fn valid_id(id: &str) -> bool {
+fn conversation_path(org: &str, id: &str) -> String {
+    format!("catalog/conversations/{org}/{id}.json")
+}
+
+/// Whether `id` can name a catalog record (1-64 ASCII letters, digits, `_`, `-`).
+pub fn valid_id(id: &str) -> bool {
     !id.is_empty()
         && id.len() <= 64
         && id

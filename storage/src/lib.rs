@@ -34,7 +34,8 @@ pub mod store;
 pub mod tables;
 
 pub use catalog::{
-    ApiKey, Catalog, DEFAULT_ORG, DataSource, IndexStats, Readiness, Snapshot, SourceType,
+    ApiKey, Catalog, Conversation, DEFAULT_ORG, DataSource, IndexStats, Readiness, Snapshot,
+    SourceType, Turn,
 };
 pub use error::{Result, StorageError};
 pub use store::Store;

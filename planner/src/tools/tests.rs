@@ -123,3 +123,43 @@ async fn grep_plans() {
         show(paths_matching(&ctx, &filter, "main", false).await.unwrap())
     );
 }
+
+#[tokio::test]
+async fn semantic_and_ontology_plans() {
+    let ctx = ctx();
+    let terms = vec!["pars".to_string(), "config".to_string()];
+    let filter = SearchFilter {
+        paths: vec!["src".into()],
+        ..SearchFilter::default()
+    };
+    insta::assert_snapshot!(
+        "semantic_symbols",
+        show(semantic_symbols(&ctx, &filter, &terms, 100).await.unwrap())
+    );
+    insta::assert_snapshot!(
+        "semantic_files",
+        show(
+            semantic_files(&ctx, &SearchFilter::default(), &terms, 100)
+                .await
+                .unwrap()
+        )
+    );
+    insta::assert_snapshot!("language_mix", show(language_mix(&ctx).await.unwrap()));
+    insta::assert_snapshot!(
+        "most_used",
+        show(most_used(&ctx, &["class", "struct"], 12).await.unwrap())
+    );
+    insta::assert_snapshot!(
+        "entry_points",
+        show(entry_points(&ctx, &["main"], 15).await.unwrap())
+    );
+    insta::assert_snapshot!(
+        "external_imports",
+        show(external_imports(&ctx, 15).await.unwrap())
+    );
+    insta::assert_snapshot!(
+        "files_at",
+        show(files_at(&ctx, &["README.md"]).await.unwrap())
+    );
+    insta::assert_snapshot!("top_level", show(top_level(&ctx).await.unwrap()));
+}

@@ -24,7 +24,7 @@ pub mod args;
 mod data;
 mod files;
 mod graph;
-mod grep;
+pub(crate) mod grep;
 mod ontology;
 pub mod openapi;
 mod query;
