@@ -71,6 +71,23 @@ async fn repositories(
         .map_err(ToolError::internal)
 }
 
+/// The repositories (as [`repositories`] chooses them) whose identifier prefix some of `ids`
+/// carry (`owner/repo::…`).
+pub(super) async fn repositories_holding(
+    call: &Call<'_>,
+    data_source: Option<&str>,
+    ids: &[String],
+) -> Result<Vec<DataSource>, ToolError> {
+    Ok(repositories(call, data_source, "data_source")
+        .await?
+        .into_iter()
+        .filter(|r| {
+            ids.iter()
+                .any(|i| i.starts_with(&format!("{}::", r.identifier_prefix())))
+        })
+        .collect())
+}
+
 fn clean_path(path: &str) -> Result<String, ToolError> {
     let p = path.trim();
     if p.is_empty() {
@@ -409,14 +426,7 @@ pub async fn fetch_artifacts(call: &Call<'_>, a: args::FetchArtifacts) -> ToolRe
             format!("Split the identifiers into calls of at most {MAX_FETCH}"),
         ));
     }
-    let repos = repositories(call, a.data_source.as_deref(), "data_source").await?;
-    let repos: Vec<DataSource> = repos
-        .into_iter()
-        .filter(|r| {
-            ids.iter()
-                .any(|i| i.starts_with(&format!("{}::", r.identifier_prefix())))
-        })
-        .collect();
+    let repos = repositories_holding(call, a.data_source.as_deref(), &ids).await?;
     let (_, ctx) = call.session(&repos).await?;
     let symbols = execute(&ctx, plans::symbols_by_identifier(&ctx, &ids).await).await?;
     let mut file_ids: Vec<String> = ids.clone();

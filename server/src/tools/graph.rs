@@ -1,7 +1,6 @@
 //! `get_artifact_relationships`: the code graph around one artifact.
 
 use quarry_planner::tools::{self as plans, Direction};
-use quarry_storage::DataSource;
 use serde_json::{Value, json};
 
 use super::args::{self, DEFAULT_PER_TYPE, MAX_PER_TYPE, Profile};
@@ -84,23 +83,12 @@ pub async fn relationships(call: &Call<'_>, a: args::GetArtifactRelationships) -
         ));
     }
     let profile = a.profile.unwrap_or_default();
-    let chosen = match a
-        .data_source
-        .as_deref()
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-    {
-        Some(r) => crate::sources::resolve_refs(&call.visible, &[r.to_string()])
-            .map_err(|e| call.ref_error("data_source", e))?,
-        None => call.visible.clone(),
-    };
-    let repos = quarry_engine::exec::expand_repositories(&call.state.catalog, &chosen)
-        .await
-        .map_err(ToolError::internal)?;
-    let repos: Vec<DataSource> = repos
-        .into_iter()
-        .filter(|r| id.starts_with(&format!("{}::", r.identifier_prefix())))
-        .collect();
+    let repos = super::files::repositories_holding(
+        call,
+        a.data_source.as_deref(),
+        std::slice::from_ref(&id),
+    )
+    .await?;
     let (_, ctx) = call.session(&repos).await?;
     let ids = vec![id.clone()];
     let found = !repos.is_empty()
