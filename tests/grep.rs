@@ -45,6 +45,25 @@ fn corpus(dir: &Path) {
     }
 }
 
+/// The generated corpus, indexed into a fresh store; returns (temp dir, corpus, store, key).
+fn indexed_corpus() -> (
+    tempfile::TempDir,
+    std::path::PathBuf,
+    std::path::PathBuf,
+    String,
+) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("corpus");
+    corpus(&dir);
+    let store = tmp.path().join("store");
+    quarry_ok(
+        &store,
+        &["index", dir.to_str().unwrap(), "--name", "corpus"],
+    );
+    let key = quarry_ok(&store, &["keys", "create"]).trim().to_string();
+    (tmp, dir, store, key)
+}
+
 /// ripgrep over exactly the files Quarry indexed (it skips vendored, generated, minified and
 /// binary files by design; docs/operations.md).
 fn rg(dir: &Path, files: &[String], query: &str, regex: bool) -> Matches {
@@ -135,15 +154,7 @@ async fn quarry(
 
 #[tokio::test]
 async fn grep_equals_ripgrep() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("corpus");
-    corpus(&dir);
-    let store = tmp.path().join("store");
-    quarry_ok(
-        &store,
-        &["index", dir.to_str().unwrap(), "--name", "corpus"],
-    );
-    let key = quarry_ok(&store, &["keys", "create"]).trim().to_string();
+    let (_tmp, dir, store, key) = indexed_corpus();
     let files: Vec<String> = sql(&store, "SELECT path FROM files ORDER BY path")
         .into_iter()
         .map(|r| r["path"].as_str().unwrap().to_string())
@@ -212,15 +223,7 @@ async fn grep_equals_ripgrep() {
 
 #[tokio::test]
 async fn trigram_index_never_drops_a_true_match() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("corpus");
-    corpus(&dir);
-    let store = tmp.path().join("store");
-    quarry_ok(
-        &store,
-        &["index", dir.to_str().unwrap(), "--name", "corpus"],
-    );
-    let key = quarry_ok(&store, &["keys", "create"]).trim().to_string();
+    let (_tmp, dir, store, key) = indexed_corpus();
     let s = start(&store);
     // Substrings drawn at pseudo-random offsets of every file must find that file.
     let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;

@@ -24,6 +24,11 @@ fn c(name: &str) -> Expr {
     Expr::Column(Column::from_name(name))
 }
 
+/// `column IN (values…)` over string values.
+fn one_of<S: AsRef<str>>(column: &str, values: &[S]) -> Expr {
+    c(column).in_list(values.iter().map(|v| lit(v.as_ref())).collect(), false)
+}
+
 fn qc(relation: &str, name: &str) -> Expr {
     Expr::Column(Column::new(Some(relation), name))
 }
@@ -145,7 +150,7 @@ pub async fn tree_definitions(
 pub async fn symbols_by_identifier(ctx: &SessionContext, ids: &[String]) -> Result<LogicalPlan> {
     scan(ctx, "symbols")
         .await?
-        .filter(c("identifier").in_list(ids.iter().map(|i| lit(i.as_str())).collect(), false))?
+        .filter(one_of("identifier", ids))?
         .project(vec![
             c("data_source"),
             c("identifier"),
@@ -167,7 +172,7 @@ pub async fn symbols_by_identifier(ctx: &SessionContext, ids: &[String]) -> Resu
 pub async fn files_by_identifier(ctx: &SessionContext, ids: &[String]) -> Result<LogicalPlan> {
     scan(ctx, "files")
         .await?
-        .filter(c("identifier").in_list(ids.iter().map(|i| lit(i.as_str())).collect(), false))?
+        .filter(one_of("identifier", ids))?
         .project(vec![
             c("data_source"),
             c("identifier"),
@@ -209,7 +214,7 @@ pub async fn related(
         .filter(
             c(this)
                 .eq(lit(identifier))
-                .and(c("kind").in_list(kinds.iter().map(|k| lit(*k)).collect(), false))
+                .and(one_of("kind", kinds))
                 .and(c(other).is_not_null()),
         )?
         .aggregate(
@@ -284,7 +289,7 @@ pub async fn unresolved_targets(
         .filter(
             c("source")
                 .eq(lit(identifier))
-                .and(c("kind").in_list(kinds.iter().map(|k| lit(*k)).collect(), false))
+                .and(one_of("kind", kinds))
                 .and(c("target").is_null()),
         )?
         .aggregate(vec![c("target_name")], vec![min(c("line")).alias("line")])?
@@ -402,18 +407,13 @@ pub async fn paths_matching(
 /// Call edges into or out of any of `ids` (resolved both ends), for relationship previews:
 /// rows `(source, target, line)` in source order.
 pub async fn calls_touching(ctx: &SessionContext, ids: &[String]) -> Result<LogicalPlan> {
-    let list = || ids.iter().map(|i| lit(i.as_str())).collect::<Vec<_>>();
     scan(ctx, "edges")
         .await?
         .filter(
             c("kind")
                 .eq(lit("calls"))
                 .and(c("target").is_not_null())
-                .and(
-                    c("source")
-                        .in_list(list(), false)
-                        .or(c("target").in_list(list(), false)),
-                ),
+                .and(one_of("source", ids).or(one_of("target", ids))),
         )?
         .aggregate(
             vec![c("source"), c("target")],
@@ -427,7 +427,7 @@ pub async fn calls_touching(ctx: &SessionContext, ids: &[String]) -> Result<Logi
 pub async fn summaries(ctx: &SessionContext, ids: &[String]) -> Result<LogicalPlan> {
     scan(ctx, "symbols")
         .await?
-        .filter(c("identifier").in_list(ids.iter().map(|i| lit(i.as_str())).collect(), false))?
+        .filter(one_of("identifier", ids))?
         .project(vec![
             c("identifier"),
             c("path"),
@@ -463,7 +463,7 @@ pub async fn most_used(ctx: &SessionContext, kinds: &[&str], limit: usize) -> Re
         .build()?;
     scan(ctx, "symbols")
         .await?
-        .filter(c("kind").in_list(kinds.iter().map(|k| lit(*k)).collect(), false))?
+        .filter(one_of("kind", kinds))?
         .project(vec![
             c("identifier"),
             c("kind"),
@@ -502,11 +502,7 @@ pub async fn entry_points(
 ) -> Result<LogicalPlan> {
     scan(ctx, "symbols")
         .await?
-        .filter(
-            c("name")
-                .in_list(names.iter().map(|n| lit(*n)).collect(), false)
-                .and(c("kind").in_list(vec![lit("function"), lit("method")], false)),
-        )?
+        .filter(one_of("name", names).and(one_of("kind", &["function", "method"])))?
         .project(vec![c("identifier"), c("path"), c("name"), c("summary")])?
         .sort(vec![asc(c("path"))])?
         .limit(0, Some(limit))?
@@ -534,7 +530,7 @@ fn coalesce_qualifier() -> Expr {
 pub async fn files_at(ctx: &SessionContext, paths: &[&str]) -> Result<LogicalPlan> {
     scan(ctx, "files")
         .await?
-        .filter(c("path").in_list(paths.iter().map(|p| lit(*p)).collect(), false))?
+        .filter(one_of("path", paths))?
         .project(vec![c("path"), c("content")])?
         .sort(vec![asc(c("path"))])?
         .build()
