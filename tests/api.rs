@@ -223,6 +223,9 @@ async fn mcp_with_the_official_python_sdk() {
             .map(|t| t["name"].as_str().unwrap())
             .collect();
         assert_eq!(tools.len(), 11, "{mode}: {tools:?}");
+        for t in out["tools"].as_array().unwrap() {
+            assert_eq!(t["hasOutputSchema"], true, "{mode}: {t}");
+        }
         let read = out["tools"]
             .as_array()
             .unwrap()
@@ -240,9 +243,15 @@ async fn mcp_with_the_official_python_sdk() {
             ])
         );
         for (name, call) in out["calls"].as_object().unwrap() {
-            if name == "unknown_argument" {
+            // Every structuredContent, success or repairable error, conforms to outputSchema.
+            assert_eq!(call["schemaProblem"], Value::Null, "{mode} {name}: {call}");
+            if let Some(code) = match name.as_str() {
+                "unknown_argument" => Some("unknown_argument"),
+                "bad_statement" => Some("unknown_field"),
+                _ => None,
+            } {
                 assert_eq!(call["isError"], true, "{mode}");
-                assert_eq!(call["structured"]["error"]["code"], "unknown_argument");
+                assert_eq!(call["structured"]["error"]["code"], code, "{mode} {call}");
                 assert!(call["text"].as_str().unwrap().starts_with("<tool_error>"));
                 continue;
             }
@@ -267,6 +276,18 @@ async fn mcp_with_the_official_python_sdk() {
             out["calls"]["query_artifact_metadata"]["structured"]["rows"][0]["n"],
             15
         );
+        // output_format picks the text; structuredContent is there either way.
+        let as_json: Value =
+            serde_json::from_str(out["calls"]["grep_json"]["text"].as_str().unwrap()).unwrap();
+        assert_eq!(as_json, out["calls"]["grep_json"]["structured"]);
+        let agentic = &out["calls"]["grep_agentic"];
+        assert!(
+            agentic["text"]
+                .as_str()
+                .unwrap()
+                .starts_with("<grep_search_results")
+        );
+        assert_eq!(agentic["structured"], as_json);
     }
     // The bearer key is checked before MCP sees the request.
     let (st, e) = post(

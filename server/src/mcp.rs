@@ -4,8 +4,9 @@
 //! sees the request (401 otherwise); the authenticated [`Principal`] travels in the HTTP
 //! request's extensions, which rmcp hands to the handler as `http::request::Parts`. Each call
 //! goes through the Tool API's one mechanism (`tools::call`): the `rendered` text becomes the
-//! content, `obj` the `structuredContent`, and a repairable error an `isError: true` result
-//! carrying both. Stateless (no sessions), JSON responses; both protocol revisions rmcp serves
+//! content, `obj` the `structuredContent` (always: every tool declares an `outputSchema`, see
+//! `tools/outputs.rs`, so `output_format` only picks the text), and a repairable error an
+//! `isError: true` result carrying both. Stateless (no sessions), JSON responses; both protocol revisions rmcp serves
 //! (2025-11-25 and 2026-07-28) work.
 
 use std::sync::Arc;
@@ -41,13 +42,15 @@ fn tool_list() -> Vec<Tool> {
                 props.insert(
                     "output_format".into(),
                     serde_json::json!({"type": ["string", "null"], "enum": ["json", "agentic", null],
-                        "description": "Omit for both forms; json for structured content only; agentic for text only."}),
+                        "description": "What the text content holds: the agent-facing rendering (omitted or agentic) or the JSON of the structured result (json). structuredContent is always the structured result."}),
                 );
             }
-            let schema: JsonObject = match schema {
+            let object = |v: Value| match v {
                 Value::Object(o) => o,
                 _ => JsonObject::new(),
             };
+            let output = object(t.obj_schema());
+            let schema = object(schema);
             let mut annotations = ToolAnnotations::new();
             annotations.read_only_hint = Some(true);
             annotations.destructive_hint = Some(false);
@@ -55,6 +58,7 @@ fn tool_list() -> Vec<Tool> {
             annotations.open_world_hint = Some(false);
             let mut tool = Tool::new(t.name, t.description, Arc::new(schema));
             tool.annotations = Some(annotations);
+            tool.output_schema = Some(Arc::new(output));
             tool
         })
         .collect()
@@ -95,16 +99,30 @@ impl ServerHandler for QuarryMcp {
                 None,
             ));
         }
-        let args = Value::Object(request.arguments.unwrap_or_default());
-        let envelope = crate::tools::call(&self.state, &who, &name, args)
+        let mut args = request.arguments.unwrap_or_default();
+        // The declared outputSchema obliges structuredContent on every result, so over MCP
+        // output_format only chooses what the text content holds.
+        let json_text = match args.remove("output_format") {
+            None | Some(Value::Null) => false,
+            Some(Value::String(s)) if s == "agentic" => false,
+            Some(Value::String(s)) if s == "json" => true,
+            Some(other) => {
+                return Err(ErrorData::invalid_params(
+                    format!("unknown output_format {other}; use \"json\", \"agentic\" or omit it"),
+                    None,
+                ));
+            }
+        };
+        let envelope = crate::tools::call(&self.state, &who, &name, Value::Object(args))
             .await
             .map_err(|e| ErrorData::invalid_params(e.0, None))?;
+        let obj = envelope.get("obj").cloned();
+        let is_error = obj.as_ref().is_some_and(|o| o.get("error").is_some());
         let rendered = envelope
             .get("rendered")
             .and_then(Value::as_str)
+            .filter(|_| !json_text || is_error)
             .map(str::to_string);
-        let obj = envelope.get("obj").cloned();
-        let is_error = obj.as_ref().is_some_and(|o| o.get("error").is_some());
         let text =
             rendered.unwrap_or_else(|| obj.as_ref().map(Value::to_string).unwrap_or_default());
         let mut result = if is_error {

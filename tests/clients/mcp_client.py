@@ -1,8 +1,10 @@
 """Drive Quarry's MCP endpoint with the official Python SDK (PyPI `mcp`).
 
 Usage: mcp_client.py URL KEY MODE   (MODE: legacy = 2025-11-25 handshake, or 2026-07-28)
-Lists the tools, calls each one with arguments valid for the polyglot fixture, and prints
-one JSON object with what came back, for the Rust integration test to assert on.
+Lists the tools, calls each one with arguments valid for the polyglot fixture, checks every
+structuredContent against the tool's declared outputSchema (the SDK's own check for results,
+and jsonschema for isError results too), and prints one JSON object with what came back, for
+the Rust integration test to assert on.
 """
 
 import asyncio
@@ -10,6 +12,7 @@ import json
 import sys
 
 import httpx2
+import jsonschema
 from mcp.client.client import Client
 from mcp.client.streamable_http import streamable_http_client
 
@@ -33,21 +36,37 @@ async def main(url, key, mode):
     out = {"tools": [], "calls": {}}
     async with Client(streamable_http_client(url, http_client=http), mode=mode) as client:
         listed = await client.list_tools()
+        schemas = {}
         for t in listed.tools:
-            out["tools"].append({"name": t.name, "properties": sorted((t.input_schema or {}).get("properties", {}))})
-        for name, args in CALLS.items():
+            schemas[t.name] = t.output_schema
+            out["tools"].append({
+                "name": t.name,
+                "properties": sorted((t.input_schema or {}).get("properties", {})),
+                "hasOutputSchema": t.output_schema is not None,
+            })
+
+        async def call(label, name, args):
             r = await client.call_tool(name, args)
-            out["calls"][name] = {
+            if not r.is_error:
+                await client.session.validate_tool_result(name, r)  # raises when it does not conform
+            problem = None
+            try:
+                jsonschema.validate(r.structured_content, schemas[name])
+            except jsonschema.ValidationError as e:
+                problem = e.message
+            out["calls"][label] = {
                 "isError": bool(r.is_error),
                 "text": r.content[0].text if r.content else "",
                 "structured": r.structured_content,
+                "schemaProblem": problem,
             }
-        bad = await client.call_tool("read_file", {"path": "c/util.c", "colour": "red"})
-        out["calls"]["unknown_argument"] = {
-            "isError": bool(bad.is_error),
-            "text": bad.content[0].text if bad.content else "",
-            "structured": bad.structured_content,
-        }
+
+        for name, args in CALLS.items():
+            await call(name, name, args)
+        await call("unknown_argument", "read_file", {"path": "c/util.c", "colour": "red"})
+        await call("bad_statement", "query_artifact_metadata", {"statement": "SELECT nme FROM files LIMIT 1"})
+        await call("grep_json", "grep_search", {"query": "clamp", "output_format": "json"})
+        await call("grep_agentic", "grep_search", {"query": "clamp", "output_format": "agentic"})
     print(json.dumps(out))
 
 

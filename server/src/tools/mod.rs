@@ -27,6 +27,7 @@ mod graph;
 pub(crate) mod grep;
 mod ontology;
 pub mod openapi;
+pub mod outputs;
 mod query;
 mod render;
 pub mod semantic;
@@ -133,8 +134,18 @@ pub struct ToolDef {
     pub description: &'static str,
     /// JSON schema of the arguments (without `output_format`).
     pub input_schema: fn() -> Value,
+    /// JSON schema of a success's `obj` (see `outputs.rs`; [`ToolDef::obj_schema`] adds the
+    /// repairable error).
+    pub output_schema: fn() -> Value,
     /// Rendered form of a success, for documentation.
     pub rendered: &'static str,
+}
+
+impl ToolDef {
+    /// The schema of `obj`: the success shape or a repairable error.
+    pub fn obj_schema(&self) -> Value {
+        outputs::obj_schema((self.output_schema)())
+    }
 }
 
 fn schema_of<T: JsonSchema>() -> Value {
@@ -161,66 +172,77 @@ pub fn tools() -> Vec<ToolDef> {
             name: "get_data_sources",
             description: "List the repositories and workspaces this key can query. Call this first. With `query`, ranks sources by relevance to a question (billed only when ranking runs).",
             input_schema: schema_of::<args::GetDataSources>,
+            output_schema: outputs::get_data_sources,
             rendered: "<data_sources> XML block, then a usage hint",
         },
         ToolDef {
             name: "semantic_search",
             description: "Find code by meaning: functions, methods, classes and files that answer a natural-language question. Fast and cheap. For exact names, error text, routes or config keys, run grep_search alongside.",
             input_schema: schema_of::<args::SemanticSearch>,
+            output_schema: outputs::semantic_search,
             rendered: "<semantic_search_results> XML block, then a follow-up hint",
         },
         ToolDef {
             name: "grep_search",
             description: "Exact text or regex search over indexed files, line by line like ripgrep. Fast and cheap. Returns files with their matching lines; file names match too.",
             input_schema: schema_of::<args::GrepSearch>,
+            output_schema: outputs::grep_search,
             rendered: "<grep_search_results> XML block",
         },
         ToolDef {
             name: "get_file_tree",
             description: "The directory tree of one repository (or a directory of it), with a short summary per file.",
             input_schema: schema_of::<args::GetFileTree>,
+            output_schema: outputs::get_file_tree,
             rendered: "the JSON-serialised obj",
         },
         ToolDef {
             name: "get_artifact_relationships",
             description: "Callers, callees, base types, implementations and references of one artifact (by its full identifier).",
             input_schema: schema_of::<args::GetArtifactRelationships>,
+            output_schema: outputs::get_artifact_relationships,
             rendered: "the JSON-serialised obj (abridged)",
         },
         ToolDef {
             name: "query_artifact_metadata",
             description: "Run one read-only ArtifactQuery statement (SQL-like; must end with LIMIT) for analytics: language mix, lines, cognitive complexity, largest files, public API surface, relationship counts. Invalid statements are not executed and return repairable diagnostics.",
             input_schema: schema_of::<args::QueryArtifactMetadata>,
+            output_schema: outputs::query_artifact_metadata,
             rendered: "the JSON-serialised obj (abridged)",
         },
         ToolDef {
             name: "get_artifact_query_schema",
             description: "The ArtifactQuery schema: entities, fields, relationships, operators and runnable examples.",
             input_schema: schema_of::<args::GetArtifactQuerySchema>,
+            output_schema: outputs::get_artifact_query_schema,
             rendered: "the JSON-serialised obj",
         },
         ToolDef {
             name: "read_file",
             description: "Read a file by exact repository-relative path, optionally a line range. The fallback reader: prefer fetch_artifacts when an identifier is known. Unresolved paths return same-name candidates.",
             input_schema: schema_of::<args::ReadFile>,
+            output_schema: outputs::read_file,
             rendered: "the JSON-serialised obj",
         },
         ToolDef {
             name: "fetch_artifacts",
             description: "Fetch up to 50 artifacts (files or symbols) by full identifier, with content and relationship previews.",
             input_schema: schema_of::<args::FetchArtifacts>,
+            output_schema: outputs::fetch_artifacts,
             rendered: "the JSON-serialised obj",
         },
         ToolDef {
             name: "chat",
             description: "Answer a self-contained question about the code with citations. Stateless: include prior findings in the question. The slowest and costliest tool: search first, use chat for synthesis.",
             input_schema: schema_of::<args::Chat>,
+            output_schema: outputs::chat,
             rendered: "the answer text",
         },
         ToolDef {
             name: "get_repository_ontology",
             description: "A Markdown overview of one repository: purpose, languages, layout, entry points, key modules and types, dependencies.",
             input_schema: schema_of::<args::GetRepositoryOntology>,
+            output_schema: outputs::get_repository_ontology,
             rendered: "the Markdown text of obj.content",
         },
     ]

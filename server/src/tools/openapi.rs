@@ -41,7 +41,13 @@ pub fn document() -> Value {
                 }},
                 "responses": {
                     "200": {"description": "The tool's envelope; repairable failures carry obj.error and a <tool_error> block in rendered.",
-                            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ToolEnvelope"}}}},
+                            "content": {"application/json": {"schema": {
+                                "type": "object",
+                                "properties": {
+                                    "obj": t.obj_schema(),
+                                    "rendered": {"type": "string", "description": "Agent-facing text."},
+                                },
+                            }}}},
                     "400": err("Malformed JSON, a body that is not an object, or an unknown output_format."),
                     "401": err("Missing or invalid API key."),
                     "403": err("The key may not use this resource."),
@@ -64,13 +70,6 @@ pub fn document() -> Value {
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer", "description": "A Quarry API key (quarry keys create)."}},
             "schemas": {
                 "ErrorBody": error_body(),
-                "ToolEnvelope": {
-                    "type": "object",
-                    "properties": {
-                        "obj": {"type": "object", "description": "Structured result; obj.error {code, message, retry, try} on a repairable failure."},
-                        "rendered": {"type": "string", "description": "Agent-facing text."},
-                    },
-                },
             },
         },
     })
