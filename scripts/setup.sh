@@ -32,7 +32,7 @@ if [ "${QUARRY_SETUP_TESTS:-0}" = 1 ]; then
     python3 -m venv "$VENV"
   fi
   # Pinned; reinstalled only when the list changes.
-  REQS="schemathesis==4.32.5 mcp==2.3.0 openai==3.51.0"
+  REQS="schemathesis==4.32.5 mcp==2.3.0 openai==3.51.0 moto[server]==5.2.5"
   if [ "$(cat "$VENV/.quarry-reqs" 2>/dev/null)" != "$REQS" ]; then
     echo "setup: installing $REQS" >&2
     "$VENV/bin/pip" install -q $REQS

@@ -15,18 +15,30 @@ pub fn fixtures() -> PathBuf {
 
 /// Run `quarry` with a store; returns the output (not checked).
 pub fn quarry(store: &Path, args: &[&str]) -> Output {
+    quarry_env(store, &[], args)
+}
+
+/// Run `quarry` with a store (a directory or a URL such as `s3://bucket/prefix`) and extra
+/// environment; returns the output (not checked).
+pub fn quarry_env(store: &Path, env: &[(&str, &str)], args: &[&str]) -> Output {
     Command::new(QUARRY)
         .args(args)
         .env("QUARRY_STORE", store)
         .env_remove("QUARRY_FAILPOINT")
         .env_remove("QUARRY_ORG")
+        .envs(env.iter().copied())
         .output()
         .expect("run quarry")
 }
 
 /// Run `quarry` and require success; returns stdout.
 pub fn quarry_ok(store: &Path, args: &[&str]) -> String {
-    let out = quarry(store, args);
+    quarry_ok_env(store, &[], args)
+}
+
+/// [`quarry_ok`] with extra environment.
+pub fn quarry_ok_env(store: &Path, env: &[(&str, &str)], args: &[&str]) -> String {
+    let out = quarry_env(store, env, args);
     assert!(
         out.status.success(),
         "quarry {args:?} failed:\nstdout: {}\nstderr: {}",
@@ -49,7 +61,12 @@ pub fn quarry_err(store: &Path, args: &[&str]) -> String {
 
 /// `quarry sql --json` rows.
 pub fn sql(store: &Path, statement: &str) -> Vec<Map<String, Value>> {
-    let out = quarry_ok(store, &["sql", "--json", statement]);
+    sql_env(store, &[], statement)
+}
+
+/// [`sql`] with extra environment.
+pub fn sql_env(store: &Path, env: &[(&str, &str)], statement: &str) -> Vec<Map<String, Value>> {
+    let out = quarry_ok_env(store, env, &["sql", "--json", statement]);
     let v: Value = serde_json::from_str(&out).expect("sql json");
     v["rows"]
         .as_array()

@@ -7,6 +7,7 @@
 
 mod api;
 mod common;
+mod deploy;
 mod grep;
 mod index;
 mod serve;

@@ -25,6 +25,18 @@ pub fn world() -> World {
 pub fn world_with_env(env: &[(&str, &str)]) -> World {
     let tmp = tempfile::tempdir().unwrap();
     let store = tmp.path().join("store");
+    world_at(tmp, &store, &[], env)
+}
+
+/// The world in `store` (a directory or a URL), with extra environment for every `quarry`
+/// command (`cli_env`) and for `quarry serve` (`serve_env`).
+pub fn world_at(
+    tmp: tempfile::TempDir,
+    store: &std::path::Path,
+    cli_env: &[(&str, &str)],
+    serve_env: &[(&str, &str)],
+) -> World {
+    let quarry_ok = |store: &std::path::Path, args: &[&str]| quarry_ok_env(store, cli_env, args);
     let repo = fixture_repo("polyglot", tmp.path());
     // fullName (and so identifiers) come from the remote: fixtures/polyglot.
     git(
@@ -37,7 +49,7 @@ pub fn world_with_env(env: &[(&str, &str)]) -> World {
         ],
     );
     quarry_ok(
-        &store,
+        store,
         &[
             "index",
             repo.to_str().unwrap(),
@@ -51,11 +63,11 @@ pub fn world_with_env(env: &[(&str, &str)]) -> World {
     std::fs::create_dir_all(&other).unwrap();
     std::fs::write(other.join("util.c"), "int other_util(void) { return 2; }\n").unwrap();
     quarry_ok(
-        &store,
+        store,
         &["index", other.to_str().unwrap(), "--name", "other"],
     );
     quarry_ok(
-        &store,
+        store,
         &["workspace", "create", "ws", "--repos", "polyglot,other"],
     );
     let secret = tmp.path().join("secret");
@@ -66,7 +78,7 @@ pub fn world_with_env(env: &[(&str, &str)]) -> World {
     )
     .unwrap();
     quarry_ok(
-        &store,
+        store,
         &[
             "--org",
             "acme",
@@ -76,19 +88,22 @@ pub fn world_with_env(env: &[(&str, &str)]) -> World {
             "secret",
         ],
     );
-    let key = quarry_ok(&store, &["keys", "create"]).trim().to_string();
-    let scoped = quarry_ok(&store, &["keys", "create", "--sources", "polyglot"])
+    let key = quarry_ok(store, &["keys", "create"]).trim().to_string();
+    let scoped = quarry_ok(store, &["keys", "create", "--sources", "polyglot"])
         .trim()
         .to_string();
-    let acme = quarry_ok(&store, &["--org", "acme", "keys", "create"])
+    let acme = quarry_ok(store, &["--org", "acme", "keys", "create"])
         .trim()
         .to_string();
-    let sources = sql(
-        &store,
+    let sources = sql_env(
+        store,
+        cli_env,
         "SELECT DISTINCT data_source FROM files WHERE path = 'c/util.c'",
     );
     let polyglot_id = sources[0]["data_source"].as_str().unwrap().to_string();
-    let server = start_with_env(&store, env);
+    let mut env: Vec<(&str, &str)> = cli_env.to_vec();
+    env.extend_from_slice(serve_env);
+    let server = start_with_env(store, &env);
     World {
         _tmp: tmp,
         server,
@@ -104,7 +119,7 @@ pub fn error_code(v: &Value) -> &str {
 }
 
 /// A valid call of every tool (for the scoped key, so `data_sources` may be omitted).
-fn calls() -> Vec<(&'static str, Value)> {
+pub fn calls() -> Vec<(&'static str, Value)> {
     vec![
         ("get_data_sources", json!({})),
         (

@@ -242,11 +242,7 @@ pub fn query_artifact_metadata() -> Value {
 
 pub fn get_artifact_query_schema() -> Value {
     let field = obj(&[("name", s()), ("type", s()), ("description", s())]);
-    let entity = obj(&[
-        ("name", s()),
-        ("description", s()),
-        ("fields", arr(field)),
-    ]);
+    let entity = obj(&[("name", s()), ("description", s()), ("fields", arr(field))]);
     obj(&[
         ("dsl_version", strings(&["artifactquery/v1"])),
         ("entity", s()),

@@ -1,0 +1,172 @@
+//! Deployment (issue 7): the store on a real S3-compatible server (moto, on loopback), and
+//! several `quarry serve` replicas over one store.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::common::*;
+use crate::tools::{World, calls, venv_bin, world, world_at};
+
+/// A moto S3 server on a free loopback port, stopped on drop.
+pub struct Moto {
+    child: std::process::Child,
+    pub endpoint: String,
+}
+
+impl Drop for Moto {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Moto {
+    /// Start moto (installed by scripts/setup.sh); `None` outside CI when it is missing.
+    pub fn start() -> Option<Moto> {
+        let Some(bin) = venv_bin("moto_server") else {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "moto_server is not installed; scripts/setup.sh installs it (QUARRY_SETUP_TESTS=1)"
+            );
+            return None;
+        };
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = std::process::Command::new(bin)
+            .args(["-H", "127.0.0.1", "-p", &port.to_string()])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let moto = Moto {
+            child,
+            endpoint: format!("http://127.0.0.1:{port}"),
+        };
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < deadline, "moto did not start");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        Some(moto)
+    }
+
+    /// Create a bucket (moto accepts the unsigned S3 CreateBucket request).
+    pub async fn bucket(&self, name: &str) {
+        let r = reqwest::Client::new()
+            .put(format!("{}/{name}", self.endpoint))
+            .send()
+            .await
+            .unwrap();
+        assert!(r.status().is_success(), "create bucket: {}", r.status());
+    }
+
+    /// Standard AWS configuration for this server, as a deployment would set it.
+    pub fn env(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("AWS_ENDPOINT_URL", self.endpoint.clone()),
+            ("AWS_ACCESS_KEY_ID", "testing".into()),
+            ("AWS_SECRET_ACCESS_KEY", "testing".into()),
+            ("AWS_REGION", "us-east-1".into()),
+            ("AWS_ALLOW_HTTP", "true".into()),
+        ]
+    }
+}
+
+fn borrowed<'a>(env: &'a [(&'static str, String)]) -> Vec<(&'static str, &'a str)> {
+    env.iter().map(|(k, v)| (*k, v.as_str())).collect()
+}
+
+/// A tool result with what differs between two stores of the same data (random ids, the
+/// temporary directories the fixtures were copied to) replaced by stable names.
+async fn normalised(w: &World, name: &str, args: Value) -> String {
+    let sources = w
+        .server
+        .tool_obj("get_data_sources", json!({}), &w.key)
+        .await;
+    let mut text = w.server.tool_obj(name, args, &w.scoped).await.to_string();
+    for s in sources["data_sources"].as_array().unwrap() {
+        let (id, n) = (s["id"].as_str().unwrap(), s["name"].as_str().unwrap());
+        text = text.replace(id, &format!("<{n}>"));
+    }
+    let tmp = w._tmp.path();
+    text = text.replace(tmp.to_str().unwrap(), "<tmp>");
+    text.replace(tmp.file_name().unwrap().to_str().unwrap(), "<tmp>")
+}
+
+#[tokio::test]
+async fn the_store_on_s3_serves_what_the_local_store_serves() {
+    let Some(moto) = Moto::start() else { return };
+    moto.bucket("quarry").await;
+    let env = moto.env();
+    let env = borrowed(&env);
+    let store = Path::new("s3://quarry/deployments/one");
+    let s3 = world_at(tempfile::tempdir().unwrap(), store, &env, &[]);
+    let local = world();
+    for (name, args) in calls() {
+        assert_eq!(
+            normalised(&s3, name, args.clone()).await,
+            normalised(&local, name, args).await,
+            "{name} differs between the S3 and the local store"
+        );
+    }
+    // The tables really are in the bucket: Lance manifests and the catalog under the prefix.
+    let listing = reqwest::get(format!(
+        "{}/quarry?list-type=2&prefix=deployments/one/",
+        moto.endpoint
+    ))
+    .await
+    .unwrap()
+    .text()
+    .await
+    .unwrap();
+    assert!(
+        listing.contains("deployments/one/catalog/sources/"),
+        "{listing}"
+    );
+    assert!(listing.contains("files.lance/_versions/"), "{listing}");
+}
+
+#[tokio::test]
+async fn two_replicas_on_one_s3_store_see_a_reindex_without_restart() {
+    let Some(moto) = Moto::start() else { return };
+    moto.bucket("quarry").await;
+    let env = moto.env();
+    let env = borrowed(&env);
+    let store = Path::new("s3://quarry/replicated");
+    let w = world_at(tempfile::tempdir().unwrap(), store, &env, &[]);
+    let second = start_with_env(store, &env);
+    let grep = json!({"query": "fresh_function_after_reindex", "data_sources": ["other"]});
+    for s in [&w.server, &second] {
+        let g = s.tool_obj("grep_search", grep.clone(), &w.key).await;
+        assert_eq!(g["results"].as_array().unwrap().len(), 0);
+    }
+    let other = w._tmp.path().join("other");
+    std::fs::write(
+        other.join("fresh.c"),
+        "int fresh_function_after_reindex(void) { return 3; }\n",
+    )
+    .unwrap();
+    quarry_ok_env(
+        store,
+        &env,
+        &["index", other.to_str().unwrap(), "--name", "other"],
+    );
+    for s in [&w.server, &second] {
+        let g = s.tool_obj("grep_search", grep.clone(), &w.key).await;
+        assert_eq!(g["results"][0]["location"]["path"], "fresh.c", "{g}");
+        let q = s
+            .tool_obj(
+                "query_artifact_metadata",
+                json!({"statement": "SELECT name FROM functions WHERE name = 'fresh_function_after_reindex' LIMIT 5",
+                       "data_sources": ["other"]}),
+                &w.key,
+            )
+            .await;
+        assert_eq!(q["returnedRows"], 1, "{q}");
+    }
+}
