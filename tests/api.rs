@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use crate::common::*;
 use crate::tools::{venv_bin, world, world_with_env};
 
-fn python() -> Option<std::path::PathBuf> {
+pub fn python() -> Option<std::path::PathBuf> {
     let p = venv_bin("python");
     if p.is_none() {
         assert!(
@@ -23,6 +23,52 @@ fn client_script(name: &str) -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../tests/clients")
         .join(name)
+}
+
+/// The stand-in for an OpenAI-compatible LLM (tests/clients/stand_in_llm.py), named as such:
+/// an LLM cannot run here.
+pub struct StandInLlm {
+    child: std::process::Child,
+    /// Base URL (`…/v1`).
+    pub url: String,
+}
+
+impl StandInLlm {
+    /// Start it; requests are logged to `dir/requests.jsonl`, each answered after `delay` s.
+    pub fn start(py: &std::path::Path, dir: &std::path::Path, delay: f64) -> StandInLlm {
+        let port_file = dir.join("port");
+        let child = std::process::Command::new(py)
+            .arg(client_script("stand_in_llm.py"))
+            .arg(&port_file)
+            .arg(dir.join("requests.jsonl"))
+            .arg(delay.to_string())
+            .spawn()
+            .unwrap();
+        let mut port = String::new();
+        for _ in 0..200 {
+            port = std::fs::read_to_string(&port_file).unwrap_or_default();
+            if !port.is_empty() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        assert!(!port.is_empty(), "the stand-in LLM did not start");
+        StandInLlm {
+            child,
+            url: format!("http://127.0.0.1:{port}/v1"),
+        }
+    }
+
+    pub fn stop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for StandInLlm {
+    fn drop(&mut self) {
+        self.stop();
+    }
 }
 
 fn run_client(py: &std::path::Path, script: &str, args: &[&str]) -> Value {
@@ -339,22 +385,9 @@ async fn chat_completions_with_the_official_openai_client() {
 async fn chat_through_an_openai_compatible_llm() {
     let Some(py) = python() else { return };
     let tmp = tempfile::tempdir().unwrap();
-    let port_file = tmp.path().join("port");
     let log = tmp.path().join("requests.jsonl");
-    let mut llm = std::process::Command::new(&py)
-        .arg(client_script("stand_in_llm.py"))
-        .args([&port_file, &log])
-        .spawn()
-        .unwrap();
-    let mut port = String::new();
-    for _ in 0..100 {
-        port = std::fs::read_to_string(&port_file).unwrap_or_default();
-        if !port.is_empty() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    let url = format!("http://127.0.0.1:{port}/v1");
+    let mut llm = StandInLlm::start(&py, tmp.path(), 0.0);
+    let url = llm.url.clone();
     let w = world_with_env(&[
         ("QUARRY_LLM_URL", &url),
         ("QUARRY_LLM_MODEL", "test-model"),
@@ -368,8 +401,7 @@ async fn chat_through_an_openai_compatible_llm() {
             &w.scoped,
         )
         .await;
-    let _ = llm.kill();
-    let _ = llm.wait();
+    llm.stop();
     assert_eq!(chat["mode"], "llm");
     assert_eq!(
         chat["answer"],

@@ -5,10 +5,11 @@
 //! One test binary on purpose: the dependency stack is heavy and every test binary is a
 //! large link.
 
-mod api;
+pub mod api;
 mod common;
 mod deploy;
 mod grep;
 mod index;
 mod serve;
+mod tenancy;
 mod tools;

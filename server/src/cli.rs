@@ -73,6 +73,9 @@ enum Command {
     /// Manage API keys.
     #[command(subcommand)]
     Keys(KeysCmd),
+    /// Manage organisations (plans and their rate limits).
+    #[command(subcommand)]
+    Orgs(OrgsCmd),
     /// Serve the HTTP API.
     Serve {
         /// Address to listen on (port 0 picks a free port).
@@ -82,6 +85,8 @@ enum Command {
         /// only by default (DNS-rebinding protection). `*` accepts any host.
         #[arg(long, env = "QUARRY_MCP_ALLOWED_HOSTS", value_delimiter = ',')]
         mcp_allowed_hosts: Vec<String>,
+        #[command(flatten)]
+        options: ServeOptions,
     },
     /// Index a repository (this directory by default), create an API key and serve.
     Up {
@@ -91,6 +96,26 @@ enum Command {
         #[arg(long, env = "QUARRY_ADDR", default_value = "127.0.0.1:7878")]
         addr: SocketAddr,
     },
+}
+
+/// Authentication and administration settings of `quarry serve`.
+#[derive(Args, Default)]
+struct ServeOptions {
+    /// Accept JWTs signed with HS256 and this shared secret (beside API keys).
+    #[arg(long, env = "QUARRY_JWT_SECRET", hide_env_values = true)]
+    jwt_secret: Option<String>,
+    /// Accept RS256 JWTs verified with this RSA public key (PEM) or JWKS file.
+    #[arg(long, env = "QUARRY_JWT_PUBLIC_KEY")]
+    jwt_public_key: Option<std::path::PathBuf>,
+    /// Require this `iss` claim in JWTs.
+    #[arg(long, env = "QUARRY_JWT_ISSUER")]
+    jwt_issuer: Option<String>,
+    /// Require this `aud` claim in JWTs.
+    #[arg(long, env = "QUARRY_JWT_AUDIENCE")]
+    jwt_audience: Option<String>,
+    /// Let admin keys register local paths and file:// URLs (off: only remote git URLs).
+    #[arg(long, env = "QUARRY_ADMIN_LOCAL_SOURCES")]
+    admin_local_sources: bool,
 }
 
 #[derive(Args)]
@@ -133,11 +158,67 @@ enum KeysCmd {
         /// A public chat key (ignores relevance queries).
         #[arg(long)]
         public_chat: bool,
+        /// The key's own plan (free, pro, team, enterprise); default: the organisation's.
+        #[command(flatten)]
+        plan: PlanArgs,
+        /// An administrative key (may use /api/admin for its organisation).
+        #[arg(long)]
+        admin: bool,
     },
     /// List keys (never their secrets).
     List,
     /// Revoke a key by id.
     Revoke { id: String },
+    /// Issue a new key with the same scope, plan and role; the old one stops working after
+    /// the grace period.
+    Rotate {
+        id: String,
+        /// How long the old key keeps working, in seconds.
+        #[arg(long, default_value_t = 86_400)]
+        grace_seconds: u64,
+    },
+}
+
+#[derive(Args, Default)]
+struct PlanArgs {
+    /// free (100 requests/hour, 5 concurrent), pro (1,000/20), team (5,000/50) or
+    /// enterprise (custom numbers).
+    #[arg(long)]
+    plan: Option<String>,
+    /// Requests per hour (enterprise).
+    #[arg(long, requires = "plan")]
+    requests_per_hour: Option<u64>,
+    /// Concurrent requests (enterprise).
+    #[arg(long, requires = "plan")]
+    concurrent: Option<u32>,
+}
+
+impl PlanArgs {
+    fn plan(&self) -> Result<Option<quarry_storage::Plan>> {
+        let Some(name) = &self.plan else {
+            return Ok(None);
+        };
+        let name = quarry_storage::PlanName::parse(name).with_context(|| {
+            format!("unknown plan '{name}'; plans are free, pro, team, enterprise")
+        })?;
+        quarry_storage::Plan::new(name, self.requests_per_hour, self.concurrent)
+            .map(Some)
+            .map_err(|e| anyhow::anyhow!(e))
+    }
+}
+
+#[derive(Subcommand)]
+enum OrgsCmd {
+    /// Set an organisation's plan (the --org organisation).
+    SetPlan {
+        #[command(flatten)]
+        plan: PlanArgs,
+        /// Remove the plan: unlimited (the self-hosted default).
+        #[arg(long, conflicts_with = "plan")]
+        unlimited: bool,
+    },
+    /// List organisations with their plans.
+    List,
 }
 
 /// Entry point of the binary.
@@ -236,7 +317,9 @@ async fn run(cli: Cli) -> Result<()> {
         Command::Serve {
             addr,
             mcp_allowed_hosts,
-        } => serve(catalog, addr, mcp_allowed_hosts, None).await?,
+            options,
+        } => serve(catalog, addr, mcp_allowed_hosts, options, None).await?,
+        Command::Orgs(cmd) => orgs_cmd(&catalog, &org, cmd).await?,
         Command::Up { path, addr } => {
             let args = IndexArgs {
                 path,
@@ -246,8 +329,16 @@ async fn run(cli: Cli) -> Result<()> {
                 max_file_size: index::DEFAULT_MAX_FILE_BYTES,
             };
             index_cmd(&catalog, &org, &args).await?;
-            let (_, secret) = crate::auth::create_key(&catalog, &org, None, false).await?;
-            serve(catalog, addr, Vec::new(), Some(secret)).await?;
+            let (_, secret) =
+                crate::auth::create_key(&catalog, &org, None, false, None, false).await?;
+            serve(
+                catalog,
+                addr,
+                Vec::new(),
+                ServeOptions::default(),
+                Some(secret),
+            )
+            .await?;
         }
     }
     Ok(())
@@ -481,12 +572,16 @@ async fn keys_cmd(catalog: &Catalog, org: &str, cmd: KeysCmd) -> Result<()> {
         KeysCmd::Create {
             sources: scope,
             public_chat,
+            plan,
+            admin,
         } => {
             if let Some(refs) = &scope {
                 let visible = sources::visible(catalog, &Principal::org(org)).await?;
                 sources::resolve_refs(&visible, refs).map_err(|e| anyhow::anyhow!("{e}"))?;
             }
-            let (key, secret) = crate::auth::create_key(catalog, org, scope, public_chat).await?;
+            let plan = plan.plan()?;
+            let (key, secret) =
+                crate::auth::create_key(catalog, org, scope, public_chat, plan, admin).await?;
             eprintln!(
                 "created key {} for organisation '{}' — the secret is shown only now:",
                 key.id, key.org
@@ -494,18 +589,45 @@ async fn keys_cmd(catalog: &Catalog, org: &str, cmd: KeysCmd) -> Result<()> {
             println!("{secret}");
         }
         KeysCmd::List => {
+            let now = quarry_storage::catalog::now_secs();
             for k in catalog.keys().await?.into_iter().filter(|k| k.org == org) {
+                let state = match (k.revoked, k.expires_at) {
+                    (true, _) => "revoked".to_string(),
+                    (false, Some(t)) if t <= now => "expired".to_string(),
+                    (false, Some(t)) => {
+                        format!("active until {}", quarry_storage::catalog::secs_rfc3339(t))
+                    }
+                    (false, None) => "active".to_string(),
+                };
                 println!(
-                    "{}  created {}  {}  scope: {}{}",
+                    "{}  created {}  {}  plan: {}  scope: {}{}{}",
                     k.id,
                     k.created_at,
-                    if k.revoked { "revoked" } else { "active " },
+                    state,
+                    k.plan.map(|p| p.name.as_str()).unwrap_or("organisation's"),
                     k.sources
                         .map(|s| s.join(","))
                         .unwrap_or_else(|| "organisation".into()),
-                    if k.public_chat { "  public-chat" } else { "" }
+                    if k.public_chat { "  public-chat" } else { "" },
+                    if k.admin { "  admin" } else { "" }
                 );
             }
+        }
+        KeysCmd::Rotate { id, grace_seconds } => {
+            let old = catalog
+                .keys()
+                .await?
+                .into_iter()
+                .find(|k| k.id == id && k.org == org && !k.revoked)
+                .with_context(|| {
+                    format!("no active key '{id}' in organisation '{org}' (see 'quarry keys list')")
+                })?;
+            let (key, secret) = crate::auth::rotate_key(catalog, &old, grace_seconds).await?;
+            eprintln!(
+                "rotated {id} → {}; {id} stops working in {grace_seconds} s — the new secret is shown only now:",
+                key.id
+            );
+            println!("{secret}");
         }
         KeysCmd::Revoke { id } => {
             let mut key = catalog
@@ -524,12 +646,78 @@ async fn keys_cmd(catalog: &Catalog, org: &str, cmd: KeysCmd) -> Result<()> {
     Ok(())
 }
 
+async fn orgs_cmd(catalog: &Catalog, org: &str, cmd: OrgsCmd) -> Result<()> {
+    match cmd {
+        OrgsCmd::SetPlan { plan, unlimited } => {
+            let plan = plan.plan()?;
+            anyhow::ensure!(
+                plan.is_some() || unlimited,
+                "pass --plan free|pro|team|enterprise, or --unlimited"
+            );
+            anyhow::ensure!(
+                quarry_storage::catalog::valid_id(org),
+                "organisation names are 1-64 letters, digits, '_' or '-'"
+            );
+            catalog
+                .put_org(&quarry_storage::Org {
+                    name: org.to_string(),
+                    plan,
+                    updated_at: quarry_storage::catalog::now_rfc3339(),
+                })
+                .await?;
+            match plan {
+                Some(p) => println!(
+                    "organisation '{org}': plan {} ({} requests per hour, {} concurrent)",
+                    p.name.as_str(),
+                    p.requests_per_hour,
+                    p.concurrent
+                ),
+                None => println!("organisation '{org}': unlimited"),
+            }
+        }
+        OrgsCmd::List => {
+            let mut names: Vec<String> = catalog
+                .sources()
+                .await?
+                .into_iter()
+                .map(|s| s.org)
+                .chain(catalog.keys().await?.into_iter().map(|k| k.org))
+                .collect();
+            let stored = catalog.orgs().await?;
+            names.extend(stored.iter().map(|o| o.name.clone()));
+            names.sort();
+            names.dedup();
+            for n in names {
+                let plan = stored.iter().find(|o| o.name == n).and_then(|o| o.plan);
+                match plan {
+                    Some(p) => println!(
+                        "{n}  {} ({} requests per hour, {} concurrent)",
+                        p.name.as_str(),
+                        p.requests_per_hour,
+                        p.concurrent
+                    ),
+                    None => println!("{n}  unlimited"),
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 async fn serve(
     catalog: Catalog,
     addr: SocketAddr,
     mcp_allowed_hosts: Vec<String>,
+    options: ServeOptions,
     secret: Option<String>,
 ) -> Result<()> {
+    let jwt = crate::auth::JwtConfig::new(
+        options.jwt_secret.as_deref(),
+        options.jwt_public_key.as_deref(),
+        options.jwt_issuer.clone(),
+        options.jwt_audience.clone(),
+    )?
+    .map(Arc::new);
     let store_url = catalog.store().url().to_string();
     let hosts = if mcp_allowed_hosts.is_empty() {
         crate::mcp::DEFAULT_ALLOWED_HOSTS
@@ -542,6 +730,9 @@ async fn serve(
     let state = crate::http::AppState {
         catalog,
         mcp_allowed_hosts: hosts,
+        jwt,
+        limiter: crate::limits::Limiter::default(),
+        admin_local_sources: options.admin_local_sources,
     };
     crate::http::serve(state, addr, move |bound| {
         println!("Quarry is serving on http://{bound} (store: {store_url})");

@@ -28,7 +28,7 @@ pub async fn dify_retrieval(
     body: Bytes,
 ) -> Response {
     let header = headers.get("authorization").and_then(|v| v.to_str().ok());
-    let who = match crate::auth::authenticate(&state.catalog, header).await {
+    let who = match crate::auth::authenticate(&state, header).await {
         Ok(Some(p)) => p,
         Ok(None) => {
             return dify_error(
@@ -46,7 +46,28 @@ pub async fn dify_retrieval(
             );
         }
     };
-    let req: Value = match serde_json::from_slice(&body) {
+    let permit = match crate::http::admit(&state, &who) {
+        Ok(p) => p,
+        Err(refused) => {
+            // Dify's shape; 1002 is its "access denied" code, the message says why.
+            let mut resp = dify_error(StatusCode::TOO_MANY_REQUESTS, 1002, &refused.message);
+            refused.quota.headers(resp.headers_mut());
+            resp.headers_mut().insert(
+                "retry-after",
+                axum::http::HeaderValue::from(refused.retry_after),
+            );
+            return resp;
+        }
+    };
+    let mut resp = dify_answer(&state, &who, &body).await;
+    if let Some(p) = &permit {
+        p.quota.headers(resp.headers_mut());
+    }
+    resp
+}
+
+async fn dify_answer(state: &AppState, who: &Principal, body: &Bytes) -> Response {
+    let req: Value = match serde_json::from_slice(body) {
         Ok(v @ Value::Object(_)) => v,
         Ok(_) => {
             return dify_error(

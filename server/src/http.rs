@@ -33,6 +33,12 @@ pub struct AppState {
     pub catalog: Catalog,
     /// Host names MCP accepts (`*` = any); see `mcp`.
     pub mcp_allowed_hosts: Vec<String>,
+    /// JWT verification (`None`: only API keys are accepted).
+    pub jwt: Option<std::sync::Arc<crate::auth::JwtConfig>>,
+    /// Rate limits by plan (in this process; see `limits`).
+    pub limiter: crate::limits::Limiter,
+    /// Whether admin keys may register local paths and file:// URLs.
+    pub admin_local_sources: bool,
 }
 
 /// A SPEC 7.2 error response.
@@ -95,6 +101,7 @@ pub fn router(state: AppState) -> Router {
             "/mcp",
             crate::mcp::service(state.clone(), mcp_hosts(&state)),
         )
+        .nest("/admin", crate::admin::routes())
         .route_layer(middleware::from_fn_with_state(state.clone(), require_key));
     Router::new()
         .route(
@@ -166,19 +173,50 @@ async fn require_key(State(state): State<AppState>, mut req: Request, next: Next
         .headers()
         .get("authorization")
         .and_then(|v| v.to_str().ok());
-    match crate::auth::authenticate(&state.catalog, header).await {
+    match crate::auth::authenticate(&state, header).await {
         Ok(Some(principal)) => {
+            let permit = match admit(&state, &principal) {
+                Ok(p) => p,
+                Err(refused) => return refused_response(&refused),
+            };
             req.extensions_mut().insert(principal);
-            next.run(req).await
+            let mut resp = next.run(req).await;
+            if let Some(p) = &permit {
+                p.quota.headers(resp.headers_mut());
+            }
+            drop(permit);
+            resp
         }
         Ok(None) => ApiError::new(
             StatusCode::UNAUTHORIZED,
             "UNAUTHORIZED",
-            "missing or invalid API key: send 'Authorization: Bearer <key>' (create one with 'quarry keys create')",
+            "missing or invalid API key or token: send 'Authorization: Bearer <key>' (create one with 'quarry keys create')",
         )
         .into_response(),
         Err(e) => ApiError::internal(e).into_response(),
     }
+}
+
+/// Count a request against the caller's plan (`Ok(None)`: no plan, unlimited).
+pub fn admit(
+    state: &AppState,
+    who: &Principal,
+) -> Result<Option<crate::limits::Permit>, crate::limits::Refused> {
+    match &who.plan {
+        None => Ok(None),
+        Some(plan) => state.limiter.admit(&who.subject, plan).map(Some),
+    }
+}
+
+/// SPEC 7.2's 429: `RATE_LIMITED`, the retry time in the message, `Retry-After`, and the
+/// rate-limit headers.
+pub fn refused_response(r: &crate::limits::Refused) -> Response {
+    let mut resp =
+        ApiError::new(StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED", &r.message).into_response();
+    r.quota.headers(resp.headers_mut());
+    resp.headers_mut()
+        .insert("retry-after", axum::http::HeaderValue::from(r.retry_after));
+    resp
 }
 
 /// A data source as SPEC 2.1 shows it.

@@ -2,7 +2,7 @@
 //!
 //! - [`cli`]: every command (`index`, `workspace`, `sources`, `sql`, `keys`, `serve`, `up`);
 //! - [`progress`]: progress bars on a terminal, log lines elsewhere;
-//! - [`auth`]: API keys and the caller's visible data sources;
+//! - [`auth`]: API keys and JWTs; [`limits`]: rate limits by plan; [`admin`]: `/api/admin`;
 //! - [`http`]: the HTTP server;
 //! - [`query`]: running ArtifactQuery statements for a caller;
 //! - [`tools`]: the Tool API (eleven tools, their schemas, the OpenAPI document);
@@ -11,11 +11,13 @@
 //! - [`mcp`]: MCP over streamable HTTP (rmcp) at `/api/mcp`;
 //! - [`chat`]: question answering (retrieval, then an LLM or an extractive answer).
 
+pub mod admin;
 pub mod auth;
 pub mod chat;
 pub mod cli;
 pub mod connectors;
 pub mod http;
+pub mod limits;
 pub mod mcp;
 pub mod progress;
 pub mod query;

@@ -10,6 +10,12 @@ pub struct Principal {
     pub scope: Option<Vec<String>>,
     pub public_chat: bool,
     pub key_id: Option<String>,
+    /// The plan whose limits apply (`None` = unlimited).
+    pub plan: Option<quarry_storage::Plan>,
+    /// Who the rate-limit counters belong to (see `limits`).
+    pub subject: String,
+    /// May use `/api/admin/*` for its organisation.
+    pub admin: bool,
 }
 
 impl Principal {
@@ -20,6 +26,9 @@ impl Principal {
             scope: None,
             public_chat: false,
             key_id: None,
+            plan: None,
+            subject: format!("org:{org}"),
+            admin: true,
         }
     }
 }

@@ -136,6 +136,108 @@ pub struct ApiKey {
     pub public_chat: bool,
     pub created_at: String,
     pub revoked: bool,
+    /// The key's own plan; `None` = the organisation's.
+    #[serde(default)]
+    pub plan: Option<Plan>,
+    /// Unix seconds after which the key stops working (set when it is rotated).
+    #[serde(default)]
+    pub expires_at: Option<u64>,
+    /// An administrative key: may call `/api/admin/*` for its organisation.
+    #[serde(default)]
+    pub admin: bool,
+}
+
+impl ApiKey {
+    /// Whether the key authenticates at `now` (unix seconds).
+    pub fn active_at(&self, now: u64) -> bool {
+        !self.revoked && self.expires_at.is_none_or(|t| now < t)
+    }
+}
+
+/// The plans of SPEC 8.1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PlanName {
+    Free,
+    Pro,
+    Team,
+    Enterprise,
+}
+
+impl PlanName {
+    pub fn parse(s: &str) -> Option<PlanName> {
+        match s.to_ascii_lowercase().as_str() {
+            "free" => Some(PlanName::Free),
+            "pro" => Some(PlanName::Pro),
+            "team" => Some(PlanName::Team),
+            "enterprise" => Some(PlanName::Enterprise),
+            _ => None,
+        }
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PlanName::Free => "free",
+            PlanName::Pro => "pro",
+            PlanName::Team => "team",
+            PlanName::Enterprise => "enterprise",
+        }
+    }
+}
+
+/// A plan with its limits (SPEC 8.1: requests per hour and concurrent requests).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Plan {
+    pub name: PlanName,
+    pub requests_per_hour: u64,
+    pub concurrent: u32,
+}
+
+impl Plan {
+    /// A plan by name; `enterprise` takes custom numbers (both required).
+    pub fn new(
+        name: PlanName,
+        requests_per_hour: Option<u64>,
+        concurrent: Option<u32>,
+    ) -> std::result::Result<Plan, String> {
+        let standard = |r: u64, c: u32| {
+            if requests_per_hour.is_some() || concurrent.is_some() {
+                Err(format!(
+                    "plan '{}' has fixed limits ({r} requests per hour, {c} concurrent); custom numbers are for 'enterprise'",
+                    name.as_str()
+                ))
+            } else {
+                Ok(Plan {
+                    name,
+                    requests_per_hour: r,
+                    concurrent: c,
+                })
+            }
+        };
+        match name {
+            PlanName::Free => standard(100, 5),
+            PlanName::Pro => standard(1_000, 20),
+            PlanName::Team => standard(5_000, 50),
+            PlanName::Enterprise => match (requests_per_hour, concurrent) {
+                (Some(r), Some(c)) if r > 0 && c > 0 => Ok(Plan {
+                    name,
+                    requests_per_hour: r,
+                    concurrent: c,
+                }),
+                _ => Err("plan 'enterprise' needs custom limits: --requests-per-hour N and --concurrent N (both above 0)".into()),
+            },
+        }
+    }
+}
+
+/// An organisation's settings. Organisations exist implicitly (by name) until one is stored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Org {
+    pub name: String,
+    /// `None` = unlimited (the self-hosted default).
+    pub plan: Option<Plan>,
+    pub updated_at: String,
 }
 
 /// Generate a new opaque id with a prefix, e.g. `repo_3f2a…`.
@@ -288,12 +390,63 @@ impl Catalog {
     /// The active key record matching a presented secret.
     pub async fn authenticate(&self, secret: &str) -> Result<Option<ApiKey>> {
         let hash = hash_key(secret);
+        let now = now_secs();
         Ok(self
             .keys()
             .await?
             .into_iter()
-            .find(|k| !k.revoked && k.hash == hash))
+            .find(|k| k.active_at(now) && k.hash == hash))
     }
+
+    /// An organisation's stored settings (`None` when none were ever set).
+    pub async fn org(&self, name: &str) -> Result<Option<Org>> {
+        if !valid_id(name) {
+            return Ok(None);
+        }
+        self.read_json(&org_path(name)).await
+    }
+
+    /// Every organisation with stored settings.
+    pub async fn orgs(&self) -> Result<Vec<Org>> {
+        let mut out = Vec::new();
+        for file in self.store.list("catalog/orgs").await? {
+            if let Some(name) = file.strip_suffix(".json")
+                && let Some(o) = self.read_json::<Org>(&org_path(name)).await?
+            {
+                out.push(o);
+            }
+        }
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(out)
+    }
+
+    /// Insert or replace an organisation's settings (atomic).
+    pub async fn put_org(&self, org: &Org) -> Result<()> {
+        if !valid_id(&org.name) {
+            return Err(StorageError::CorruptCatalog {
+                path: format!("organisation {}", org.name),
+                reason: "names are 1-64 letters, digits, '_' or '-'".into(),
+            });
+        }
+        self.write_json(&org_path(&org.name), org).await
+    }
+}
+
+/// Current unix time in seconds.
+pub fn now_secs() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}
+
+/// Unix seconds as RFC 3339 (UTC).
+pub fn secs_rfc3339(secs: u64) -> String {
+    rfc3339(secs)
+}
+
+fn org_path(name: &str) -> String {
+    format!("catalog/orgs/{name}.json")
 }
 
 fn conversation_path(org: &str, id: &str) -> String {

@@ -34,8 +34,8 @@ pub mod store;
 pub mod tables;
 
 pub use catalog::{
-    ApiKey, Catalog, Conversation, DEFAULT_ORG, DataSource, IndexStats, Readiness, Snapshot,
-    SourceType, Turn,
+    ApiKey, Catalog, Conversation, DEFAULT_ORG, DataSource, IndexStats, Org, Plan, PlanName,
+    Readiness, Snapshot, SourceType, Turn,
 };
 pub use error::{Result, StorageError};
 pub use store::Store;
