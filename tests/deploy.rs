@@ -170,3 +170,113 @@ async fn two_replicas_on_one_s3_store_see_a_reindex_without_restart() {
         assert_eq!(q["returnedRows"], 1, "{q}");
     }
 }
+
+/// A TCP proxy in front of the S3 server that can pass traffic, delay every connection, or
+/// refuse service (accept, then drop) — a failing or throttling object store, for real, on
+/// the wire.
+struct FaultyProxy {
+    mode: std::sync::Arc<std::sync::atomic::AtomicU8>,
+    endpoint: String,
+}
+
+const PASS: u8 = 0;
+const SLOW: u8 = 1;
+const FAIL: u8 = 2;
+
+impl FaultyProxy {
+    async fn start(upstream: &str) -> FaultyProxy {
+        use std::sync::atomic::Ordering;
+        let upstream = upstream.trim_start_matches("http://").to_string();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let endpoint = format!("http://{}", listener.local_addr().unwrap());
+        let mode = std::sync::Arc::new(std::sync::atomic::AtomicU8::new(PASS));
+        let m = mode.clone();
+        tokio::spawn(async move {
+            loop {
+                let Ok((mut client, _)) = listener.accept().await else {
+                    return;
+                };
+                let (m, upstream) = (m.clone(), upstream.clone());
+                tokio::spawn(async move {
+                    match m.load(Ordering::SeqCst) {
+                        FAIL => return, // dropped: connection reset
+                        SLOW => tokio::time::sleep(Duration::from_millis(150)).await,
+                        _ => {}
+                    }
+                    if let Ok(mut server) = tokio::net::TcpStream::connect(&upstream).await {
+                        let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
+                    }
+                });
+            }
+        });
+        FaultyProxy { mode, endpoint }
+    }
+
+    fn set(&self, mode: u8) {
+        self.mode.store(mode, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failing_or_slow_object_store_gives_clear_errors_and_keeps_the_last_version() {
+    let Some(moto) = Moto::start() else { return };
+    moto.bucket("quarry").await;
+    let proxy = FaultyProxy::start(&moto.endpoint).await;
+    let mut env = moto.env();
+    env[0].1 = proxy.endpoint.clone(); // every S3 request goes through the proxy
+    let env = borrowed(&env);
+    let store = Path::new("s3://quarry/faulty");
+    let w = world_at(tempfile::tempdir().unwrap(), store, &env, &[]);
+    let grep = json!({"query": "other_util", "data_sources": ["other"]});
+    let before = w.server.tool_obj("grep_search", grep.clone(), &w.key).await;
+    assert_eq!(before["results"].as_array().unwrap().len(), 1);
+
+    // Slow: every connection delayed; answers are unchanged.
+    proxy.set(SLOW);
+    assert_eq!(
+        w.server.tool_obj("grep_search", grep.clone(), &w.key).await,
+        before
+    );
+
+    // Failing: requests fail fast with a clear error, never a wrong answer.
+    proxy.set(FAIL);
+    let started = Instant::now();
+    let r = w.server.get("/api/datasources/all", Some(&w.key)).await;
+    // The key cannot be checked without the store: a server error, not "invalid key".
+    assert_eq!(r.status(), 500);
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "INTERNAL_ERROR", "{body}");
+    assert!(started.elapsed() < Duration::from_secs(60));
+    // An index run against the failing store stops with an error naming the store.
+    let other = w._tmp.path().join("other");
+    std::fs::write(
+        other.join("late.c"),
+        "int late_function(void) { return 4; }\n",
+    )
+    .unwrap();
+    let out = quarry_env(
+        store,
+        &env,
+        &["index", other.to_str().unwrap(), "--name", "other"],
+    );
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("object store") || err.contains("S3"), "{err}");
+
+    // Recovered: the last committed version is intact, and a re-run completes.
+    proxy.set(PASS);
+    assert_eq!(
+        w.server.tool_obj("grep_search", grep.clone(), &w.key).await,
+        before
+    );
+    let late = json!({"query": "late_function", "data_sources": ["other"]});
+    let g = w.server.tool_obj("grep_search", late.clone(), &w.key).await;
+    assert_eq!(g["results"].as_array().unwrap().len(), 0);
+    quarry_ok_env(
+        store,
+        &env,
+        &["index", other.to_str().unwrap(), "--name", "other"],
+    );
+    let g = w.server.tool_obj("grep_search", late, &w.key).await;
+    assert_eq!(g["results"][0]["location"]["path"], "late.c", "{g}");
+}
