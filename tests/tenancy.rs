@@ -685,3 +685,103 @@ async fn admin_keys_cannot_register_server_paths_by_default() {
         );
     }
 }
+
+/// Abuse: each bad input gets its specific 4xx or repairable error, quickly.
+#[tokio::test]
+async fn bad_input_gets_specific_errors_within_bounded_time() {
+    let w = world();
+    let (s, k) = (&w.server, w.scoped.as_str());
+    let client = reqwest::Client::new();
+    let started = Instant::now();
+    // An oversized body: 413 with SPEC 7.2's body.
+    let big = json!({"query": "x".repeat(2 * 1024 * 1024)}).to_string();
+    let r = client
+        .post(format!("{}/api/tools/grep_search", s.url))
+        .bearer_auth(k)
+        .header("content-type", "application/json")
+        .body(big)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 413);
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "PAYLOAD_TOO_LARGE");
+    // Malformed JSON: 400.
+    let r = client
+        .post(format!("{}/api/tools/grep_search", s.url))
+        .bearer_auth(k)
+        .header("content-type", "application/json")
+        .body("{\"query\": ")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 400);
+    let repairable = [
+        // Path traversal.
+        (
+            "read_file",
+            json!({"path": "../../etc/passwd"}),
+            "invalid_argument",
+        ),
+        (
+            "read_file",
+            json!({"path": "/etc/passwd"}),
+            "invalid_argument",
+        ),
+        (
+            "get_file_tree",
+            json!({"path": "c/../../.."}),
+            "invalid_argument",
+        ),
+        // Regex bombs: refused by size, not run for minutes.
+        (
+            "grep_search",
+            json!({"query": "(a{1000}){1000}", "regex": true}),
+            "invalid_query",
+        ),
+        (
+            "grep_search",
+            json!({"query": "((((((((((x*)*)*)*)*)*)*)*)*)*)*y", "regex": true}),
+            "",
+        ),
+        // Pathological statements.
+        (
+            "query_artifact_metadata",
+            json!({"statement": format!("SELECT path FROM files WHERE {}lines > 1{} LIMIT 1", "(".repeat(5000), ")".repeat(5000))}),
+            "too_deep",
+        ),
+        (
+            "query_artifact_metadata",
+            json!({"statement": format!("SELECT path FROM files WHERE {} LIMIT 1", vec!["NOT"; 1000].join(" ") + " lines > 1")}),
+            "too_deep",
+        ),
+        (
+            "query_artifact_metadata",
+            json!({"statement": "SELECT path FROM files LIMIT 99999999999999999999999"}),
+            "",
+        ),
+    ];
+    for (tool, args, code) in repairable {
+        let t = Instant::now();
+        let (st, v) = s.tool(tool, args.clone(), k).await;
+        assert_eq!(st, 200, "{tool} {args}: {v}");
+        if code.is_empty() {
+            // Either answered or refused with a repairable error — but answered.
+            assert!(v["obj"].is_object(), "{tool}: {v}");
+        } else {
+            let got = &v["obj"]["error"]["code"];
+            assert_eq!(
+                got,
+                code,
+                "{tool}: {}",
+                &v.to_string()[..300.min(v.to_string().len())]
+            );
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "{tool} took {:?}",
+            t.elapsed()
+        );
+    }
+    assert!(started.elapsed() < Duration::from_secs(60));
+}

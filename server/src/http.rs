@@ -127,8 +127,36 @@ pub fn router(state: AppState) -> Router {
             StatusCode::REQUEST_TIMEOUT,
             REQUEST_TIMEOUT,
         ))
+        .layer(middleware::map_response(transport_errors_as_json))
         .layer(tower_http::trace::TraceLayer::new_for_http())
         .with_state(state)
+}
+
+/// The body-size and timeout layers answer in plain text; give them SPEC 7.2's body.
+async fn transport_errors_as_json(resp: Response) -> Response {
+    let json = resp
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("json"));
+    match resp.status() {
+        StatusCode::PAYLOAD_TOO_LARGE if !json => ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "PAYLOAD_TOO_LARGE",
+            format!("the request body is larger than {MAX_BODY_BYTES} bytes"),
+        )
+        .into_response(),
+        StatusCode::REQUEST_TIMEOUT if !json => ApiError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            "REQUEST_TIMEOUT",
+            format!(
+                "the request took longer than {} s; narrow it (fewer sources, a more selective query) and retry",
+                REQUEST_TIMEOUT.as_secs()
+            ),
+        )
+        .into_response(),
+        _ => resp,
+    }
 }
 
 type BoxedResponse =
