@@ -383,19 +383,41 @@ impl Catalog {
         Ok(out)
     }
 
+    /// Store a key record, and the hash → id entry that lets [`Catalog::authenticate`] find
+    /// it with two reads however many keys exist.
     pub async fn put_key(&self, key: &ApiKey) -> Result<()> {
-        self.write_json(&key_path(&key.id), key).await
+        self.write_json(&key_path(&key.id), key).await?;
+        self.store
+            .put(&key_hash_path(&key.hash), key.id.clone().into_bytes())
+            .await
     }
 
     /// The active key record matching a presented secret.
     pub async fn authenticate(&self, secret: &str) -> Result<Option<ApiKey>> {
         let hash = hash_key(secret);
         let now = now_secs();
-        Ok(self
-            .keys()
-            .await?
-            .into_iter()
-            .find(|k| k.active_at(now) && k.hash == hash))
+        let found = match self.store.get(&key_hash_path(&hash)).await? {
+            Some(id) => {
+                let id = String::from_utf8_lossy(&id).to_string();
+                if valid_id(&id) {
+                    self.read_json::<ApiKey>(&key_path(&id)).await?
+                } else {
+                    None
+                }
+            }
+            // Stores written before the hash entries existed get them all, once; after that an
+            // unknown secret costs one read, not a scan.
+            None if self.store.get(KEY_HASHES_COMPLETE).await?.is_some() => None,
+            None => {
+                let keys = self.keys().await?;
+                for k in &keys {
+                    self.put_key(k).await?;
+                }
+                self.store.put(KEY_HASHES_COMPLETE, b"1".to_vec()).await?;
+                keys.into_iter().find(|k| k.hash == hash)
+            }
+        };
+        Ok(found.filter(|k| k.hash == hash && k.active_at(now)))
     }
 
     /// An organisation's stored settings (`None` when none were ever set).
@@ -470,6 +492,14 @@ fn key_path(id: &str) -> String {
     format!("catalog/keys/{id}.json")
 }
 
+/// Written once every key has its hash entry.
+const KEY_HASHES_COMPLETE: &str = "catalog/key-hashes/complete";
+
+/// Hash → key id (the hash is hex SHA-256, so it is a safe object name).
+fn key_hash_path(hash: &str) -> String {
+    format!("catalog/key-hashes/{hash}")
+}
+
 /// The directory (relative to the store root) holding a repository's tables.
 pub fn source_data_dir(id: &str) -> String {
     format!("sources/{id}")
@@ -491,6 +521,58 @@ mod tests {
         assert!(valid_id("repo_0123abcd"));
         assert!(!valid_id("../etc"));
         assert!(!valid_id(""));
+    }
+
+    fn key(id: &str, secret: &str) -> ApiKey {
+        ApiKey {
+            id: id.into(),
+            org: "default".into(),
+            hash: hash_key(secret),
+            sources: None,
+            public_chat: false,
+            created_at: now_rfc3339(),
+            revoked: false,
+            plan: None,
+            expires_at: None,
+            admin: false,
+        }
+    }
+
+    #[tokio::test]
+    async fn keys_are_found_by_hash_including_keys_written_before_the_hash_entries() {
+        let cat = Catalog::new(Store::open("memory://").unwrap());
+        cat.put_key(&key("key_new", "qry_new")).await.unwrap();
+        // A record from an older version: no hash entry.
+        cat.write_json(&key_path("key_old"), &key("key_old", "qry_old"))
+            .await
+            .unwrap();
+        assert_eq!(
+            cat.authenticate("qry_new").await.unwrap().unwrap().id,
+            "key_new"
+        );
+        assert!(cat.store.get(KEY_HASHES_COMPLETE).await.unwrap().is_none());
+        assert_eq!(
+            cat.authenticate("qry_old").await.unwrap().unwrap().id,
+            "key_old"
+        );
+        assert!(cat.store.get(KEY_HASHES_COMPLETE).await.unwrap().is_some());
+        assert!(
+            cat.store
+                .get(&key_hash_path(&hash_key("qry_old")))
+                .await
+                .unwrap()
+                .is_some()
+        );
+        assert!(cat.authenticate("qry_unknown").await.unwrap().is_none());
+        // Revoked and expired keys do not authenticate.
+        let mut revoked = key("key_new", "qry_new");
+        revoked.revoked = true;
+        cat.put_key(&revoked).await.unwrap();
+        assert!(cat.authenticate("qry_new").await.unwrap().is_none());
+        let mut expired = key("key_old", "qry_old");
+        expired.expires_at = Some(now_secs() - 1);
+        cat.put_key(&expired).await.unwrap();
+        assert!(cat.authenticate("qry_old").await.unwrap().is_none());
     }
 
     #[tokio::test]
