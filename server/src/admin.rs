@@ -16,7 +16,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
 use quarry_engine::index::{self, IndexOptions};
-use quarry_storage::{ApiKey, Plan, PlanName};
+use quarry_storage::{ApiKey, Plan};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -210,33 +210,6 @@ async fn list_keys(
 
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct PlanBody {
-    plan: Option<String>,
-    requests_per_hour: Option<u64>,
-    concurrent: Option<u32>,
-}
-
-impl PlanBody {
-    fn plan(&self) -> Result<Option<Plan>, ApiError> {
-        let Some(name) = &self.plan else {
-            if self.requests_per_hour.is_some() || self.concurrent.is_some() {
-                return Err(bad("custom limits need \"plan\": \"enterprise\""));
-            }
-            return Ok(None);
-        };
-        let name = PlanName::parse(name).ok_or_else(|| {
-            bad(format!(
-                "unknown plan '{name}'; plans are free, pro, team, enterprise"
-            ))
-        })?;
-        Plan::new(name, self.requests_per_hour, self.concurrent)
-            .map(Some)
-            .map_err(bad)
-    }
-}
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct NewKey {
     sources: Option<Vec<String>>,
     #[serde(default)]
@@ -261,12 +234,13 @@ async fn create_key(
         crate::http::parse_json_body(&headers, &raw)?
     };
     let k: NewKey = body(v)?;
-    let plan = PlanBody {
-        plan: k.plan,
-        requests_per_hour: k.requests_per_hour,
-        concurrent: k.concurrent,
-    }
-    .plan()?;
+    let plan = match &k.plan {
+        Some(name) => Some(Plan::named(name, k.requests_per_hour, k.concurrent).map_err(bad)?),
+        None if k.requests_per_hour.is_some() || k.concurrent.is_some() => {
+            return Err(bad("custom limits need \"plan\": \"enterprise\""));
+        }
+        None => None,
+    };
     // A key's plan may narrow the organisation's limits, never widen them (the
     // organisation's plan is the operator's to set: 'quarry orgs set-plan').
     let org_plan = state

@@ -195,14 +195,10 @@ struct PlanArgs {
 
 impl PlanArgs {
     fn plan(&self) -> Result<Option<quarry_storage::Plan>> {
-        let Some(name) = &self.plan else {
-            return Ok(None);
-        };
-        let name = quarry_storage::PlanName::parse(name).with_context(|| {
-            format!("unknown plan '{name}'; plans are free, pro, team, enterprise")
-        })?;
-        quarry_storage::Plan::new(name, self.requests_per_hour, self.concurrent)
-            .map(Some)
+        self.plan
+            .as_deref()
+            .map(|name| quarry_storage::Plan::named(name, self.requests_per_hour, self.concurrent))
+            .transpose()
             .map_err(|e| anyhow::anyhow!(e))
     }
 }

@@ -194,6 +194,19 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// A plan by its name as users type it (`free`, `pro`, `team`, `enterprise`), with the
+    /// custom numbers `enterprise` needs.
+    pub fn named(
+        name: &str,
+        requests_per_hour: Option<u64>,
+        concurrent: Option<u32>,
+    ) -> std::result::Result<Plan, String> {
+        let name = PlanName::parse(name).ok_or_else(|| {
+            format!("unknown plan '{name}'; plans are free, pro, team, enterprise")
+        })?;
+        Plan::new(name, requests_per_hour, concurrent)
+    }
+
     /// A plan by name; `enterprise` takes custom numbers (both required).
     pub fn new(
         name: PlanName,
