@@ -61,14 +61,22 @@ fn body<T: for<'de> Deserialize<'de>>(v: Value) -> Result<T, ApiError> {
     })
 }
 
+/// Every source of the caller's organisation, whatever the admin key's own scope.
+async fn org_sources(
+    state: &AppState,
+    who: &Principal,
+) -> Result<Vec<quarry_storage::DataSource>, ApiError> {
+    crate::sources::visible(&state.catalog, &Principal::org(&who.org))
+        .await
+        .map_err(ApiError::internal)
+}
+
 async fn list_sources(
     State(state): State<AppState>,
     Extension(who): Extension<Principal>,
 ) -> Result<Response, ApiError> {
     require_admin(&who)?;
-    let all = crate::sources::visible(&state.catalog, &Principal::org(&who.org))
-        .await
-        .map_err(ApiError::internal)?;
+    let all = org_sources(&state, &who).await?;
     let list: Vec<Value> = all
         .iter()
         .map(|s| {
@@ -149,9 +157,7 @@ async fn reindex(
     Path(source): Path<String>,
 ) -> Result<Response, ApiError> {
     require_admin(&who)?;
-    let all = crate::sources::visible(&state.catalog, &Principal::org(&who.org))
-        .await
-        .map_err(ApiError::internal)?;
+    let all = org_sources(&state, &who).await?;
     let found = crate::sources::resolve_refs(&all, std::slice::from_ref(&source))
         .map_err(|e| ApiError::new(StatusCode::NOT_FOUND, "NOT_FOUND", e.to_string()))?;
     let Some(ds) = found
@@ -265,9 +271,7 @@ async fn create_key(
         ));
     }
     if let Some(refs) = &k.sources {
-        let all = crate::sources::visible(&state.catalog, &Principal::org(&who.org))
-            .await
-            .map_err(ApiError::internal)?;
+        let all = org_sources(&state, &who).await?;
         crate::sources::resolve_refs(&all, refs).map_err(|e| bad(e.to_string()))?;
     }
     let (key, secret) = crate::auth::create_key(
