@@ -100,46 +100,74 @@ impl Pattern {
 
     /// Matching lines of `content`, at most `max_lines` of them listed; counts cover all.
     pub fn search(&self, content: &str, max_lines: usize) -> Found {
-        let mut out = Vec::new();
-        let mut total = 0;
-        let mut matches = 0;
-        let unterminated = !content.ends_with('\n');
-        let n_lines = lines(content).count();
-        for (i, line) in lines(content).enumerate() {
-            // Matching runs on the line with its `\r` (ripgrep without --crlf).
-            let found: Vec<(usize, usize)> = self
-                .regex
-                .find_iter(line.as_bytes())
-                .map(|m| (m.start(), m.end()))
-                .collect();
-            if found.is_empty() {
-                continue;
+        let mut found = Found {
+            lines: Vec::new(),
+            line_count: 0,
+            match_count: 0,
+        };
+        let unterminated = !content.is_empty() && !content.ends_with('\n');
+        match self.required.iter().max_by_key(|l| l.len()) {
+            // Every match contains this literal, and no literal spans a line break: only the
+            // lines holding an occurrence (found by memmem over the whole file) can match.
+            Some(literal) if !literal.is_empty() => {
+                let bytes = content.as_bytes();
+                let mut line_number = 0u64; // of the line starting at `counted`
+                let mut counted = 0usize;
+                let mut next_line = 0usize; // lines before this offset are done
+                for at in memchr::memmem::find_iter(bytes, literal.as_bytes()) {
+                    if at < next_line {
+                        continue;
+                    }
+                    let start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |p| p + 1);
+                    let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |p| at + p);
+                    line_number +=
+                        memchr::memchr_iter(b'\n', &bytes[counted..start]).count() as u64;
+                    counted = start;
+                    let last = end == bytes.len() && unterminated;
+                    self.search_line(
+                        &content[start..end],
+                        line_number,
+                        last,
+                        max_lines,
+                        &mut found,
+                    );
+                    next_line = end + 1;
+                }
             }
+            _ => {
+                let n_lines = lines(content).count();
+                for (i, line) in lines(content).enumerate() {
+                    let last = unterminated && i + 1 == n_lines;
+                    self.search_line(line, i as u64, last, max_lines, &mut found);
+                }
+            }
+        }
+        found
+    }
+
+    /// Match one line (0-based `index`), adding it to `found` when it matches.
+    fn search_line(&self, line: &str, index: u64, last: bool, max_lines: usize, found: &mut Found) {
+        // Matching runs on the line with its `\r` (ripgrep without --crlf).
+        let spans: Vec<(usize, usize)> = self
+            .regex
+            .find_iter(line.as_bytes())
+            .map(|m| (m.start(), m.end()))
             // ripgrep's quirk, kept for identical answers: on a last line without a final
             // newline, an empty match at the very end is not reported as a match, though the
             // line still matches.
-            let spans: Vec<(usize, usize)> = if unterminated && i + 1 == n_lines {
-                found
-                    .into_iter()
-                    .filter(|&(s, e)| !(s == e && s == line.len()))
-                    .collect()
-            } else {
-                found
-            };
-            total += 1;
-            matches += spans.len();
-            if out.len() < max_lines {
-                out.push(LineMatch {
-                    line_number: i as u64 + 1,
-                    text: line.to_string(),
-                    spans,
-                });
-            }
+            .filter(|&(s, e)| !(last && s == e && s == line.len()))
+            .collect();
+        if spans.is_empty() && !(last && self.regex.is_match(line.as_bytes())) {
+            return;
         }
-        Found {
-            lines: out,
-            line_count: total,
-            match_count: matches,
+        found.line_count += 1;
+        found.match_count += spans.len();
+        if found.lines.len() < max_lines {
+            found.lines.push(LineMatch {
+                line_number: index + 1,
+                text: line.to_string(),
+                spans,
+            });
         }
     }
 }

@@ -40,7 +40,42 @@ pub async fn write_table(
     Ok(ds.version().version)
 }
 
-/// Open a table at a pinned version.
+/// One Lance session for the process: its index cache (n-gram postings, …), metadata cache
+/// and object-store clients are shared by every read, so a warm server does not reload an
+/// index or reconnect to S3 per request. Budgets: `QUARRY_INDEX_CACHE_MB` (default 1024) and
+/// `QUARRY_METADATA_CACHE_MB` (default 256).
+fn lance_session() -> Arc<lance::session::Session> {
+    static SESSION: std::sync::OnceLock<Arc<lance::session::Session>> = std::sync::OnceLock::new();
+    SESSION
+        .get_or_init(|| {
+            let mb = |var: &str, default: usize| {
+                std::env::var(var)
+                    .ok()
+                    .and_then(|v| v.parse::<usize>().ok())
+                    .unwrap_or(default)
+                    * 1024
+                    * 1024
+            };
+            Arc::new(lance::session::Session::new(
+                mb("QUARRY_INDEX_CACHE_MB", 1024),
+                mb("QUARRY_METADATA_CACHE_MB", 256),
+                Arc::new(lance::io::ObjectStoreRegistry::default()),
+            ))
+        })
+        .clone()
+}
+
+/// Opened datasets by (URL, version). A pinned version never changes, so an entry can never
+/// be stale; a new version is a new key.
+type OpenTables = std::sync::Mutex<std::collections::HashMap<(String, u64), Arc<Dataset>>>;
+const MAX_OPEN_TABLES: usize = 512;
+
+fn open_tables() -> &'static OpenTables {
+    static OPEN: std::sync::OnceLock<OpenTables> = std::sync::OnceLock::new();
+    OPEN.get_or_init(Default::default)
+}
+
+/// Open a table at a pinned version (cached for the life of the process).
 pub async fn open_table(
     store: &Store,
     source_id: &str,
@@ -48,12 +83,28 @@ pub async fn open_table(
     version: u64,
 ) -> Result<Arc<Dataset>> {
     let url = table_url(store, source_id, table);
-    let ds = DatasetBuilder::from_uri(url.as_str())
-        .with_version(version)
-        .load()
-        .await
-        .map_err(|e| StorageError::lance(table, e))?;
-    Ok(Arc::new(ds))
+    let key = (url, version);
+    if let Some(ds) = open_tables()
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .get(&key)
+    {
+        return Ok(ds.clone());
+    }
+    let ds = Arc::new(
+        DatasetBuilder::from_uri(key.0.as_str())
+            .with_version(version)
+            .with_session(lance_session())
+            .load()
+            .await
+            .map_err(|e| StorageError::lance(table, e))?,
+    );
+    let mut open = open_tables().lock().unwrap_or_else(|p| p.into_inner());
+    if open.len() >= MAX_OPEN_TABLES {
+        open.clear();
+    }
+    open.insert(key, ds.clone());
+    Ok(ds)
 }
 
 /// Read the given columns of a table (all rows).

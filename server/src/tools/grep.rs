@@ -121,16 +121,24 @@ pub async fn grep_search(call: &Call<'_>, a: args::GrepSearch) -> ToolResult {
         a.exclude_markdown,
     );
     let (repos, ctx) = call.session(&sources).await?;
-    let by_name = execute(
-        &ctx,
-        plans::paths_matching(&ctx, &filter, &a.query, regex).await,
-    )
-    .await?;
-    let candidates = execute(
-        &ctx,
-        plans::grep_candidates(&ctx, &filter, pattern.required()).await,
-    )
-    .await?;
+    // File-name matches and content candidates are independent queries: run them together.
+    let (by_name, candidates) = tokio::join!(
+        async {
+            execute(
+                &ctx,
+                plans::paths_matching(&ctx, &filter, &a.query, regex).await,
+            )
+            .await
+        },
+        async {
+            execute(
+                &ctx,
+                plans::grep_candidates(&ctx, &filter, pattern.required()).await,
+            )
+            .await
+        }
+    );
+    let (by_name, candidates) = (by_name?, candidates?);
     let repo_of = |id: &str| -> Option<&DataSource> { repos.iter().find(|r| r.id == id) };
     let mut results: Vec<Value> = Vec::new();
     let mut truncated = false;
