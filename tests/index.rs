@@ -12,7 +12,7 @@ const EDGES_SQL: &str = "SELECT source_path, kind, COALESCE(source_qname, '<file
      ORDER BY source_path, line, character, kind, target_name";
 
 /// Compare with a golden file; `QUARRY_BLESS=1` rewrites it (review the diff before committing).
-fn golden(name: &str, actual: &[String]) {
+pub fn golden(name: &str, actual: &[String]) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../tests/golden")
         .join(name);

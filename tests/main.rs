@@ -9,7 +9,7 @@ pub mod api;
 mod common;
 mod deploy;
 mod grep;
-mod index;
+pub mod index;
 mod serve;
 mod tenancy;
 mod tools;

@@ -742,3 +742,114 @@ async fn schemathesis_fuzzes_the_openapi_document() {
     );
     assert!(stdout.contains("11 selected / 11 total"), "{stdout}");
 }
+
+/// Ranking golden test for `semantic_search`: natural-language questions about the polyglot
+/// fixture, each with the artifacts a user would accept. Asserts recall@5 over the set and
+/// keeps every question's top 5 in `tests/golden/semantic_top5.txt`, so any ranking change
+/// shows its effect in review (`QUARRY_BLESS=1` rewrites the file).
+#[tokio::test]
+async fn semantic_ranking_golden_with_recall_at_5() {
+    let w = world();
+    let p = "fixtures/polyglot::";
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "Where is the area of a circle computed?",
+            &["python/shapes.py::Circle.area"],
+        ),
+        ("How are the points summed?", &["c/util.c::sum_points"]),
+        (
+            "clamp a value between a low and a high bound",
+            &["c/util.c::clamp", "js/util.js::clamp"],
+        ),
+        (
+            "Which class keeps items in memory?",
+            &["csharp/Repo.cs::Store.MemoryRepo"],
+        ),
+        (
+            "What happens when the server does not find a path?",
+            &[
+                "go/server.go::Server.notFound",
+                "go/server.go::Server.Handle",
+            ],
+        ),
+        (
+            "What does a dog say when it speaks?",
+            &["java/Animal.java::Dog.speak"],
+        ),
+        ("pressing a button widget", &["js/app.js::Button.press"]),
+        (
+            "greet people loudly",
+            &[
+                "ruby/greeter.rb::Greeter.greet",
+                "ruby/greeter.rb::Greeter.shout",
+            ],
+        ),
+        (
+            "is the rectangle a square?",
+            &["rust/src/lib.rs::Rect.is_square"],
+        ),
+        (
+            "find a user in the repository by id",
+            &["ts/service.ts::UserRepository.find"],
+        ),
+        ("is the user active", &["ts/service.ts::User.isActive"]),
+        ("make a new server", &["go/server.go::NewServer"]),
+        (
+            "total area of all the shapes",
+            &["python/shapes.py::total_area"],
+        ),
+        (
+            "format a user's name",
+            &["php/User.php::User.format", "php/User.php::User.name"],
+        ),
+        ("classify a list of sizes", &["rust/src/lib.rs::classify"]),
+        (
+            "the base class of every greeter",
+            &["ruby/greeter.rb::Base"],
+        ),
+    ];
+    let mut lines = Vec::new();
+    let (mut found_at_5, mut reciprocal_ranks) = (0usize, 0.0f64);
+    for (question, expected) in cases {
+        let r = w
+            .server
+            .tool_obj(
+                "semantic_search",
+                json!({"question": question, "max_results": 5, "data_sources": ["polyglot"]}),
+                &w.key,
+            )
+            .await;
+        let top: Vec<String> = r["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| {
+                x["identifier"]
+                    .as_str()
+                    .unwrap()
+                    .trim_start_matches(p)
+                    .to_string()
+            })
+            .collect();
+        let rank = top.iter().position(|id| expected.contains(&id.as_str()));
+        if let Some(i) = rank {
+            found_at_5 += 1;
+            reciprocal_ranks += 1.0 / (i as f64 + 1.0);
+        }
+        lines.push(format!(
+            "{question} | rank {} | {}",
+            rank.map_or("-".to_string(), |i| (i + 1).to_string()),
+            top.join(", ")
+        ));
+    }
+    let n = cases.len() as f64;
+    let (recall, mrr) = (found_at_5 as f64 / n, reciprocal_ranks / n);
+    lines.push(format!("recall@5 {recall:.3} | MRR {mrr:.3}"));
+    eprintln!("{}", lines.join("\n"));
+    assert!(
+        recall >= 0.85,
+        "recall@5 fell to {recall:.3}:\n{}",
+        lines.join("\n")
+    );
+    crate::index::golden("semantic_top5.txt", &lines);
+}

@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use quarry_engine::text::{query_terms, tokens};
+use quarry_engine::text::{STOPWORDS, query_terms, tokens};
 use quarry_planner::tools::{self as plans};
 use quarry_storage::DataSource;
 use serde_json::{Map, Value, json};
@@ -43,6 +43,19 @@ fn field_tokens(row: &Map<String, Value>, is_file: bool) -> Vec<(Vec<String>, f6
     ]
 }
 
+/// How much an identifier token counts for a question term: 1 for the same (stemmed) word,
+/// 0.5 for a code abbreviation that is a prefix of it (`rect` for `rectangl`, `repo` for
+/// `repositori`; at least three letters — `cfg` for `config` does not count), else 0.
+fn term_match(token: &str, term: &str) -> f64 {
+    if token == term {
+        1.0
+    } else if token.len() >= 3 && term.len() > token.len() && term.starts_with(token) {
+        0.5
+    } else {
+        0.0
+    }
+}
+
 /// BM25F-style scoring of the candidates for `terms`, with structural signals.
 pub fn rank(terms: &[String], rows: Vec<(Map<String, Value>, bool)>) -> Vec<Hit> {
     const K1: f64 = 1.2;
@@ -58,7 +71,9 @@ pub fn rank(terms: &[String], rows: Vec<(Map<String, Value>, bool)>) -> Vec<Hit>
     let mut df: HashMap<&str, f64> = HashMap::new();
     for d in &docs {
         for t in terms {
-            if d.iter().any(|(toks, _)| toks.iter().any(|x| x == t)) {
+            if d.iter()
+                .any(|(toks, _)| toks.iter().any(|x| term_match(x, t) > 0.0))
+            {
                 *df.entry(t.as_str()).or_default() += 1.0;
             }
         }
@@ -71,7 +86,7 @@ pub fn rank(terms: &[String], rows: Vec<(Map<String, Value>, bool)>) -> Vec<Hit>
         for t in terms {
             let tf: f64 = d
                 .iter()
-                .map(|(toks, w)| w * toks.iter().filter(|x| *x == t).count() as f64)
+                .map(|(toks, w)| w * toks.iter().map(|x| term_match(x, t)).sum::<f64>())
                 .sum();
             if tf == 0.0 {
                 continue;
@@ -95,8 +110,16 @@ pub fn rank(terms: &[String], rows: Vec<(Map<String, Value>, bool)>) -> Vec<Hit>
             score *= 0.6;
         }
         if !is_file {
-            let name_toks = tokens(row.s("name"));
-            if !name_toks.is_empty() && name_toks.iter().all(|t| terms.contains(t)) {
+            // The name says what the question asks (stopwords such as `is`/`get` aside).
+            let name_toks: Vec<String> = tokens(row.s("name"))
+                .into_iter()
+                .filter(|t| !STOPWORDS.contains(&t.as_str()))
+                .collect();
+            if !name_toks.is_empty()
+                && name_toks
+                    .iter()
+                    .all(|n| terms.iter().any(|t| term_match(n, t) > 0.0))
+            {
                 score *= 1.3;
             }
             match row.s("kind") {
