@@ -260,6 +260,17 @@ async fn tools_answer_what_a_user_asks() {
             .any(|r| r["matchedByName"] == true && r["location"]["path"] == "ruby/greeter.rb"),
         "{by_name}"
     );
+    // A file that matches by name only (its content does not contain the query).
+    let name_only = s
+        .tool_obj("grep_search", json!({"query": "shapes.py"}), k)
+        .await;
+    let hit = &name_only["results"][0];
+    assert_eq!(hit["location"]["path"], "python/shapes.py", "{name_only}");
+    assert_eq!(
+        (&hit["matchedByName"], &hit["matchCount"]),
+        (&json!(true), &json!(0)),
+        "{name_only}"
+    );
     let md = s
         .tool_obj(
             "grep_search",

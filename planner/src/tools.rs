@@ -350,7 +350,8 @@ impl SearchFilter {
 }
 
 /// `grep_search` candidates: the files the filter admits that contain every one of
-/// `required` (literals any match must contain; empty = no content pruning), with content.
+/// `required` (literals any match must contain; empty = no content pruning), in path order.
+/// Contents are fetched afterwards ([`files_by_identifier`]), only as far as results need.
 pub async fn grep_candidates(
     ctx: &SessionContext,
     filter: &SearchFilter,
@@ -364,14 +365,9 @@ pub async fn grep_candidates(
     if let Some(p) = preds.into_iter().reduce(Expr::and) {
         b = b.filter(p)?;
     }
-    b.project(vec![
-        c("data_source"),
-        c("identifier"),
-        c("path"),
-        c("content"),
-    ])?
-    .sort(vec![asc(c("data_source")), asc(c("path"))])?
-    .build()
+    b.project(vec![c("data_source"), c("identifier"), c("path")])?
+        .sort(vec![asc(c("data_source")), asc(c("path"))])?
+        .build()
 }
 
 /// `grep_search` by file name: files the filter admits whose path matches `query` (a literal,

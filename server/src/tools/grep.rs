@@ -3,8 +3,10 @@
 
 use quarry_engine::grep::{LineMatch, Pattern, char_column};
 use quarry_planner::tools::{self as plans, SearchFilter};
+use std::collections::{HashMap, HashSet};
+
 use quarry_storage::DataSource;
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::args::{self, DEFAULT_RESULTS, MAX_RESULTS};
 use super::render::{attrs, xml_escape};
@@ -12,6 +14,9 @@ use super::{Call, RowExt, ToolError, ToolOutput, ToolResult, execute, source_ref
 
 /// Matching lines listed per file (the count covers all).
 pub const MAX_LINES_PER_FILE: usize = 20;
+/// Files whose contents are fetched first; each further fetch doubles, up to [`MAX_CHUNK`].
+const FIRST_CHUNK: usize = 64;
+const MAX_CHUNK: usize = 1024;
 /// Longest line text returned (longer lines are cut around the first match).
 pub const MAX_LINE_CHARS: usize = 400;
 
@@ -139,51 +144,76 @@ pub async fn grep_search(call: &Call<'_>, a: args::GrepSearch) -> ToolResult {
         }
     );
     let (by_name, candidates) = (by_name?, candidates?);
+    // Files to verify, in path order: content candidates and file-name matches (a file can
+    // match by name alone). Contents are fetched in growing chunks and verification stops
+    // once a file beyond `max_results` matches, so a broad query does not read every file.
+    let named: HashSet<&str> = by_name.iter().map(|n| n.s("identifier")).collect();
+    let mut order: Vec<(&str, &str, &str)> = candidates
+        .iter()
+        .chain(&by_name)
+        .map(|r| (r.s("data_source"), r.s("path"), r.s("identifier")))
+        .collect();
+    order.sort_unstable();
+    order.dedup();
     let repo_of = |id: &str| -> Option<&DataSource> { repos.iter().find(|r| r.id == id) };
     let mut results: Vec<Value> = Vec::new();
     let mut truncated = false;
     let mut total_matches = 0usize;
-    for f in &candidates {
-        let content = f.s("content");
-        let found = pattern.search(content, MAX_LINES_PER_FILE);
-        let (lines, line_total, match_count) = (found.lines, found.line_count, found.match_count);
-        let named = by_name
+    let mut next = 0;
+    let mut chunk = FIRST_CHUNK;
+    'files: while next < order.len() {
+        let ids: Vec<String> = order[next..(next + chunk).min(order.len())]
             .iter()
-            .any(|n| n.s("identifier") == f.s("identifier"));
-        if lines.is_empty() && !named {
-            continue;
-        }
-        if results.len() >= limit {
-            truncated = true;
-            break;
-        }
-        let all: Vec<&str> = if context > 0 {
-            quarry_engine::grep::lines(content).collect()
-        } else {
-            Vec::new()
-        };
-        let matched: Vec<u64> = lines.iter().map(|l| l.line_number).collect();
-        total_matches += match_count;
-        let first = lines.first();
-        let last = lines.last();
-        let path = f.s("path");
-        let repo = repo_of(f.s("data_source"));
-        let start = first
-            .map(|m| {
-                let s = m.spans.first().map(|s| s.0).unwrap_or(m.text.len());
-                (m.line_number, char_column(&m.text, s))
-            })
-            .unwrap_or((1, 0));
-        let end = last
-            .map(|m| {
-                let (_, e) = *m.spans.last().unwrap_or(&(m.text.len(), m.text.len()));
-                (m.line_number, char_column(&m.text, e))
-            })
-            .unwrap_or((1, 0));
-        let language = quarry_engine::lang::Lang::detect(path)
-            .map(|l| l.name())
-            .unwrap_or("text");
-        results.push(json!({
+            .map(|(_, _, id)| id.to_string())
+            .collect();
+        next += ids.len();
+        chunk = (chunk * 2).min(MAX_CHUNK);
+        let fetched = execute(&ctx, plans::files_by_identifier(&ctx, &ids).await).await?;
+        let by_id: HashMap<&str, &Map<String, Value>> =
+            fetched.iter().map(|f| (f.s("identifier"), f)).collect();
+        for id in &ids {
+            let Some(f) = by_id.get(id.as_str()) else {
+                continue;
+            };
+            let content = f.s("content");
+            let found = pattern.search(content, MAX_LINES_PER_FILE);
+            let (lines, line_total, match_count) =
+                (found.lines, found.line_count, found.match_count);
+            let named = named.contains(id.as_str());
+            if lines.is_empty() && !named {
+                continue;
+            }
+            if results.len() >= limit {
+                truncated = true;
+                break 'files;
+            }
+            let all: Vec<&str> = if context > 0 {
+                quarry_engine::grep::lines(content).collect()
+            } else {
+                Vec::new()
+            };
+            let matched: Vec<u64> = lines.iter().map(|l| l.line_number).collect();
+            total_matches += match_count;
+            let first = lines.first();
+            let last = lines.last();
+            let path = f.s("path");
+            let repo = repo_of(f.s("data_source"));
+            let start = first
+                .map(|m| {
+                    let s = m.spans.first().map(|s| s.0).unwrap_or(m.text.len());
+                    (m.line_number, char_column(&m.text, s))
+                })
+                .unwrap_or((1, 0));
+            let end = last
+                .map(|m| {
+                    let (_, e) = *m.spans.last().unwrap_or(&(m.text.len(), m.text.len()));
+                    (m.line_number, char_column(&m.text, e))
+                })
+                .unwrap_or((1, 0));
+            let language = quarry_engine::lang::Lang::detect(path)
+                .map(|l| l.name())
+                .unwrap_or("text");
+            results.push(json!({
             "kind": "file",
             "dataSource": repo.map(source_ref),
             "identifier": f.s("identifier"),
@@ -202,6 +232,7 @@ pub async fn grep_search(call: &Call<'_>, a: args::GrepSearch) -> ToolResult {
                 "the file name matches; no line does".to_string()
             },
         }));
+        }
     }
     let hint = if results.is_empty() {
         if regex {
