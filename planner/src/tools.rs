@@ -350,8 +350,10 @@ impl SearchFilter {
 }
 
 /// `grep_search` candidates: the files the filter admits that contain every one of
-/// `required` (literals any match must contain; empty = no content pruning), in path order.
-/// Contents are fetched afterwards ([`files_by_identifier`]), only as far as results need.
+/// `required` (literals any match must contain), in path order. With required literals the
+/// content comes along (the index's recheck reads it anyway); without, every admitted file is
+/// a candidate and only keys are returned — the caller fetches contents
+/// ([`files_by_identifier`]) as far as its results need.
 pub async fn grep_candidates(
     ctx: &SessionContext,
     filter: &SearchFilter,
@@ -365,7 +367,11 @@ pub async fn grep_candidates(
     if let Some(p) = preds.into_iter().reduce(Expr::and) {
         b = b.filter(p)?;
     }
-    b.project(vec![c("data_source"), c("identifier"), c("path")])?
+    let mut columns = vec![c("data_source"), c("identifier"), c("path")];
+    if !required.is_empty() {
+        columns.push(c("content"));
+    }
+    b.project(columns)?
         .sort(vec![asc(c("data_source")), asc(c("path"))])?
         .build()
 }

@@ -145,9 +145,15 @@ pub async fn grep_search(call: &Call<'_>, a: args::GrepSearch) -> ToolResult {
     );
     let (by_name, candidates) = (by_name?, candidates?);
     // Files to verify, in path order: content candidates and file-name matches (a file can
-    // match by name alone). Contents are fetched in growing chunks and verification stops
-    // once a file beyond `max_results` matches, so a broad query does not read every file.
+    // match by name alone). Candidates pruned by required literals come with their content;
+    // other contents are fetched in growing chunks, and verification stops once a file
+    // beyond `max_results` matches, so a pattern without literals does not read every file.
     let named: HashSet<&str> = by_name.iter().map(|n| n.s("identifier")).collect();
+    let prefetched: HashMap<&str, &Map<String, Value>> = candidates
+        .iter()
+        .filter(|r| r.contains_key("content"))
+        .map(|r| (r.s("identifier"), r))
+        .collect();
     let mut order: Vec<(&str, &str, &str)> = candidates
         .iter()
         .chain(&by_name)
@@ -167,12 +173,26 @@ pub async fn grep_search(call: &Call<'_>, a: args::GrepSearch) -> ToolResult {
             .map(|(_, _, id)| id.to_string())
             .collect();
         next += ids.len();
-        chunk = (chunk * 2).min(MAX_CHUNK);
-        let fetched = execute(&ctx, plans::files_by_identifier(&ctx, &ids).await).await?;
-        let by_id: HashMap<&str, &Map<String, Value>> =
+        let missing: Vec<String> = ids
+            .iter()
+            .filter(|id| !prefetched.contains_key(id.as_str()))
+            .cloned()
+            .collect();
+        if !missing.is_empty() {
+            chunk = (chunk * 2).min(MAX_CHUNK);
+        }
+        let fetched = if missing.is_empty() {
+            Vec::new()
+        } else {
+            execute(&ctx, plans::files_by_identifier(&ctx, &missing).await).await?
+        };
+        let fetched: HashMap<&str, &Map<String, Value>> =
             fetched.iter().map(|f| (f.s("identifier"), f)).collect();
         for id in &ids {
-            let Some(f) = by_id.get(id.as_str()) else {
+            let Some(f) = prefetched
+                .get(id.as_str())
+                .or_else(|| fetched.get(id.as_str()))
+            else {
                 continue;
             };
             let content = f.s("content");
