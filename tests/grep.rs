@@ -36,6 +36,12 @@ fn corpus(dir: &Path) {
     )
     .unwrap();
     std::fs::write(generated.join("empty.txt"), "").unwrap();
+    // Case folding beyond ASCII: (?i)k matches the Kelvin sign, (?i)s the long s.
+    std::fs::write(
+        generated.join("folding.txt"),
+        "\u{212A}elvin scale\nKELVIN\nclaſs Foo\n",
+    )
+    .unwrap();
     // Many files that share words, so candidate pruning has work to do.
     for i in 0..60 {
         let body: String = (0..40)
@@ -181,6 +187,10 @@ async fn grep_equals_ripgrep() {
         (r"beta\r$", true),
         (r"\bfoo\b", true),
         (r"(?i)CAFÉ", true),
+        (r"(?i)COMMON_word", true),
+        (r"(?i)Item_7_3\(", true),
+        (r"(?i)kelvin", true),
+        (r"(?i)class foo", true),
         (r"[α-ω]+", true),
         (r"item_(12|34)_5\b", true),
         (r"^$", true),
@@ -282,4 +292,80 @@ async fn trigram_index_never_drops_a_true_match() {
         }
     }
     assert!(checked > 100, "only {checked} probes");
+}
+
+/// The trigram index is an optimisation only: with it removed (a store written before it, or
+/// a failed build) every answer — files, lines, name matches, filters, truncation — is the
+/// same, read from the tables instead.
+#[tokio::test]
+async fn grep_without_trigram_indexes_answers_the_same() {
+    let (_tmp, dir, store, key) = indexed_corpus();
+    let sources = store.join("sources");
+    let index_dirs: Vec<std::path::PathBuf> = std::fs::read_dir(&sources)
+        .unwrap()
+        .map(|e| e.unwrap().path().join("trigrams"))
+        .filter(|p| p.is_dir())
+        .collect();
+    assert_eq!(index_dirs.len(), 1, "one repository, one index directory");
+    let objects = |d: &Path| -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+            .collect();
+        v.sort();
+        v
+    };
+    let built = objects(&index_dirs[0]);
+    assert!(
+        built.len() == 2 && built[0].ends_with(".grams") && built[1].ends_with(".texts"),
+        "{built:?}"
+    );
+    let requests = [
+        json!({"query": "foo"}),
+        json!({"query": "common_word", "max_results": 7}),
+        json!({"query": "shapes.py"}),
+        json!({"query": "item_3_", "paths": ["gen"], "extensions": ["rs"]}),
+        json!({"query": "area", "exclude_markdown": true, "context_lines": 1}),
+        json!({"query": r"fn\s+item_1\d_", "regex": true}),
+        json!({"query": r"(?i)CAFÉ", "regex": true}),
+        json!({"query": r"(?i)COMMON_word", "regex": true, "max_results": 500}),
+        json!({"query": r"(?i)ITEM_1[0-9]_3\(", "regex": true}),
+        json!({"query": r"\d{3}", "regex": true, "max_results": 3}),
+        json!({"query": "no such text anywhere"}),
+    ];
+    let answers = |s: Server| {
+        let key = key.clone();
+        let requests = requests.clone();
+        async move {
+            let mut out = Vec::new();
+            for r in requests {
+                out.push(s.tool_obj("grep_search", r, &key).await);
+            }
+            out
+        }
+    };
+    let with_index = answers(start(&store)).await;
+    assert!(
+        with_index[2]["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["matchedByName"] == true),
+        "{:?}",
+        with_index[2]
+    );
+    assert_eq!(with_index[1]["truncated"], true);
+    for d in &index_dirs {
+        std::fs::remove_dir_all(d).unwrap();
+    }
+    let without = answers(start(&store)).await;
+    for (i, (a, b)) in with_index.iter().zip(&without).enumerate() {
+        assert_eq!(a, b, "request {i}: {}", requests[i]);
+    }
+    // The next `quarry index` run builds the missing index, even with nothing changed.
+    quarry_ok(
+        &store,
+        &["index", dir.to_str().unwrap(), "--name", "corpus"],
+    );
+    assert_eq!(objects(&index_dirs[0]), built);
 }

@@ -602,3 +602,129 @@ fn artifactquery_schema_examples_all_run() {
             .any(|r| r == "incoming_calls")
     );
 }
+
+/// Tables written before symbols carried relationship counts (analyzer version 1) are still
+/// read: the missing columns read as NULL, ArtifactQuery counts edges itself for them, and a
+/// workspace unions old and new repositories. The answers equal the new tables'.
+#[test]
+fn tables_from_an_older_analyzer_answer_the_same() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = tmp.path().join("store");
+    let copy = tmp.path().join("polyglot-copy");
+    copy_dir(&fixtures().join("polyglot"), &copy);
+    quarry_ok(
+        &store,
+        &[
+            "index",
+            fixtures().join("polyglot").to_str().unwrap(),
+            "--name",
+            "old",
+        ],
+    );
+    quarry_ok(&store, &["index", copy.to_str().unwrap(), "--name", "new"]);
+    let statements = [
+        "SELECT qualified_name, incoming_calls, outgoing_calls, references FROM functions \
+         ORDER BY incoming_calls DESC, qualified_name LIMIT 5",
+        "SELECT identifier, incoming_calls FROM functions ORDER BY incoming_calls DESC LIMIT 3",
+        "SELECT language, COUNT(*) AS n, SUM(outgoing_calls) AS calls FROM functions \
+         WHERE incoming_calls = 0 GROUP BY language ORDER BY language LIMIT 20",
+        "SELECT name, references FROM symbols WHERE references > 0 ORDER BY references DESC, name LIMIT 10",
+        "SELECT COUNT(*) AS n, SUM(incoming_calls) AS c FROM functions LIMIT 1",
+    ];
+    let answers = |source: &str| -> Vec<serde_json::Value> {
+        statements
+            .iter()
+            .map(|st| {
+                let out = quarry_ok(&store, &["query", "--json", "--source", source, st]);
+                let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+                v["rows"].clone()
+            })
+            .collect()
+    };
+    let before = answers("old");
+    assert!(
+        before[0].as_array().unwrap()[0]["incoming_calls"]
+            .as_i64()
+            .unwrap()
+            > 0,
+        "{before:?}"
+    );
+
+    // Make "old" look like an index written by analyzer version 1.
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let s = quarry_storage::Store::open(store.to_str().unwrap()).unwrap();
+        let catalog = quarry_storage::Catalog::new(s);
+        let mut src = catalog
+            .sources()
+            .await
+            .unwrap()
+            .into_iter()
+            .find(|s| s.name == "old")
+            .unwrap();
+        let snap = src.snapshot.as_mut().unwrap();
+        let mut ds = quarry_storage::tables::checkout_for_update(
+            catalog.store(),
+            &src.id,
+            "symbols",
+            snap.symbols.unwrap(),
+        )
+        .await
+        .unwrap();
+        ds.drop_columns(&quarry_storage::schema::SYMBOL_COUNT_COLUMNS)
+            .await
+            .unwrap();
+        snap.symbols = Some(ds.version().version);
+        snap.analyzer = 1;
+        catalog.put_source(&src).await.unwrap();
+    });
+    let nulls = quarry_ok(
+        &store,
+        &[
+            "sql",
+            "--json",
+            "--source",
+            "old",
+            "SELECT COUNT(*) AS n, COUNT(incoming_calls) AS counted FROM symbols",
+        ],
+    );
+    assert!(nulls.contains("\"counted\": 0"), "{nulls}");
+    assert_eq!(answers("old"), before, "an old table answers as before");
+
+    // A workspace over an old and a new repository: the union reads both.
+    quarry_ok(
+        &store,
+        &["workspace", "create", "both", "--repos", "old,new"],
+    );
+    let out = quarry_ok(
+        &store,
+        &["query", "--json", "--source", "both", statements[4]],
+    );
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let one = &before[4][0];
+    assert_eq!(v["rows"][0]["n"], one["n"].as_i64().unwrap() * 2, "{out}");
+    assert_eq!(v["rows"][0]["c"], one["c"].as_i64().unwrap() * 2, "{out}");
+
+    // Re-indexing brings the counts back as columns.
+    quarry_ok(
+        &store,
+        &[
+            "index",
+            fixtures().join("polyglot").to_str().unwrap(),
+            "--name",
+            "old",
+        ],
+    );
+    let counted = quarry_ok(
+        &store,
+        &[
+            "sql",
+            "--json",
+            "--source",
+            "old",
+            "SELECT COUNT(*) - COUNT(incoming_calls) AS missing FROM symbols",
+        ],
+    );
+    assert!(counted.contains("\"missing\": 0"), "{counted}");
+    assert_eq!(answers("old"), before);
+}

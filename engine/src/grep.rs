@@ -24,7 +24,13 @@ pub const MAX_PATTERN_BYTES: usize = 4 * 1024;
 pub struct Pattern {
     regex: Regex,
     required: Vec<String>,
+    runs: Vec<Run>,
 }
+
+/// A run of consecutive bytes every match contains, each position one of a few alternatives
+/// (a literal byte, or a small class such as `[Dd]` from a case-insensitive letter). What a
+/// trigram index needs to narrow candidates; see [`required_runs`].
+pub type Run = Vec<Vec<u8>>;
 
 /// Why a pattern was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -85,12 +91,23 @@ impl Pattern {
                 other => PatternError(format!("invalid regex: {other}")),
             })?;
         let required = required_literals(&hir);
-        Ok(Pattern { regex, required })
+        let runs = required_runs(&hir);
+        Ok(Pattern {
+            regex,
+            required,
+            runs,
+        })
     }
 
     /// Literals every match contains (empty when the pattern implies none).
     pub fn required(&self) -> &[String] {
         &self.required
+    }
+
+    /// Byte runs every match contains (literals, and small classes such as case-insensitive
+    /// ASCII letters); empty when the pattern implies none.
+    pub fn runs(&self) -> &[Run] {
+        &self.runs
     }
 
     /// Whether `text` (a path, say) matches anywhere.
@@ -224,6 +241,84 @@ pub fn required_literals(hir: &Hir) -> Vec<String> {
     out
 }
 
+/// Most alternatives a run position may have (`[Dd]` has 2; 4 keeps a trigram's variants ≤ 64).
+const MAX_RUN_CHOICES: usize = 4;
+
+/// Runs of byte positions that every match of `hir` contains, like [`required_literals`] but
+/// also through small classes of single-byte characters — so `(?i)deprecated` (a concatenation
+/// of `[Dd]`, `[Ee]`, …) still narrows candidates. A class with a multi-byte member (`(?i)k`
+/// also matches the Kelvin sign) or more than [`MAX_RUN_CHOICES`] members ends the run. The
+/// longest three runs (by positions) are kept.
+pub fn required_runs(hir: &Hir) -> Vec<Run> {
+    let mut out = Vec::new();
+    let mut run = Vec::new();
+    collect_runs(hir, &mut run, &mut out);
+    flush_run(&mut run, &mut out);
+    out.sort_by_key(|r| std::cmp::Reverse(r.len()));
+    out.dedup();
+    out.truncate(3);
+    out
+}
+
+fn flush_run(run: &mut Run, out: &mut Vec<Run>) {
+    if !run.is_empty() {
+        out.push(std::mem::take(run));
+    }
+}
+
+/// The bytes a class may match at one position, if it matches only single bytes and few.
+fn class_bytes(class: &regex_syntax::hir::Class) -> Option<Vec<u8>> {
+    use regex_syntax::hir::Class;
+    let mut bytes = Vec::new();
+    match class {
+        Class::Unicode(c) => {
+            for r in c.ranges() {
+                for ch in r.start()..=r.end() {
+                    if !ch.is_ascii() || bytes.len() >= MAX_RUN_CHOICES {
+                        return None;
+                    }
+                    bytes.push(ch as u8);
+                }
+            }
+        }
+        Class::Bytes(c) => {
+            for r in c.ranges() {
+                for b in r.start()..=r.end() {
+                    if bytes.len() >= MAX_RUN_CHOICES {
+                        return None;
+                    }
+                    bytes.push(b);
+                }
+            }
+        }
+    }
+    (!bytes.is_empty()).then_some(bytes)
+}
+
+fn collect_runs(hir: &Hir, run: &mut Run, out: &mut Vec<Run>) {
+    match hir.kind() {
+        HirKind::Literal(l) => run.extend(l.0.iter().map(|b| vec![*b])),
+        HirKind::Class(c) => match class_bytes(c) {
+            Some(bytes) => run.push(bytes),
+            None => flush_run(run, out),
+        },
+        HirKind::Capture(c) => collect_runs(&c.sub, run, out),
+        HirKind::Concat(xs) => {
+            for x in xs {
+                collect_runs(x, run, out);
+            }
+        }
+        HirKind::Repetition(r) if r.min >= 1 => {
+            collect_runs(&r.sub, run, out);
+            if r.max != Some(1) {
+                flush_run(run, out);
+            }
+        }
+        HirKind::Look(_) => {}
+        _ => flush_run(run, out),
+    }
+}
+
 fn flush(run: &mut Vec<u8>, out: &mut Vec<String>) {
     if !run.is_empty() {
         if let Ok(s) = String::from_utf8(std::mem::take(run)) {
@@ -276,6 +371,26 @@ mod tests {
             Pattern::new("a.b(", false).unwrap().required(),
             &["a.b(".to_string()]
         );
+    }
+
+    #[test]
+    fn runs_go_through_small_single_byte_classes() {
+        let runs = |p: &str| Pattern::new(p, true).unwrap().runs().to_vec();
+        let b = |s: &str| s.bytes().map(|x| vec![x]).collect::<Run>();
+        assert_eq!(runs("fn main"), vec![b("fn main")]);
+        assert_eq!(
+            runs("(?i)dep"),
+            vec![vec![b"Dd".to_vec(), b"Ee".to_vec(), b"Pp".to_vec()]]
+        );
+        // (?i)k also matches U+212A (Kelvin sign): the run ends there.
+        assert_eq!(runs("(?i)ok"), vec![vec![b"Oo".to_vec()]]);
+        assert_eq!(runs("x[0-9]y"), vec![b("y"), b("x")]);
+        assert_eq!(
+            runs("ab[cd]e"),
+            vec![vec![vec![b'a'], vec![b'b'], b"cd".to_vec(), vec![b'e']]]
+        );
+        assert!(runs("foo|bar").is_empty());
+        assert!(runs("(?i)é").is_empty());
     }
 
     #[test]

@@ -28,9 +28,12 @@ use crate::error::{EngineError, Result};
 use crate::lang::Lang;
 use crate::resolve::{self, FileInput, file_identifier};
 use crate::source::{Entry, ResolvedSource};
+use crate::trigram;
+use quarry_storage::StorageError;
 
 /// Bump when analysis output changes, so re-indexing does not reuse stale analyses.
-pub const ANALYZER_VERSION: u32 = 1;
+/// 2: `symbols` carries relationship counts.
+pub const ANALYZER_VERSION: u32 = 2;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;
@@ -430,23 +433,15 @@ pub async fn index_repository(
     drop(resolved);
     // The trigram index grep prunes with; rebuilt whenever the files changed.
     // (Also when an older run, or an older Quarry, published files without it.)
-    let needs_index =
-        files_changed || !tables::has_content_index(store, &source.id, files_version).await?;
-    let files_version = if needs_index {
+    if files_changed || !trigram::exists(store, &source.id, files_version).await? {
         progress.phase("indexing content (trigrams)", None);
-        match tables::build_content_index(store, &source.id, files_version).await {
-            Ok(v) => v,
-            Err(e) => {
-                // Grep stays correct without it (a scan); say so and go on.
-                progress.warn(&format!(
-                    "the trigram index was not built ({e}); grep will scan"
-                ));
-                files_version
-            }
+        if let Err(e) = build_trigrams(store, &source.id, files_version).await {
+            // Grep stays correct without it (it reads every admitted file); say so, go on.
+            progress.warn(&format!(
+                "the trigram index was not built ({e}); grep will read every file"
+            ));
         }
-    } else {
-        files_version
-    };
+    }
     failpoint("files_written");
 
     let Accum {
@@ -519,22 +514,10 @@ pub async fn index_repository(
             let resolver = resolve::Resolver::new(&prefix, &inputs);
             progress.phase("writing symbols and edges", Some(2 * resolver.len() as u64));
             let id = source.id.clone();
-            let (sv, n_symbols) = stream_table(
-                store,
-                &id,
-                "symbols",
-                SYMBOLS.clone(),
-                resolver.len(),
-                progress.as_ref(),
-                |range| {
-                    let rows: Vec<resolve::SymbolRow> = range
-                        .into_par_iter()
-                        .flat_map_iter(|fi| resolver.symbols(fi))
-                        .collect();
-                    Ok((symbol_batch(&id, &rows)?, rows.len() as u64))
-                },
-            )?;
-            failpoint("symbols_written");
+            // Edges first: they are tallied as they stream, so each symbol row can carry its
+            // relationship counts (ArtifactQuery's `incoming_calls` & co. are then plain columns
+            // instead of a join over every edge).
+            let counts: Mutex<HashMap<String, [i64; 3]>> = Mutex::new(HashMap::new());
             let (ev, n_edges) = stream_table(
                 store,
                 &id,
@@ -547,12 +530,32 @@ pub async fn index_repository(
                         .into_par_iter()
                         .flat_map_iter(|fi| resolver.edges(fi))
                         .collect();
+                    tally(&counts, &rows)?;
                     Ok((edge_batch(&id, &rows)?, rows.len() as u64))
+                },
+            )?;
+            failpoint("edges_written");
+            let counts = counts
+                .into_inner()
+                .map_err(|_| EngineError::Internal("poisoned".into()))?;
+            let (sv, n_symbols) = stream_table(
+                store,
+                &id,
+                "symbols",
+                SYMBOLS.clone(),
+                resolver.len(),
+                progress.as_ref(),
+                |range| {
+                    let rows: Vec<resolve::SymbolRow> = range
+                        .into_par_iter()
+                        .flat_map_iter(|fi| resolver.symbols(fi))
+                        .collect();
+                    Ok((symbol_batch(&id, &rows, &counts)?, rows.len() as u64))
                 },
             )?;
             stats.symbols = n_symbols;
             stats.edges = n_edges;
-            failpoint("edges_written");
+            failpoint("symbols_written");
             (sv, ev)
         }
     };
@@ -569,6 +572,12 @@ pub async fn index_repository(
     });
     source.updated_at = quarry_storage::catalog::now_rfc3339();
     catalog.put_source(&source).await?;
+    // Indexes of files versions before the previous snapshot's are no longer read by anyone.
+    if let Some(keep_from) = pinned
+        && let Err(e) = trigram::remove_older(store, &source.id, keep_from).await
+    {
+        progress.warn(&format!("old trigram indexes were not removed: {e}"));
+    }
     warnings.extend(
         stats
             .skipped
@@ -581,6 +590,34 @@ pub async fn index_repository(
         elapsed: started.elapsed(),
         warnings,
     })
+}
+
+/// Build and store the trigram index of `files` at `version`, streaming the contents.
+async fn build_trigrams(
+    store: &quarry_storage::Store,
+    source_id: &str,
+    version: u64,
+) -> Result<()> {
+    use futures::TryStreamExt;
+    let ds = tables::open_table(store, source_id, "files", version).await?;
+    let lance_err = |e: lance::Error| EngineError::Storage(StorageError::lance("files", e));
+    let mut scan = ds.scan();
+    scan.project(&["path", "content"]).map_err(lance_err)?;
+    scan.batch_size(1024);
+    let mut stream = scan.try_into_stream().await.map_err(lance_err)?;
+    let mut builder = trigram::Builder::new();
+    while let Some(batch) = stream.try_next().await.map_err(lance_err)? {
+        let cols = Columns::new(&batch);
+        let (paths, contents) = (cols.str("path")?, cols.str("content")?);
+        let files: Vec<(&str, &[u8])> = (0..batch.num_rows())
+            .map(|i| (paths.value(i), contents.value(i).as_bytes()))
+            .collect();
+        tokio::task::block_in_place(|| builder.add_batch(&files))
+            .map_err(|e| EngineError::Internal(format!("building the trigram index: {e}")))?;
+    }
+    let built = tokio::task::block_in_place(|| builder.finish());
+    trigram::save(store, source_id, version, built).await?;
+    Ok(())
 }
 
 /// Update a published files table in place: append new and changed files, then delete the rows
@@ -961,9 +998,50 @@ where
     })
 }
 
-fn symbol_batch(source_id: &str, rows: &[resolve::SymbolRow]) -> Result<RecordBatch> {
+/// Relationship counts per symbol identifier: [incoming calls, outgoing calls, incoming
+/// references] — what ArtifactQuery's relationship fields mean (docs/artifactquery.md).
+fn tally(counts: &Mutex<HashMap<String, [i64; 3]>>, rows: &[resolve::EdgeRow]) -> Result<()> {
+    let mut counts = counts
+        .lock()
+        .map_err(|_| EngineError::Internal("poisoned".into()))?;
+    let mut bump = |key: &str, slot: usize| match counts.get_mut(key) {
+        Some(c) => c[slot] += 1,
+        None => {
+            let mut c = [0; 3];
+            c[slot] = 1;
+            counts.insert(key.to_string(), c);
+        }
+    };
+    for e in rows {
+        match e.kind {
+            EdgeKind::Calls => {
+                bump(&e.source, 1);
+                if let Some(t) = &e.target {
+                    bump(t, 0);
+                }
+            }
+            EdgeKind::References => {
+                if let Some(t) = &e.target {
+                    bump(t, 2);
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn symbol_batch(
+    source_id: &str,
+    rows: &[resolve::SymbolRow],
+    counts: &HashMap<String, [i64; 3]>,
+) -> Result<RecordBatch> {
     let mut b = BatchBuilder::new(SYMBOLS.clone());
     for r in rows {
+        let [incoming, outgoing, referenced] = counts
+            .get(r.identifier.as_str())
+            .copied()
+            .unwrap_or_default();
         let s = r.symbol;
         b.str(0, Some(source_id));
         b.str(1, Some(&r.identifier));
@@ -983,6 +1061,9 @@ fn symbol_batch(source_id: &str, rows: &[resolve::SymbolRow]) -> Result<RecordBa
         b.bool(15, s.is_public);
         b.int(16, Some(s.lines));
         b.int(17, s.complexity);
+        b.int(18, Some(incoming));
+        b.int(19, Some(outgoing));
+        b.int(20, Some(referenced));
     }
     b.finish()
 }

@@ -25,5 +25,7 @@ pub mod resolve;
 pub mod source;
 /// Code-aware tokens for ranking.
 pub mod text;
+/// The exact trigram index that narrows grep to candidate files.
+pub mod trigram;
 
 pub use error::{EngineError, Result};

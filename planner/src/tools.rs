@@ -347,6 +347,27 @@ impl SearchFilter {
         }
         parts.into_iter().reduce(Expr::and)
     }
+
+    /// Whether the filter admits `path` — [`SearchFilter::predicate`] evaluated in Rust, for
+    /// paths that come from a trigram index rather than a table.
+    pub fn admits(&self, path: &str) -> bool {
+        let lower = path.to_lowercase();
+        let in_paths = self.paths.is_empty()
+            || self.paths.iter().any(|p| {
+                let p = p.trim_start_matches("./").trim_matches('/');
+                path == p || path.strip_prefix(p).is_some_and(|r| r.starts_with('/'))
+            });
+        let with_extension = self.extensions.is_empty()
+            || self.extensions.iter().any(|e| {
+                let e = e.trim_start_matches('.').to_lowercase();
+                lower.ends_with(&format!(".{e}"))
+            });
+        let markdown_ok = !self.exclude_markdown
+            || !MARKDOWN_EXTENSIONS
+                .iter()
+                .any(|ext| lower.ends_with(&format!(".{ext}")));
+        in_paths && with_extension && markdown_ok
+    }
 }
 
 /// `grep_search` candidates: the files the filter admits that contain every one of

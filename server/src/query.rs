@@ -1,6 +1,7 @@
 //! Running an ArtifactQuery statement for a caller: compile (diagnostics never execute), plan
 //! over the caller's data sources, execute, and shape the SPEC 2.6 result.
 
+use datafusion::common::ScalarValue;
 use quarry_planner::artifactquery::{self, Diagnostic};
 use quarry_storage::{Catalog, DataSource};
 use serde_json::{Value, json};
@@ -45,7 +46,35 @@ pub async fn run(
     let ctx = quarry_engine::exec::session_for(catalog, &repos)
         .await
         .map_err(|e| internal(&e))?;
-    let plan = artifactquery::plan::plan(&ctx, &checked)
+    // Top-N statements run in two passes: the sort key alone first, to bound it (see
+    // `artifactquery::plan::bound_plan`); the answer is the same, the scan much cheaper.
+    let bound = match artifactquery::plan::bound_plan(&ctx, &checked)
+        .await
+        .map_err(|e| internal(&e))?
+    {
+        Some((first, field, descending, nulls_first)) => {
+            let batches = quarry_engine::exec::execute(&ctx, first)
+                .await
+                .map_err(|e| internal(&e))?;
+            let rows: usize = batches.iter().map(|b| b.num_rows()).sum();
+            let last = batches.iter().rev().find(|b| b.num_rows() > 0);
+            match last {
+                Some(b) if rows > checked.limit as usize => {
+                    let value = ScalarValue::try_from_array(b.column(0), b.num_rows() - 1)
+                        .map_err(|e| internal(&e))?;
+                    (!value.is_null()).then_some(artifactquery::plan::Bound {
+                        field,
+                        descending,
+                        nulls_first,
+                        value,
+                    })
+                }
+                _ => None,
+            }
+        }
+        None => None,
+    };
+    let plan = artifactquery::plan::plan_bounded(&ctx, &checked, bound.as_ref())
         .await
         .map_err(|e| internal(&e))?;
     let batches = quarry_engine::exec::execute(&ctx, plan)

@@ -39,7 +39,7 @@ pub enum StorageError {
 }
 
 impl StorageError {
-    pub(crate) fn lance(table: impl Into<String>, source: lance::Error) -> Self {
+    pub fn lance(table: impl Into<String>, source: lance::Error) -> Self {
         StorageError::Lance {
             table: table.into(),
             source: Box::new(source),

@@ -52,6 +52,12 @@ pub static SYMBOLS: LazyLock<SchemaRef> = LazyLock::new(|| {
         Field::new("is_public", DataType::Boolean, false),
         int("lines", false),
         int("complexity", true),
+        // Relationship counts, resolved at index time (from this repository's edges):
+        // `calls` edges whose target is this symbol, `calls` edges it is the source of (resolved
+        // or not), and `references` edges whose target is this symbol.
+        int("incoming_calls", false),
+        int("outgoing_calls", false),
+        int("incoming_references", false),
     ]))
 });
 
@@ -71,6 +77,10 @@ pub static EDGES: LazyLock<SchemaRef> = LazyLock::new(|| {
         utf8("resolution", false),
     ]))
 });
+
+/// The columns of `symbols` that tables written before analyzer version 2 lack.
+pub const SYMBOL_COUNT_COLUMNS: [&str; 3] =
+    ["incoming_calls", "outgoing_calls", "incoming_references"];
 
 /// The schema of a table by name.
 pub fn schema_of(table: &str) -> Option<SchemaRef> {

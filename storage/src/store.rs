@@ -126,6 +126,19 @@ impl Store {
         }
     }
 
+    /// Read byte ranges of an object (nearby ranges are fetched together).
+    pub async fn get_ranges(
+        &self,
+        rel: &str,
+        ranges: &[std::ops::Range<u64>],
+    ) -> Result<Vec<bytes::Bytes>> {
+        let path = self.path(rel);
+        self.object_store
+            .get_ranges(&path, ranges)
+            .await
+            .map_err(|e| StorageError::os(&path, e))
+    }
+
     /// Write an object atomically (readers see the old or the new value, never a part).
     pub async fn put(&self, rel: &str, data: Vec<u8>) -> Result<()> {
         let path = self.path(rel);

@@ -518,53 +518,105 @@ async fn scan(ctx: &SessionContext, table: &str) -> datafusion::error::Result<Lo
 /// Build the logical plan of a checked statement. The plan fetches `limit + 1` rows so the
 /// caller can tell whether the result was truncated.
 pub async fn plan(ctx: &SessionContext, q: &Checked) -> datafusion::error::Result<LogicalPlan> {
+    plan_bounded(ctx, q, None).await
+}
+
+/// A lower (or, ascending, upper) bound on the first sort key of a `Rows` statement: rows
+/// beyond it cannot be among the first `limit + 1`. See [`bound_plan`].
+#[derive(Debug, Clone)]
+pub struct Bound {
+    /// The entity field the statement orders by first.
+    pub field: String,
+    pub descending: bool,
+    pub nulls_first: bool,
+    /// The `limit + 1`-th value of that field in statement order.
+    pub value: datafusion::common::ScalarValue,
+}
+
+impl Bound {
+    fn expr(&self) -> DfExpr {
+        let key = c(&self.field);
+        let within = if self.descending {
+            key.clone().gt_eq(lit(self.value.clone()))
+        } else {
+            key.clone().lt_eq(lit(self.value.clone()))
+        };
+        // NULL keys sort before every value when nulls come first: always keep them.
+        if self.nulls_first {
+            within.or(key.is_null())
+        } else {
+            within
+        }
+    }
+}
+
+/// The first pass of a top-N statement (`ORDER BY <number field> … LIMIT n`, no aggregates):
+/// the first sort key alone, filtered as the statement filters, sorted by that key and cut at
+/// `limit + 1` rows. Its last value bounds the key ([`Bound`]); the second pass adds
+/// `key >= bound` (descending) so the scan can skip decoding the other columns — above all the
+/// `identifier` every sort breaks ties by — for all but the few rows that can still make it.
+/// The answer is the same as without the bound: every row at or beyond the bound is kept,
+/// ties included, and the full sort runs over them. `None` when the statement has no such key.
+/// Returns the plan, the key's field name, and its direction and null order.
+pub async fn bound_plan(
+    ctx: &SessionContext,
+    q: &Checked,
+) -> datafusion::error::Result<Option<(LogicalPlan, String, bool, bool)>> {
     let entity = q.entity;
     let st = &q.statement;
-    let mut b = scan(ctx, entity.table).await?;
-    if !entity.kinds.is_empty() {
-        b = b.filter(c("kind").in_list(entity.kinds.iter().map(|k| lit(*k)).collect(), false))?;
+    if q.shape != Shape::Rows {
+        return Ok(None);
     }
-    // Relationship counts: aggregate the edges once per relationship used, then left-join.
-    for name in rels_used(entity, st) {
-        let Some(Source::Rel(rel)) = entity.field(name).map(|f| f.source) else {
-            continue;
-        };
-        let (kind, key) = match rel {
-            Rel::OutgoingCalls => ("calls", "source"),
-            Rel::IncomingCalls => ("calls", "target"),
-            Rel::References => ("references", "target"),
-        };
-        let (k, v) = (format!("__{name}_key"), format!("__{name}_n"));
-        let counts = scan(ctx, "edges")
-            .await?
-            .filter(c("kind").eq(lit(kind)).and(c(key).is_not_null()))?
-            .aggregate(vec![c(key).alias(&k)], vec![count_all().alias(&v)])?
-            .build()?;
-        b = b.join(
-            counts,
-            JoinType::Left,
-            (
-                vec![Column::from_name("identifier")],
-                vec![Column::from_name(k.clone())],
-            ),
-            None,
-        )?;
+    let Some(first) = st.order_by.first() else {
+        return Ok(None);
+    };
+    let Value::Field(f) = &first.value else {
+        return Ok(None);
+    };
+    let name = field_name(entity, &rows_order_target(st, &f.node));
+    let Some(field) = entity.field(&name) else {
+        return Ok(None);
+    };
+    // Over tables without relationship counts a first pass would repeat the edge joins.
+    if field.ty != FieldType::Int
+        || (!quarry_engine::exec::counts_precomputed(ctx) && !rels_used(entity, st).is_empty())
+    {
+        return Ok(None);
     }
-    // The entity's fields under their own names (relationship counts default to 0).
-    let fields: Vec<DfExpr> = entity
-        .fields
+    let (descending, nulls_first) = (first.descending, first.descending);
+    let b = base(ctx, q).await?;
+    let plan = b
+        .sort(vec![c(&name).sort(!descending, nulls_first)])?
+        .limit(0, Some(q.limit as usize + 1))?
+        .project(vec![c(&name)])?
+        .build()?;
+    Ok(Some((plan, name, descending, nulls_first)))
+}
+
+/// The select item an `ORDER BY` name refers to: an alias maps to its field.
+fn rows_order_target(st: &Statement, name: &str) -> String {
+    st.select
         .iter()
-        .map(|f| match f.source {
-            Source::Column(col) => c(col).alias(f.name),
-            Source::Rel(_) if rels_used(entity, st).contains(f.name) => {
-                coalesce(vec![c(&format!("__{}_n", f.name)), lit(0i64)]).alias(f.name)
-            }
-            Source::Rel(_) => lit(0i64).alias(f.name),
+        .find(|i| {
+            i.alias
+                .as_ref()
+                .is_some_and(|a| a.node.eq_ignore_ascii_case(name))
         })
-        .collect();
-    b = b.project(fields)?;
-    if let Some(e) = &st.filter {
-        b = b.filter(to_df_expr(entity, e))?;
+        .map(|i| i.value.default_name())
+        .unwrap_or_else(|| name.to_string())
+}
+
+/// [`plan`], with the first sort key bounded (see [`bound_plan`]).
+pub async fn plan_bounded(
+    ctx: &SessionContext,
+    q: &Checked,
+    bound: Option<&Bound>,
+) -> datafusion::error::Result<LogicalPlan> {
+    let entity = q.entity;
+    let st = &q.statement;
+    let mut b = base(ctx, q).await?;
+    if let Some(bound) = bound {
+        b = b.filter(bound.expr())?;
     }
     let sort_exprs = |items: &[OrderItem],
                       resolve: &dyn Fn(&Value) -> DfExpr|
@@ -579,19 +631,7 @@ pub async fn plan(ctx: &SessionContext, q: &Checked) -> datafusion::error::Resul
             if !st.order_by.is_empty() {
                 // Before projection, so any field can order; aliases map to their fields.
                 let resolve = |v: &Value| match v {
-                    Value::Field(f) => {
-                        let target = st
-                            .select
-                            .iter()
-                            .find(|i| {
-                                i.alias
-                                    .as_ref()
-                                    .is_some_and(|a| a.node.eq_ignore_ascii_case(&f.node))
-                            })
-                            .map(|i| i.value.default_name())
-                            .unwrap_or_else(|| f.node.clone());
-                        c(&field_name(entity, &target))
-                    }
+                    Value::Field(f) => c(&field_name(entity, &rows_order_target(st, &f.node))),
                     other => c(&other.default_name()),
                 };
                 // Ties are broken by the identifier, so equal keys come back in a stable order.
@@ -655,4 +695,65 @@ pub async fn plan(ctx: &SessionContext, q: &Checked) -> datafusion::error::Resul
         }
     }
     b.limit(0, Some(q.limit as usize + 1))?.build()
+}
+
+/// The entity's rows under its field names, filtered by the statement's `WHERE`.
+async fn base(ctx: &SessionContext, q: &Checked) -> datafusion::error::Result<LogicalPlanBuilder> {
+    let entity = q.entity;
+    let st = &q.statement;
+    let mut b = scan(ctx, entity.table).await?;
+    if !entity.kinds.is_empty() {
+        b = b.filter(c("kind").in_list(entity.kinds.iter().map(|k| lit(*k)).collect(), false))?;
+    }
+    // Relationship counts: columns of `symbols` since analyzer version 2. Over older tables,
+    // aggregate the edges once per relationship used, then left-join.
+    let precomputed = quarry_engine::exec::counts_precomputed(ctx);
+    let rels = if precomputed {
+        BTreeSet::new()
+    } else {
+        rels_used(entity, st)
+    };
+    for name in rels.iter().copied() {
+        let Some(Source::Rel(rel)) = entity.field(name).map(|f| f.source) else {
+            continue;
+        };
+        let (kind, key) = match rel {
+            Rel::OutgoingCalls => ("calls", "source"),
+            Rel::IncomingCalls => ("calls", "target"),
+            Rel::References => ("references", "target"),
+        };
+        let (k, v) = (format!("__{name}_key"), format!("__{name}_n"));
+        let counts = scan(ctx, "edges")
+            .await?
+            .filter(c("kind").eq(lit(kind)).and(c(key).is_not_null()))?
+            .aggregate(vec![c(key).alias(&k)], vec![count_all().alias(&v)])?
+            .build()?;
+        b = b.join(
+            counts,
+            JoinType::Left,
+            (
+                vec![Column::from_name("identifier")],
+                vec![Column::from_name(k.clone())],
+            ),
+            None,
+        )?;
+    }
+    // The entity's fields under their own names (relationship counts default to 0).
+    let fields: Vec<DfExpr> = entity
+        .fields
+        .iter()
+        .map(|f| match f.source {
+            Source::Column(col) => c(col).alias(f.name),
+            Source::Rel(rel) if precomputed => c(rel.column()).alias(f.name),
+            Source::Rel(_) if rels.contains(f.name) => {
+                coalesce(vec![c(&format!("__{}_n", f.name)), lit(0i64)]).alias(f.name)
+            }
+            Source::Rel(_) => lit(0i64).alias(f.name),
+        })
+        .collect();
+    b = b.project(fields)?;
+    if let Some(e) = &st.filter {
+        b = b.filter(to_df_expr(entity, e))?;
+    }
+    Ok(b)
 }

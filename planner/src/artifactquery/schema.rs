@@ -20,7 +20,7 @@ impl FieldType {
     }
 }
 
-/// Relationship counts, computed from the `edges` table.
+/// Relationship counts, tallied from the `edges` table at index time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Rel {
     /// Call edges whose source is the symbol.
@@ -29,6 +29,17 @@ pub enum Rel {
     IncomingCalls,
     /// Resolved reference edges whose target is the symbol.
     References,
+}
+
+impl Rel {
+    /// The `symbols` column holding this count.
+    pub fn column(self) -> &'static str {
+        match self {
+            Rel::OutgoingCalls => "outgoing_calls",
+            Rel::IncomingCalls => "incoming_calls",
+            Rel::References => "incoming_references",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy)]

@@ -163,3 +163,91 @@ async fn semantic_and_ontology_plans() {
     );
     insta::assert_snapshot!("top_level", show(top_level(&ctx).await.unwrap()));
 }
+
+/// `SearchFilter::admits` (paths from a trigram index) agrees with `SearchFilter::predicate`
+/// (paths from the files table) on every filter and path here.
+#[tokio::test]
+async fn filter_admits_what_its_predicate_admits() {
+    use datafusion::arrow::array::{Array, RecordBatch, StringArray};
+    use datafusion::arrow::datatypes::{DataType, Field, Schema};
+    let paths = [
+        "src/lib.rs",
+        "src/lib.rs.bak",
+        "src",
+        "srcx/a.rs",
+        "docs/README.md",
+        "docs/Guide.MDX",
+        "a/b/c.PY",
+        "notes.markdown",
+        "Makefile",
+        "src/deep/x.md",
+        "./odd",
+        "é/ü.rs",
+    ];
+    let schema = Arc::new(Schema::new(vec![Field::new("path", DataType::Utf8, false)]));
+    let batch = RecordBatch::try_new(
+        schema.clone(),
+        vec![Arc::new(StringArray::from(paths.to_vec()))],
+    )
+    .unwrap();
+    let ctx = SessionContext::new();
+    ctx.register_table(
+        "p",
+        Arc::new(MemTable::try_new(schema, vec![vec![batch]]).unwrap()),
+    )
+    .unwrap();
+    let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    let filters = [
+        SearchFilter {
+            paths: s(&["src"]),
+            extensions: vec![],
+            exclude_markdown: false,
+        },
+        SearchFilter {
+            paths: s(&["./src/", "docs"]),
+            extensions: vec![],
+            exclude_markdown: true,
+        },
+        SearchFilter {
+            paths: vec![],
+            extensions: s(&["rs", ".PY"]),
+            exclude_markdown: false,
+        },
+        SearchFilter {
+            paths: vec![],
+            extensions: vec![],
+            exclude_markdown: true,
+        },
+        SearchFilter {
+            paths: s(&["/"]),
+            extensions: vec![],
+            exclude_markdown: false,
+        },
+        SearchFilter {
+            paths: s(&["src/lib.rs"]),
+            extensions: s(&["rs"]),
+            exclude_markdown: true,
+        },
+    ];
+    for f in &filters {
+        let mut expected: Vec<&str> = paths.iter().copied().filter(|p| f.admits(p)).collect();
+        expected.sort();
+        let df = ctx.table("p").await.unwrap();
+        let df = match f.predicate() {
+            Some(p) => df.filter(p).unwrap(),
+            None => df,
+        };
+        let batches = df.collect().await.unwrap();
+        let mut got: Vec<String> = batches
+            .iter()
+            .flat_map(|b| {
+                let a = b.column(0).as_any().downcast_ref::<StringArray>().unwrap();
+                (0..a.len())
+                    .map(|i| a.value(i).to_string())
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        got.sort();
+        assert_eq!(got, expected, "{f:?}");
+    }
+}

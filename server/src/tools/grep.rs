@@ -97,6 +97,167 @@ fn match_json(m: &LineMatch, all_lines: &[&str], context: usize, matched: &[u64]
     })
 }
 
+/// The files to verify, in path order: `(data source, path, identifier)`; those that match by
+/// file name; contents already read (by identifier); and where the trigram indexes keep the
+/// others' contents (identifier → (index of `indexes`, document)).
+struct Candidates {
+    order: Vec<(String, String, String)>,
+    named: HashSet<String>,
+    prefetched: HashMap<String, Map<String, Value>>,
+    texts: HashMap<String, (usize, u32)>,
+    indexes: Vec<(
+        String,
+        u64,
+        std::sync::Arc<quarry_engine::trigram::TrigramIndex>,
+    )>,
+}
+
+impl Candidates {
+    /// Contents of `ids`, as rows like the files table's: from the trigram indexes' frames
+    /// where they have them, else from the table.
+    async fn fetch(
+        &self,
+        call: &Call<'_>,
+        ctx: &datafusion::prelude::SessionContext,
+        ids: &[String],
+    ) -> Result<Vec<Map<String, Value>>, ToolError> {
+        let mut rows = Vec::with_capacity(ids.len());
+        let mut from_table = Vec::new();
+        let mut by_index: HashMap<usize, Vec<(&String, u32)>> = HashMap::new();
+        for id in ids {
+            match self.texts.get(id) {
+                Some((i, doc)) => by_index.entry(*i).or_default().push((id, *doc)),
+                None => from_table.push(id.clone()),
+            }
+        }
+        let store = call.state.catalog.store();
+        for (i, docs) in by_index {
+            let (source, version, ix) = &self.indexes[i];
+            let numbers: Vec<u32> = docs.iter().map(|(_, d)| *d).collect();
+            let texts = quarry_engine::trigram::read_texts(store, source, *version, ix, &numbers)
+                .await
+                .map_err(ToolError::internal)?;
+            for ((id, doc), content) in docs.into_iter().zip(texts) {
+                let mut row = Map::new();
+                row.insert("data_source".into(), json!(source));
+                row.insert("identifier".into(), json!(id));
+                row.insert("path".into(), json!(ix.paths()[doc as usize]));
+                row.insert("content".into(), Value::String(content));
+                rows.push(row);
+            }
+        }
+        if !from_table.is_empty() {
+            rows.extend(execute(ctx, plans::files_by_identifier(ctx, &from_table).await).await?);
+        }
+        Ok(rows)
+    }
+}
+
+/// Candidates from the repositories' trigram indexes (`quarry_engine::trigram`): the files
+/// holding every trigram of the pattern's required literals (all admitted files when it has
+/// none), and file-name matches from the indexed path list — no table is read. `None` when
+/// some repository has no index (a store from before them), so the tables must answer.
+async fn from_trigram_indexes(
+    call: &Call<'_>,
+    repos: &[DataSource],
+    filter: &SearchFilter,
+    pattern: &Pattern,
+) -> Option<Candidates> {
+    let store = call.state.catalog.store();
+    let mut out = Candidates {
+        order: Vec::new(),
+        named: HashSet::new(),
+        prefetched: HashMap::new(),
+        texts: HashMap::new(),
+        indexes: Vec::new(),
+    };
+    for repo in repos {
+        let Some(snap) = &repo.snapshot else { continue };
+        let ix = quarry_engine::trigram::load(store, &repo.id, snap.files).await?;
+        let prefix = repo.identifier_prefix();
+        let paths = ix.paths();
+        let n = out.indexes.len();
+        let id_of = |p: &str| quarry_engine::resolve::file_identifier(prefix, p);
+        let docs: Vec<u32> = match ix.candidates_of_runs(pattern.runs()) {
+            Some(docs) => docs,
+            None => (0..paths.len() as u32).collect(),
+        };
+        let named = (0..paths.len() as u32).filter(|&d| pattern.is_match(&paths[d as usize]));
+        let mut named_ids = HashSet::new();
+        for d in named {
+            named_ids.insert(d);
+        }
+        for d in docs.into_iter().chain(named_ids.iter().copied()) {
+            let p = &paths[d as usize];
+            if !filter.admits(p) {
+                continue;
+            }
+            let id = id_of(p);
+            if named_ids.contains(&d) {
+                out.named.insert(id.clone());
+            }
+            out.texts.insert(id.clone(), (n, d));
+            out.order.push((repo.id.clone(), p.clone(), id));
+        }
+        out.indexes.push((repo.id.clone(), snap.files, ix));
+    }
+    out.order.sort_unstable();
+    out.order.dedup();
+    Some(out)
+}
+
+/// Candidates from the tables: file-name matches and content candidates (the filter and
+/// `contains` for each required literal, which Lance answers from its n-gram index where an
+/// older index built one) as two concurrent queries.
+async fn from_tables(
+    ctx: &datafusion::prelude::SessionContext,
+    filter: &SearchFilter,
+    pattern: &Pattern,
+    query: &str,
+    regex: bool,
+) -> Result<Candidates, ToolError> {
+    let (by_name, candidates) = tokio::join!(
+        async { execute(ctx, plans::paths_matching(ctx, filter, query, regex).await).await },
+        async {
+            execute(
+                ctx,
+                plans::grep_candidates(ctx, filter, pattern.required()).await,
+            )
+            .await
+        }
+    );
+    let (by_name, candidates) = (by_name?, candidates?);
+    let named: HashSet<String> = by_name
+        .iter()
+        .map(|n| n.s("identifier").to_string())
+        .collect();
+    let mut order: Vec<(String, String, String)> = candidates
+        .iter()
+        .chain(&by_name)
+        .map(|r| {
+            (
+                r.s("data_source").to_string(),
+                r.s("path").to_string(),
+                r.s("identifier").to_string(),
+            )
+        })
+        .collect();
+    order.sort_unstable();
+    order.dedup();
+    let prefetched = candidates
+        .into_iter()
+        .filter(|r| r.contains_key("content"))
+        .map(|r| (r.s("identifier").to_string(), r))
+        .collect();
+    Ok(Candidates {
+        order,
+        named,
+        prefetched,
+        texts: HashMap::new(),
+        indexes: Vec::new(),
+    })
+}
+
 pub async fn grep_search(call: &Call<'_>, a: args::GrepSearch) -> ToolResult {
     if a.query.is_empty() {
         return Err(ToolError::new(
@@ -126,41 +287,11 @@ pub async fn grep_search(call: &Call<'_>, a: args::GrepSearch) -> ToolResult {
         a.exclude_markdown,
     );
     let (repos, ctx) = call.session(&sources).await?;
-    // File-name matches and content candidates are independent queries: run them together.
-    let (by_name, candidates) = tokio::join!(
-        async {
-            execute(
-                &ctx,
-                plans::paths_matching(&ctx, &filter, &a.query, regex).await,
-            )
-            .await
-        },
-        async {
-            execute(
-                &ctx,
-                plans::grep_candidates(&ctx, &filter, pattern.required()).await,
-            )
-            .await
-        }
-    );
-    let (by_name, candidates) = (by_name?, candidates?);
-    // Files to verify, in path order: content candidates and file-name matches (a file can
-    // match by name alone). Candidates pruned by required literals come with their content;
-    // other contents are fetched in growing chunks, and verification stops once a file
-    // beyond `max_results` matches, so a pattern without literals does not read every file.
-    let named: HashSet<&str> = by_name.iter().map(|n| n.s("identifier")).collect();
-    let prefetched: HashMap<&str, &Map<String, Value>> = candidates
-        .iter()
-        .filter(|r| r.contains_key("content"))
-        .map(|r| (r.s("identifier"), r))
-        .collect();
-    let mut order: Vec<(&str, &str, &str)> = candidates
-        .iter()
-        .chain(&by_name)
-        .map(|r| (r.s("data_source"), r.s("path"), r.s("identifier")))
-        .collect();
-    order.sort_unstable();
-    order.dedup();
+    let plan = match from_trigram_indexes(call, &repos, &filter, &pattern).await {
+        Some(plan) => plan,
+        None => from_tables(&ctx, &filter, &pattern, &a.query, regex).await?,
+    };
+    let (order, named, prefetched) = (&plan.order, &plan.named, &plan.prefetched);
     let repo_of = |id: &str| -> Option<&DataSource> { repos.iter().find(|r| r.id == id) };
     let mut results: Vec<Value> = Vec::new();
     let mut truncated = false;
@@ -170,7 +301,7 @@ pub async fn grep_search(call: &Call<'_>, a: args::GrepSearch) -> ToolResult {
     'files: while next < order.len() {
         let ids: Vec<String> = order[next..(next + chunk).min(order.len())]
             .iter()
-            .map(|(_, _, id)| id.to_string())
+            .map(|(_, _, id)| id.clone())
             .collect();
         next += ids.len();
         let missing: Vec<String> = ids
@@ -184,14 +315,14 @@ pub async fn grep_search(call: &Call<'_>, a: args::GrepSearch) -> ToolResult {
         let fetched = if missing.is_empty() {
             Vec::new()
         } else {
-            execute(&ctx, plans::files_by_identifier(&ctx, &missing).await).await?
+            plan.fetch(call, &ctx, &missing).await?
         };
         let fetched: HashMap<&str, &Map<String, Value>> =
             fetched.iter().map(|f| (f.s("identifier"), f)).collect();
         for id in &ids {
             let Some(f) = prefetched
                 .get(id.as_str())
-                .or_else(|| fetched.get(id.as_str()))
+                .or_else(|| fetched.get(id.as_str()).copied())
             else {
                 continue;
             };
@@ -199,7 +330,7 @@ pub async fn grep_search(call: &Call<'_>, a: args::GrepSearch) -> ToolResult {
             let found = pattern.search(content, MAX_LINES_PER_FILE);
             let (lines, line_total, match_count) =
                 (found.lines, found.line_count, found.match_count);
-            let named = named.contains(id.as_str());
+            let named = named.contains(id);
             if lines.is_empty() && !named {
                 continue;
             }

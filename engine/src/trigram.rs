@@ -1,0 +1,686 @@
+//! An exact trigram index of file contents, one per repository and `files` version (Zoekt's and
+//! Russ Cox's design): for every 3-byte sequence that occurs in some file, the sorted list of
+//! the files it occurs in. A literal of 3 or more bytes can only occur in files holding all of
+//! its trigrams, so intersecting their posting lists gives a small candidate set that grep then
+//! verifies with the real matcher — the index can narrow a search, never change its answer.
+//!
+//! Trigrams are raw bytes, case-sensitive (grep's literals are); posting lists are delta- and
+//! varint-encoded. Built in one pass over the contents with a per-thread bitset to find each
+//! file's distinct trigrams, so building costs about one read of the corpus.
+//!
+//! Beside the index, each file's content is kept as its own zstd frame (`.texts`), so grep reads
+//! exactly its candidates' bytes — a few kilobytes each — where Lance would decompress whole
+//! pages of the `content` column to take a few rows. The `files` table stays the source of
+//! truth; both objects are derived from one version of it and replaced with it.
+//!
+//! Serialised index (`.grams`, little-endian), self-contained and checked on load:
+//!
+//! ```text
+//! b"QTRIGRM2"
+//! u32 files;  files × (u32 length, UTF-8 path)          -- document id = position
+//!             files × (u64 offset, u32 zstd length, u32 length)   -- the file's frame in .texts
+//! u32 grams;  grams × (u32 trigram, u32 offset, u32 len) -- sorted by trigram
+//! postings                                               -- varint deltas, first = id
+//! ```
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use quarry_storage::Store;
+use rayon::prelude::*;
+
+const MAGIC: &[u8; 8] = b"QTRIGRM2";
+const GRAM_SPACE: usize = 1 << 24;
+
+fn gram(w: &[u8]) -> u32 {
+    (u32::from(w[0]) << 16) | (u32::from(w[1]) << 8) | u32::from(w[2])
+}
+
+/// The distinct trigrams of one file, found with a bitset (reused between files).
+struct Seen {
+    bits: Vec<u64>,
+    grams: Vec<u32>,
+}
+
+impl Seen {
+    fn new() -> Self {
+        Seen {
+            bits: vec![0; GRAM_SPACE / 64],
+            grams: Vec::new(),
+        }
+    }
+
+    fn distinct(&mut self, content: &[u8]) -> Vec<u32> {
+        self.grams.clear();
+        for w in content.windows(3) {
+            let g = gram(w) as usize;
+            let (word, bit) = (g / 64, 1u64 << (g % 64));
+            if self.bits[word] & bit == 0 {
+                self.bits[word] |= bit;
+                self.grams.push(g as u32);
+            }
+        }
+        for &g in &self.grams {
+            self.bits[g as usize / 64] = 0;
+        }
+        self.grams.clone()
+    }
+}
+
+fn put_varint(out: &mut Vec<u8>, mut v: u32) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+struct Posting {
+    last: u32,
+    data: Vec<u8>,
+}
+
+/// Builds an index from files added in batches; document ids are the order of addition.
+#[derive(Default)]
+pub struct Builder {
+    paths: Vec<String>,
+    postings: HashMap<u32, Posting>,
+    texts: Vec<u8>,
+    spans: Vec<(u64, u32, u32)>,
+}
+
+impl Builder {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Add a batch of (path, content); trigrams are found and contents compressed in parallel.
+    pub fn add_batch(&mut self, files: &[(&str, &[u8])]) -> std::io::Result<()> {
+        let done: Vec<std::io::Result<(Vec<u32>, Vec<u8>)>> = files
+            .par_iter()
+            .map_init(Seen::new, |seen, (_, content)| {
+                Ok((seen.distinct(content), zstd::bulk::compress(content, 1)?))
+            })
+            .collect();
+        for ((path, content), done) in files.iter().zip(done) {
+            let (grams, frame) = done?;
+            let doc = self.paths.len() as u32;
+            self.paths.push((*path).to_string());
+            let too_big = || std::io::Error::other(format!("{path} is over 4 GiB"));
+            self.spans.push((
+                self.texts.len() as u64,
+                u32::try_from(frame.len()).map_err(|_| too_big())?,
+                u32::try_from(content.len()).map_err(|_| too_big())?,
+            ));
+            self.texts.extend_from_slice(&frame);
+            for g in grams {
+                match self.postings.get_mut(&g) {
+                    Some(p) => {
+                        put_varint(&mut p.data, doc - p.last);
+                        p.last = doc;
+                    }
+                    None => {
+                        let mut data = Vec::new();
+                        put_varint(&mut data, doc);
+                        self.postings.insert(g, Posting { last: doc, data });
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The serialised index and the contents' frames.
+    pub fn finish(self) -> (Vec<u8>, Vec<u8>) {
+        let mut grams: Vec<(u32, Posting)> = self.postings.into_iter().collect();
+        grams.sort_unstable_by_key(|(g, _)| *g);
+        let postings_len: usize = grams.iter().map(|(_, p)| p.data.len()).sum();
+        let paths_len: usize = self.paths.iter().map(|p| 4 + p.len()).sum();
+        let mut out = Vec::with_capacity(16 + paths_len + grams.len() * 12 + postings_len);
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&(self.paths.len() as u32).to_le_bytes());
+        for p in &self.paths {
+            out.extend_from_slice(&(p.len() as u32).to_le_bytes());
+            out.extend_from_slice(p.as_bytes());
+        }
+        for (offset, zlen, len) in &self.spans {
+            out.extend_from_slice(&offset.to_le_bytes());
+            out.extend_from_slice(&zlen.to_le_bytes());
+            out.extend_from_slice(&len.to_le_bytes());
+        }
+        out.extend_from_slice(&(grams.len() as u32).to_le_bytes());
+        let mut offset = 0u32;
+        for (g, p) in &grams {
+            out.extend_from_slice(&g.to_le_bytes());
+            out.extend_from_slice(&offset.to_le_bytes());
+            out.extend_from_slice(&(p.data.len() as u32).to_le_bytes());
+            offset += p.data.len() as u32;
+        }
+        for (_, p) in grams {
+            out.extend_from_slice(&p.data);
+        }
+        (out, self.texts)
+    }
+}
+
+/// Why a stored index could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CorruptIndex(pub String);
+
+impl std::fmt::Display for CorruptIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "corrupt trigram index: {}", self.0)
+    }
+}
+
+impl std::error::Error for CorruptIndex {}
+
+/// A loaded index.
+pub struct TrigramIndex {
+    bytes: Vec<u8>,
+    paths: Vec<String>,
+    spans: Vec<(u64, u32, u32)>,
+    dir: usize,
+    grams: usize,
+    postings: usize,
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take(&mut self, n: usize) -> Result<&[u8], CorruptIndex> {
+        let end = self
+            .at
+            .checked_add(n)
+            .filter(|&e| e <= self.bytes.len())
+            .ok_or_else(|| CorruptIndex(format!("truncated at byte {}", self.at)))?;
+        let s = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(s)
+    }
+
+    fn u32(&mut self) -> Result<u32, CorruptIndex> {
+        let b = self.take(4)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+}
+
+fn le32(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
+}
+
+impl TrigramIndex {
+    /// Read a serialised index, checking its structure (never panics on bad bytes).
+    pub fn load(bytes: Vec<u8>) -> Result<TrigramIndex, CorruptIndex> {
+        let mut r = Reader {
+            bytes: &bytes,
+            at: 0,
+        };
+        if r.take(8)? != MAGIC {
+            return Err(CorruptIndex("not a trigram index (bad magic)".into()));
+        }
+        let n = r.u32()? as usize;
+        let mut paths = Vec::with_capacity(n.min(1 << 20));
+        for _ in 0..n {
+            let len = r.u32()? as usize;
+            let p = std::str::from_utf8(r.take(len)?)
+                .map_err(|_| CorruptIndex("a path is not UTF-8".into()))?;
+            paths.push(p.to_string());
+        }
+        let mut spans = Vec::with_capacity(paths.len());
+        for _ in 0..n {
+            let b = r.take(16)?;
+            let offset = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+            spans.push((offset, le32(b, 8), le32(b, 12)));
+        }
+        let grams = r.u32()? as usize;
+        let dir = r.at;
+        r.take(
+            grams
+                .checked_mul(12)
+                .ok_or_else(|| CorruptIndex("gram count overflows".into()))?,
+        )?;
+        let postings = r.at;
+        let blob = bytes.len() - postings;
+        let mut prev: Option<u32> = None;
+        for i in 0..grams {
+            let e = dir + i * 12;
+            let (g, off, len) = (
+                le32(&bytes, e),
+                le32(&bytes, e + 4) as usize,
+                le32(&bytes, e + 8) as usize,
+            );
+            if prev.is_some_and(|p| p >= g) || off.checked_add(len).is_none_or(|end| end > blob) {
+                return Err(CorruptIndex(format!("bad directory entry {i}")));
+            }
+            prev = Some(g);
+        }
+        Ok(TrigramIndex {
+            bytes,
+            paths,
+            spans,
+            dir,
+            grams,
+            postings,
+        })
+    }
+
+    /// Every indexed path; a document id indexes this slice.
+    pub fn paths(&self) -> &[String] {
+        &self.paths
+    }
+
+    /// Size of the serialised index in bytes.
+    pub fn size(&self) -> usize {
+        self.bytes.len()
+    }
+
+    fn posting(&self, g: u32) -> Option<&[u8]> {
+        let (mut lo, mut hi) = (0, self.grams);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            let e = self.dir + mid * 12;
+            let key = le32(&self.bytes, e);
+            if key == g {
+                let off = self.postings + le32(&self.bytes, e + 4) as usize;
+                let len = le32(&self.bytes, e + 8) as usize;
+                return Some(&self.bytes[off..off + len]);
+            }
+            if key < g {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        None
+    }
+
+    fn decode(&self, data: &[u8]) -> Vec<u32> {
+        let mut out = Vec::new();
+        let (mut v, mut shift, mut doc) = (0u32, 0u32, 0u32);
+        for &b in data {
+            v |= u32::from(b & 0x7f) << shift.min(31);
+            shift += 7;
+            if b & 0x80 == 0 {
+                doc = if out.is_empty() {
+                    v
+                } else {
+                    doc.saturating_add(v)
+                };
+                if (doc as usize) < self.paths.len() {
+                    out.push(doc);
+                }
+                v = 0;
+                shift = 0;
+            }
+        }
+        out
+    }
+
+    /// The documents that can contain every one of `literals`, ascending; `None` when no
+    /// literal is long enough (3 bytes) to narrow anything — every file is a candidate.
+    pub fn candidates(&self, literals: &[String]) -> Option<Vec<u32>> {
+        let runs: Vec<Vec<Vec<u8>>> = literals
+            .iter()
+            .map(|l| l.bytes().map(|b| vec![b]).collect())
+            .collect();
+        self.candidates_of_runs(&runs)
+    }
+
+    /// The documents that can contain every run (positions of alternative bytes, see
+    /// `grep::Run`), ascending: for each 3 consecutive positions, a document must hold one of
+    /// the trigrams they spell. `None` when no run has 3 positions.
+    pub fn candidates_of_runs(&self, runs: &[Vec<Vec<u8>>]) -> Option<Vec<u32>> {
+        // One group per window: the trigrams it may be, at most 4 × 4 × 4.
+        let mut groups: Vec<Vec<u32>> = Vec::new();
+        for run in runs {
+            for w in run.windows(3) {
+                let mut group = Vec::with_capacity(w[0].len() * w[1].len() * w[2].len());
+                for &a in &w[0] {
+                    for &b in &w[1] {
+                        for &c in &w[2] {
+                            group.push(gram(&[a, b, c]));
+                        }
+                    }
+                }
+                group.sort_unstable();
+                group.dedup();
+                groups.push(group);
+            }
+        }
+        if groups.is_empty() {
+            return None;
+        }
+        groups.sort();
+        groups.dedup();
+        // Each group's documents: the union of its trigrams' postings.
+        let mut lists: Vec<(usize, Vec<&[u8]>)> = groups
+            .iter()
+            .map(|g| {
+                let ps: Vec<&[u8]> = g.iter().filter_map(|t| self.posting(*t)).collect();
+                (ps.iter().map(|p| p.len()).sum(), ps)
+            })
+            .collect();
+        if lists.iter().any(|(_, ps)| ps.is_empty()) {
+            return Some(Vec::new());
+        }
+        // Smallest first: the running intersection only shrinks.
+        lists.sort_by_key(|(n, _)| *n);
+        let union = |ps: &[&[u8]]| -> Vec<u32> {
+            let mut docs: Vec<u32> = ps.iter().flat_map(|p| self.decode(p)).collect();
+            if ps.len() > 1 {
+                docs.sort_unstable();
+                docs.dedup();
+            }
+            docs
+        };
+        let mut docs = union(&lists[0].1);
+        for (_, ps) in &lists[1..] {
+            if docs.is_empty() {
+                break;
+            }
+            let other = union(ps);
+            let mut j = 0;
+            docs.retain(|d| {
+                while j < other.len() && other[j] < *d {
+                    j += 1;
+                }
+                j < other.len() && other[j] == *d
+            });
+        }
+        Some(docs)
+    }
+}
+
+/// Where the index of a repository's `files` at `version` is stored.
+pub fn grams_path(source_id: &str, version: u64) -> String {
+    format!("sources/{source_id}/trigrams/{}", file_name(version, GRAMS))
+}
+
+/// Where the contents' frames of a repository's `files` at `version` are stored.
+pub fn texts_path(source_id: &str, version: u64) -> String {
+    format!("sources/{source_id}/trigrams/{}", file_name(version, TEXTS))
+}
+
+const GRAMS: &str = "grams";
+const TEXTS: &str = "texts";
+
+fn file_name(version: u64, kind: &str) -> String {
+    format!("files-{version:010}.{kind}")
+}
+
+/// Store a built index: the contents first, so an index that exists always has them.
+pub async fn save(
+    store: &Store,
+    source_id: &str,
+    version: u64,
+    (grams, texts): (Vec<u8>, Vec<u8>),
+) -> quarry_storage::Result<()> {
+    store.put(&texts_path(source_id, version), texts).await?;
+    store.put(&grams_path(source_id, version), grams).await
+}
+
+/// The contents of `docs` (ids of `ix`, the index of `files` at `version`), in that order.
+pub async fn read_texts(
+    store: &Store,
+    source_id: &str,
+    version: u64,
+    ix: &TrigramIndex,
+    docs: &[u32],
+) -> Result<Vec<String>, String> {
+    let mut ranges = Vec::with_capacity(docs.len());
+    for &d in docs {
+        let (offset, zlen, _) = *ix
+            .spans
+            .get(d as usize)
+            .ok_or_else(|| format!("no document {d}"))?;
+        ranges.push(offset..offset + u64::from(zlen));
+    }
+    let frames = store
+        .get_ranges(&texts_path(source_id, version), &ranges)
+        .await
+        .map_err(|e| e.to_string())?;
+    docs.iter()
+        .zip(frames)
+        .map(|(&d, frame)| {
+            let len = ix.spans[d as usize].2 as usize;
+            let bytes = zstd::bulk::decompress(&frame, len)
+                .map_err(|e| format!("content of {}: {e}", ix.paths[d as usize]))?;
+            String::from_utf8(bytes)
+                .map_err(|_| format!("content of {} is not UTF-8", ix.paths[d as usize]))
+        })
+        .collect()
+}
+
+/// Loaded indexes, by (store, source, version). An index never changes once written (a new
+/// `files` version gets a new object), so a cached one is never stale.
+type Loaded = HashMap<(String, String, u64), Arc<TrigramIndex>>;
+
+fn loaded() -> &'static Mutex<Loaded> {
+    static LOADED: OnceLock<Mutex<Loaded>> = OnceLock::new();
+    LOADED.get_or_init(Default::default)
+}
+
+/// Indexes kept loaded at once (each is roughly a third of its repository's source size).
+const MAX_LOADED: usize = 64;
+
+/// The index of a repository's `files` at `version`, loaded once per process; `None` when
+/// there is none (a store written before trigram indexes, or a failed build) or it is
+/// unreadable — grep then reads every file the filters admit, which is slower, never wrong.
+pub async fn load(store: &Store, source_id: &str, version: u64) -> Option<Arc<TrigramIndex>> {
+    let key = (store.url().to_string(), source_id.to_string(), version);
+    if let Some(ix) = loaded().lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+        return Some(ix.clone());
+    }
+    let bytes = match store.get(&grams_path(source_id, version)).await {
+        Ok(Some(b)) => b,
+        Ok(None) => return None,
+        Err(e) => {
+            tracing::warn!("reading the trigram index of {source_id}: {e}");
+            return None;
+        }
+    };
+    let ix = match TrigramIndex::load(bytes) {
+        Ok(ix) => Arc::new(ix),
+        Err(e) => {
+            tracing::warn!("{source_id}: {e}; grep reads every file until it is re-indexed");
+            return None;
+        }
+    };
+    let mut map = loaded().lock().unwrap_or_else(|p| p.into_inner());
+    if map.len() >= MAX_LOADED {
+        map.clear();
+    }
+    map.insert(key, ix.clone());
+    Some(ix)
+}
+
+/// Whether the index of `files` at `version` exists.
+pub async fn exists(store: &Store, source_id: &str, version: u64) -> quarry_storage::Result<bool> {
+    let dir = format!("sources/{source_id}/trigrams/");
+    Ok(store.list(&dir).await?.contains(&file_name(version, GRAMS)))
+}
+
+/// Remove the indexes of `files` versions older than `keep_from` (the previous snapshot's
+/// version stays, for servers still answering from it).
+pub async fn remove_older(
+    store: &Store,
+    source_id: &str,
+    keep_from: u64,
+) -> quarry_storage::Result<()> {
+    let dir = format!("sources/{source_id}/trigrams/");
+    for name in store.list(&dir).await? {
+        let version = name
+            .strip_prefix("files-")
+            .and_then(|n| n.split_once('.'))
+            .and_then(|(v, _)| v.parse::<u64>().ok());
+        if version.is_some_and(|v| v < keep_from) {
+            store.delete(&format!("{dir}{name}")).await?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn index(files: &[(&str, &str)]) -> TrigramIndex {
+        let mut b = Builder::new();
+        let batch: Vec<(&str, &[u8])> = files.iter().map(|(p, c)| (*p, c.as_bytes())).collect();
+        b.add_batch(&batch[..1]).unwrap();
+        b.add_batch(&batch[1..]).unwrap();
+        TrigramIndex::load(b.finish().0).unwrap()
+    }
+
+    #[test]
+    fn candidates_hold_every_trigram_of_every_literal() {
+        let ix = index(&[
+            ("a.rs", "fn main() { println!(\"hello\"); }"),
+            ("b.rs", "fn helper() -> u32 { 42 }"),
+            ("c.py", "def hello():\n    return 'world'\n"),
+            ("d.txt", ""),
+        ]);
+        assert_eq!(ix.paths(), ["a.rs", "b.rs", "c.py", "d.txt"]);
+        assert_eq!(ix.candidates(&["hello".into()]), Some(vec![0, 2]));
+        assert_eq!(ix.candidates(&["hel".into()]), Some(vec![0, 1, 2]));
+        assert_eq!(
+            ix.candidates(&["fn ".into(), "42".into()]),
+            Some(vec![0, 1])
+        );
+        assert_eq!(ix.candidates(&["Hello".into()]), Some(vec![]));
+        assert_eq!(ix.candidates(&["zz".into()]), None);
+        // Alternatives per position: "[Hh]el" and "[Ff]n " — case-insensitive prefixes.
+        let hel = vec![b"Hh".to_vec(), vec![b'e'], vec![b'l']];
+        assert_eq!(ix.candidates_of_runs(&[hel]), Some(vec![0, 1, 2]));
+        let fn_ = vec![b"Ff".to_vec(), b"Nn".to_vec(), vec![b' ']];
+        assert_eq!(ix.candidates_of_runs(&[fn_]), Some(vec![0, 1]));
+        assert_eq!(ix.candidates(&[]), None);
+    }
+
+    /// A property check against a scan: for generated files and every substring literal of
+    /// them, the candidates include every file that really contains it.
+    #[test]
+    fn never_drops_a_true_match() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let alphabet = "abcAB_ (){}\n\r\té€";
+        let chars: Vec<char> = alphabet.chars().collect();
+        let files: Vec<(String, String)> = (0..40)
+            .map(|i| {
+                let n = (next() % 200) as usize;
+                let s: String = (0..n)
+                    .map(|_| chars[(next() % chars.len() as u64) as usize])
+                    .collect();
+                (format!("f{i}"), s)
+            })
+            .collect();
+        let refs: Vec<(&str, &str)> = files
+            .iter()
+            .map(|(p, c)| (p.as_str(), c.as_str()))
+            .collect();
+        let ix = index(&refs);
+        for (_, content) in &files {
+            let cs: Vec<char> = content.chars().collect();
+            for _ in 0..20 {
+                if cs.is_empty() {
+                    break;
+                }
+                let a = (next() % cs.len() as u64) as usize;
+                let b = (a + 1 + (next() % 8) as usize).min(cs.len());
+                let lit: String = cs[a..b].iter().collect();
+                let truth: Vec<u32> = files
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, (_, c))| c.contains(&lit))
+                    .map(|(i, _)| i as u32)
+                    .collect();
+                match ix.candidates(std::slice::from_ref(&lit)) {
+                    None => assert!(lit.len() < 3),
+                    Some(c) => {
+                        for t in &truth {
+                            assert!(c.contains(t), "{lit:?} in file {t} but not a candidate");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn corrupt_bytes_are_an_error_not_a_panic() {
+        let good = {
+            let mut b = Builder::new();
+            b.add_batch(&[("x", b"abcdef".as_slice()), ("y", b"bcdxyz".as_slice())])
+                .unwrap();
+            b.finish().0
+        };
+        assert!(TrigramIndex::load(good.clone()).is_ok());
+        assert!(TrigramIndex::load(b"nope".to_vec()).is_err());
+        for cut in 0..good.len() {
+            let _ = TrigramIndex::load(good[..cut].to_vec());
+        }
+        let mut flipped = good.clone();
+        for i in 8..flipped.len() {
+            flipped[i] ^= 0xff;
+            if let Ok(ix) = TrigramIndex::load(flipped.clone()) {
+                let _ = ix.candidates(&["bcd".into()]);
+            }
+            flipped[i] ^= 0xff;
+        }
+    }
+}
+
+#[cfg(test)]
+mod store_tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn contents_come_back_exactly_from_the_store() {
+        let store = Store::open("memory://").unwrap();
+        let files: Vec<(String, String)> = (0..50)
+            .map(|i| {
+                (
+                    format!("d/f{i}.rs"),
+                    format!("fn f{i}() {{}}\n// é{}\n", "x".repeat(i * 37)),
+                )
+            })
+            .collect();
+        let batch: Vec<(&str, &[u8])> = files
+            .iter()
+            .map(|(p, c)| (p.as_str(), c.as_bytes()))
+            .collect();
+        let mut b = Builder::new();
+        b.add_batch(&batch).unwrap();
+        save(&store, "repo_x", 3, b.finish()).await.unwrap();
+        assert!(exists(&store, "repo_x", 3).await.unwrap());
+        assert!(!exists(&store, "repo_x", 2).await.unwrap());
+        let ix = load(&store, "repo_x", 3).await.unwrap();
+        let docs = ix.candidates(&["f17()".into()]).unwrap();
+        assert_eq!(docs, vec![17]);
+        let texts = read_texts(&store, "repo_x", 3, &ix, &[40, 17, 0])
+            .await
+            .unwrap();
+        assert_eq!(
+            texts,
+            vec![files[40].1.clone(), files[17].1.clone(), files[0].1.clone()]
+        );
+        remove_older(&store, "repo_x", 4).await.unwrap();
+        assert!(!exists(&store, "repo_x", 3).await.unwrap());
+        assert!(
+            store
+                .list("sources/repo_x/trigrams/")
+                .await
+                .unwrap()
+                .is_empty()
+        );
+    }
+}
