@@ -63,8 +63,11 @@ row "language mix" \
   "SELECT language, COUNT(*) AS files, SUM(lines) AS lines FROM files GROUP BY language ORDER BY lines DESC LIMIT 20"
 row "top-20 cognitive complexity" \
   "SELECT identifier, complexity FROM functions ORDER BY complexity DESC LIMIT 20" \
-  "SELECT identifier, complexity FROM symbols WHERE kind IN ('function','method','constructor') ORDER BY complexity DESC NULLS FIRST LIMIT 20"
+  "SELECT identifier, complexity FROM symbols WHERE kind IN ('function','method','constructor') ORDER BY complexity DESC NULLS FIRST, identifier LIMIT 21"
 row "most-called functions" \
+  "SELECT identifier, incoming_calls FROM functions ORDER BY incoming_calls DESC LIMIT 20" \
+  "SELECT identifier, incoming_calls FROM symbols WHERE kind IN ('function','method','constructor') ORDER BY incoming_calls DESC, identifier LIMIT 21"
+row "most-called functions, counted from edges (SQL join)" \
   "SELECT identifier, incoming_calls FROM functions ORDER BY incoming_calls DESC LIMIT 20" \
   "SELECT s.identifier, COUNT(e.target) AS n FROM symbols s LEFT JOIN edges e ON e.kind = 'calls' AND e.target = s.identifier WHERE s.kind IN ('function','method','constructor') GROUP BY s.identifier ORDER BY n DESC LIMIT 20"
 row "public API surface by kind" \
