@@ -190,7 +190,7 @@ impl Pattern {
 }
 
 /// What [`Pattern::search`] found in one file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Found {
     /// The first matching lines.
     pub lines: Vec<LineMatch>,

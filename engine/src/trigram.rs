@@ -443,7 +443,16 @@ pub async fn read_texts(
         .get_ranges(&texts_path(source_id, version), &ranges)
         .await
         .map_err(|e| e.to_string())?;
-    docs.iter()
+    // Decompress on every core (the caller is on a multi-thread runtime, like all of ours).
+    tokio::task::block_in_place(|| decompress(ix, docs, frames))
+}
+
+fn decompress(
+    ix: &TrigramIndex,
+    docs: &[u32],
+    frames: Vec<bytes::Bytes>,
+) -> Result<Vec<String>, String> {
+    docs.par_iter()
         .zip(frames)
         .map(|(&d, frame)| {
             let len = ix.spans[d as usize].2 as usize;
@@ -643,7 +652,7 @@ mod tests {
 mod store_tests {
     use super::*;
 
-    #[tokio::test]
+    #[tokio::test(flavor = "multi_thread")]
     async fn contents_come_back_exactly_from_the_store() {
         let store = Store::open("memory://").unwrap();
         let files: Vec<(String, String)> = (0..50)

@@ -17,6 +17,8 @@ pub const MAX_LINES_PER_FILE: usize = 20;
 /// Files whose contents are fetched first; each further fetch doubles, up to [`MAX_CHUNK`].
 const FIRST_CHUNK: usize = 64;
 const MAX_CHUNK: usize = 1024;
+/// Files verified in parallel at a time.
+const VERIFY_BATCH: usize = 32;
 /// Longest line text returned (longer lines are cut around the first match).
 pub const MAX_LINE_CHARS: usize = 400;
 
@@ -319,15 +321,33 @@ pub async fn grep_search(call: &Call<'_>, a: args::GrepSearch) -> ToolResult {
         };
         let fetched: HashMap<&str, &Map<String, Value>> =
             fetched.iter().map(|f| (f.s("identifier"), f)).collect();
-        for id in &ids {
-            let Some(f) = prefetched
-                .get(id.as_str())
-                .or_else(|| fetched.get(id.as_str()).copied())
-            else {
-                continue;
-            };
+        // Verify the chunk's files on every core, then take their results in path order.
+        let files_all: Vec<(&String, &Map<String, Value>)> = ids
+            .iter()
+            .filter_map(|id| {
+                prefetched
+                    .get(id.as_str())
+                    .or_else(|| fetched.get(id.as_str()).copied())
+                    .map(|f| (id, f))
+            })
+            .collect();
+        let files = files_all.clone();
+        // In small batches, so little is verified past the file that ends the answer.
+        let mut verified: Vec<quarry_engine::grep::Found> = Vec::with_capacity(files.len());
+        for (i, (id, f)) in files.into_iter().enumerate() {
+            if i == verified.len() {
+                let batch = &files_all[i..(i + VERIFY_BATCH).min(files_all.len())];
+                let more: Vec<quarry_engine::grep::Found> = tokio::task::block_in_place(|| {
+                    use rayon::prelude::*;
+                    batch
+                        .par_iter()
+                        .map(|(_, f)| pattern.search(f.s("content"), MAX_LINES_PER_FILE))
+                        .collect()
+                });
+                verified.extend(more);
+            }
+            let found = std::mem::take(&mut verified[i]);
             let content = f.s("content");
-            let found = pattern.search(content, MAX_LINES_PER_FILE);
             let (lines, line_total, match_count) =
                 (found.lines, found.line_count, found.match_count);
             let named = named.contains(id);
