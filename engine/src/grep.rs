@@ -384,7 +384,7 @@ mod tests {
         );
         // (?i)k also matches U+212A (Kelvin sign): the run ends there.
         assert_eq!(runs("(?i)ok"), vec![vec![b"Oo".to_vec()]]);
-        assert_eq!(runs("x[0-9]y"), vec![b("y"), b("x")]);
+        assert_eq!(runs("x[0-9]y"), vec![b("x"), b("y")]);
         assert_eq!(
             runs("ab[cd]e"),
             vec![vec![vec![b'a'], vec![b'b'], b"cd".to_vec(), vec![b'e']]]
