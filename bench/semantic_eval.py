@@ -207,7 +207,7 @@ def main():
     units = subprocess.run([quarry, "sql", "--json", "--store", store,
                             "SELECT COUNT(*) AS n FROM symbols"],
                            check=True, capture_output=True, text=True).stdout
-    units = json.loads(units)[0]["n"] + len(files)
+    units = json.loads(units)["rows"][0]["n"] + len(files)
     print(f"corpus: {len(files)} stdlib files ({args.stdlib}), docstrings stripped; "
           f"{units} search units; indexed in {indexed:.1f} s; {len(sample)} questions")
 
@@ -259,7 +259,7 @@ def main():
             n = json.loads(subprocess.run(
                 [quarry, "sql", "--json", "--store", args.latency_store,
                  "SELECT COUNT(*) AS n FROM symbols"],
-                check=True, capture_output=True, text=True).stdout)[0]["n"]
+                check=True, capture_output=True, text=True).stdout)["rows"][0]["n"]
             print(f"latency over {n} symbols ({name}): p50 {percentile(lat, 50):.0f} ms, "
                   f"p99 {percentile(lat, 99):.0f} ms (100 questions)")
         finally:
