@@ -243,9 +243,23 @@ impl TableProvider for ScanPolicy {
                 && !LIGHT_STRINGS.contains(&f.name().as_str())
                 && !filtered.contains(f.name())
         });
+        // Under a heavy projection, a filter on low-cardinality columns only (`kind IN (…)`,
+        // `is_public`) is worth pushing when nothing else narrows the rows; beside a filter
+        // on another column (a bound `complexity >= 40`) it would only make Lance read and
+        // compare those strings for every row, and DataFusion applies it to the few rows
+        // anyway.
+        let coarse = |f: &Expr| {
+            f.column_refs().iter().all(|c| {
+                LIGHT_STRINGS.contains(&c.name.as_str())
+                    || schema.field_with_name(&c.name).is_ok_and(|field| {
+                        matches!(field.data_type(), arrow_schema::DataType::Boolean)
+                    })
+            })
+        };
+        let fine_filter = filters.iter().any(|f| !coarse(f));
         let pushed: Vec<Expr> = filters
             .iter()
-            .filter(|f| heavy || Self::worth_pushing(f))
+            .filter(|f| Self::worth_pushing(f) || (heavy && !(fine_filter && coarse(f))))
             .cloned()
             .collect();
         // DataFusion only passes a limit when no filter remains above the scan.

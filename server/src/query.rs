@@ -57,15 +57,16 @@ pub async fn run(
                 .await
                 .map_err(|e| internal(&e))?;
             let rows: usize = batches.iter().map(|b| b.num_rows()).sum();
+            let first = batches.iter().find(|b| b.num_rows() > 0);
             let last = batches.iter().rev().find(|b| b.num_rows() > 0);
-            match last {
-                Some(b) if rows > checked.limit as usize => {
+            match (first, last) {
+                (Some(f), Some(b)) if rows > checked.limit as usize => {
                     let value = ScalarValue::try_from_array(b.column(0), b.num_rows() - 1)
                         .map_err(|e| internal(&e))?;
                     (!value.is_null()).then_some(artifactquery::plan::Bound {
                         field,
                         descending,
-                        nulls_first,
+                        keep_nulls: nulls_first && f.column(0).is_null(0),
                         value,
                     })
                 }

@@ -528,7 +528,10 @@ pub struct Bound {
     /// The entity field the statement orders by first.
     pub field: String,
     pub descending: bool,
-    pub nulls_first: bool,
+    /// Whether rows whose key is NULL can be in the answer: NULLs sort first and the first
+    /// pass met some. (Without them the bound alone selects the rows — no `OR key IS NULL`
+    /// that would let every row without the field through.)
+    pub keep_nulls: bool,
     /// The `limit + 1`-th value of that field in statement order.
     pub value: datafusion::common::ScalarValue,
 }
@@ -542,7 +545,7 @@ impl Bound {
             key.clone().lt_eq(lit(self.value.clone()))
         };
         // NULL keys sort before every value when nulls come first: always keep them.
-        if self.nulls_first {
+        if self.keep_nulls {
             within.or(key.is_null())
         } else {
             within
