@@ -46,42 +46,38 @@ pub async fn run(
     let ctx = quarry_engine::exec::session_for(catalog, &repos)
         .await
         .map_err(|e| internal(&e))?;
-    // Top-N statements run in two passes: the sort key alone first, to bound it (see
-    // `artifactquery::plan::bound_plan`); the answer is the same, the scan much cheaper.
-    let bound = match artifactquery::plan::bound_plan(&ctx, &checked)
-        .await
-        .map_err(|e| internal(&e))?
-    {
-        Some((first, field, descending, nulls_first)) => {
-            let batches = quarry_engine::exec::execute(&ctx, first)
+    // Top-N statements bound their sort key first (see `artifactquery::plan::bound_plan`):
+    // an optimistic guess from the key's column alone, checked by the answer's size, then a
+    // sure bound if the guess kept too few rows. The answer is the single-pass answer.
+    let limit = checked.limit as usize;
+    let mut batches = None;
+    for optimistic in [true, false] {
+        let Some(bound) = bound(&ctx, &checked, optimistic).await? else {
+            break;
+        };
+        let plan = artifactquery::plan::plan_bounded(&ctx, &checked, Some(&bound))
+            .await
+            .map_err(|e| internal(&e))?;
+        let found = quarry_engine::exec::execute(&ctx, plan)
+            .await
+            .map_err(|e| internal(&e))?;
+        let rows: usize = found.iter().map(|b| b.num_rows()).sum();
+        if rows > limit || !optimistic {
+            batches = Some(found);
+            break;
+        }
+    }
+    let batches = match batches {
+        Some(b) => b,
+        None => {
+            let plan = artifactquery::plan::plan(&ctx, &checked)
                 .await
                 .map_err(|e| internal(&e))?;
-            let rows: usize = batches.iter().map(|b| b.num_rows()).sum();
-            let first = batches.iter().find(|b| b.num_rows() > 0);
-            let last = batches.iter().rev().find(|b| b.num_rows() > 0);
-            match (first, last) {
-                (Some(f), Some(b)) if rows > checked.limit as usize => {
-                    let value = ScalarValue::try_from_array(b.column(0), b.num_rows() - 1)
-                        .map_err(|e| internal(&e))?;
-                    (!value.is_null()).then_some(artifactquery::plan::Bound {
-                        field,
-                        descending,
-                        keep_nulls: nulls_first && f.column(0).is_null(0),
-                        value,
-                    })
-                }
-                _ => None,
-            }
+            quarry_engine::exec::execute(&ctx, plan)
+                .await
+                .map_err(|e| internal(&e))?
         }
-        None => None,
     };
-    let plan = artifactquery::plan::plan_bounded(&ctx, &checked, bound.as_ref())
-        .await
-        .map_err(|e| internal(&e))?;
-    let batches = quarry_engine::exec::execute(&ctx, plan)
-        .await
-        .map_err(|e| internal(&e))?;
-    let limit = checked.limit as usize;
     let total: usize = batches.iter().map(|b| b.num_rows()).sum();
     let truncated = total > limit;
     let batches = truncate(batches, limit);
@@ -98,6 +94,42 @@ pub async fn run(
         "dataSourceIds": repos.iter().map(|r| r.id.clone()).collect::<Vec<_>>(),
     });
     Ok(QueryResult { json, batches })
+}
+
+/// A bound on the first sort key of a top-N statement, from its first pass; `None` when the
+/// statement has no such key, or the pass shows no bound would cut anything.
+async fn bound(
+    ctx: &datafusion::prelude::SessionContext,
+    checked: &artifactquery::plan::Checked,
+    optimistic: bool,
+) -> Result<Option<artifactquery::plan::Bound>, QueryError> {
+    let internal = |e: &dyn std::fmt::Display| QueryError::Internal(e.to_string());
+    let Some((first, field, descending)) =
+        artifactquery::plan::bound_plan(ctx, checked, optimistic)
+            .await
+            .map_err(|e| internal(&e))?
+    else {
+        return Ok(None);
+    };
+    let batches = quarry_engine::exec::execute(ctx, first)
+        .await
+        .map_err(|e| internal(&e))?;
+    let rows: usize = batches.iter().map(|b| b.num_rows()).sum();
+    // A sure bound needs more rows than the answer holds (else everything is the answer);
+    // an optimistic one just needs a value.
+    if rows == 0 || (!optimistic && rows <= checked.limit as usize) {
+        return Ok(None);
+    }
+    let Some(last) = batches.iter().rev().find(|b| b.num_rows() > 0) else {
+        return Ok(None);
+    };
+    let value = ScalarValue::try_from_array(last.column(0), last.num_rows() - 1)
+        .map_err(|e| internal(&e))?;
+    Ok((!value.is_null()).then_some(artifactquery::plan::Bound {
+        field,
+        descending,
+        value,
+    }))
 }
 
 fn truncate(batches: Vec<arrow_array::RecordBatch>, limit: usize) -> Vec<arrow_array::RecordBatch> {

@@ -522,49 +522,53 @@ pub async fn plan(ctx: &SessionContext, q: &Checked) -> datafusion::error::Resul
 }
 
 /// A lower (or, ascending, upper) bound on the first sort key of a `Rows` statement: rows
-/// beyond it cannot be among the first `limit + 1`. See [`bound_plan`].
+/// beyond it cannot be among the first `limit + 1`. NULL keys sort last in both directions,
+/// so they are never within a bound. See [`bound_plan`].
 #[derive(Debug, Clone)]
 pub struct Bound {
     /// The entity field the statement orders by first.
     pub field: String,
     pub descending: bool,
-    /// Whether rows whose key is NULL can be in the answer: NULLs sort first and the first
-    /// pass met some. (Without them the bound alone selects the rows — no `OR key IS NULL`
-    /// that would let every row without the field through.)
-    pub keep_nulls: bool,
-    /// The `limit + 1`-th value of that field in statement order.
+    /// A value of that field at or beyond the `limit + 1`-th row in statement order.
     pub value: datafusion::common::ScalarValue,
 }
 
 impl Bound {
     fn expr(&self) -> DfExpr {
         let key = c(&self.field);
-        let within = if self.descending {
-            key.clone().gt_eq(lit(self.value.clone()))
+        if self.descending {
+            key.gt_eq(lit(self.value.clone()))
         } else {
-            key.clone().lt_eq(lit(self.value.clone()))
-        };
-        // NULL keys sort before every value when nulls come first: always keep them.
-        if self.keep_nulls {
-            within.or(key.is_null())
-        } else {
-            within
+            key.lt_eq(lit(self.value.clone()))
         }
     }
 }
 
+/// How many keys the optimistic first pass of [`bound_plan`] reads per answer row: the
+/// statement's filters are not applied there, so some of those rows will not pass them.
+const OPTIMISTIC_FACTOR: usize = 8;
+
 /// The first pass of a top-N statement (`ORDER BY <number field> … LIMIT n`, no aggregates):
-/// the first sort key alone, filtered as the statement filters, sorted by that key and cut at
-/// `limit + 1` rows. Its last value bounds the key ([`Bound`]); the second pass adds
-/// `key >= bound` (descending) so the scan can skip decoding the other columns — above all the
-/// `identifier` every sort breaks ties by — for all but the few rows that can still make it.
-/// The answer is the same as without the bound: every row at or beyond the bound is kept,
-/// ties included, and the full sort runs over them. `None` when the statement has no such key.
-/// Returns the plan, the key's field name, and its direction and null order.
+/// the first sort key alone, sorted and cut, whose last value bounds the key ([`Bound`]); the
+/// second pass adds `key >= bound` (descending) so the scan decodes the other columns — above
+/// all the `identifier` every sort breaks ties by — only for the few rows that can still make
+/// it.
+///
+/// * `optimistic`: the key's column over the whole table (not NULL), without the statement's
+///   filters, cut at `(limit + 1) × 8` rows — one cheap column. The bound it gives is only a
+///   guess: if the bounded statement then returns `limit + 1` rows, they are exactly the
+///   answer (every row the filters keep at or beyond the bound precedes every row they keep
+///   below it); if fewer, ask again without `optimistic`.
+/// * otherwise: the key filtered as the statement filters, cut at `limit + 1` rows; its last
+///   value is a sure bound, ties included.
+///
+/// The answer is always the single-pass answer. `None` when the statement has no such key.
+/// Returns the plan, the key's field name and its direction.
 pub async fn bound_plan(
     ctx: &SessionContext,
     q: &Checked,
-) -> datafusion::error::Result<Option<(LogicalPlan, String, bool, bool)>> {
+    optimistic: bool,
+) -> datafusion::error::Result<Option<(LogicalPlan, String, bool)>> {
     let entity = q.entity;
     let st = &q.statement;
     if q.shape != Shape::Rows {
@@ -580,20 +584,34 @@ pub async fn bound_plan(
     let Some(field) = entity.field(&name) else {
         return Ok(None);
     };
+    let precomputed = quarry_engine::exec::counts_precomputed(ctx);
     // Over tables without relationship counts a first pass would repeat the edge joins.
-    if field.ty != FieldType::Int
-        || (!quarry_engine::exec::counts_precomputed(ctx) && !rels_used(entity, st).is_empty())
-    {
+    if field.ty != FieldType::Int || (!precomputed && !rels_used(entity, st).is_empty()) {
         return Ok(None);
     }
-    let (descending, nulls_first) = (first.descending, first.descending);
-    let b = base(ctx, q).await?;
-    let plan = b
-        .sort(vec![c(&name).sort(!descending, nulls_first)])?
-        .limit(0, Some(q.limit as usize + 1))?
-        .project(vec![c(&name)])?
-        .build()?;
-    Ok(Some((plan, name, descending, nulls_first)))
+    let descending = first.descending;
+    let plan = if optimistic {
+        let column = match field.source {
+            Source::Column(col) => col,
+            Source::Rel(rel) if precomputed => rel.column(),
+            Source::Rel(_) => return Ok(None),
+        };
+        scan(ctx, entity.table)
+            .await?
+            .filter(c(column).is_not_null())?
+            .sort(vec![c(column).sort(!descending, false)])?
+            .limit(0, Some((q.limit as usize + 1) * OPTIMISTIC_FACTOR))?
+            .project(vec![c(column).alias(&name)])?
+            .build()?
+    } else {
+        base(ctx, q)
+            .await?
+            .sort(vec![c(&name).sort(!descending, false)])?
+            .limit(0, Some(q.limit as usize + 1))?
+            .project(vec![c(&name)])?
+            .build()?
+    };
+    Ok(Some((plan, name, descending)))
 }
 
 /// The select item an `ORDER BY` name refers to: an alias maps to its field.
@@ -626,7 +644,7 @@ pub async fn plan_bounded(
      -> Vec<datafusion::logical_expr::SortExpr> {
         items
             .iter()
-            .map(|o| resolve(&o.value).sort(!o.descending, o.descending))
+            .map(|o| resolve(&o.value).sort(!o.descending, false))
             .collect()
     };
     match q.shape {
