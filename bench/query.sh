@@ -63,7 +63,7 @@ row "language mix" \
   "SELECT language, COUNT(*) AS files, SUM(lines) AS lines FROM files GROUP BY language ORDER BY lines DESC LIMIT 20"
 row "top-20 cognitive complexity" \
   "SELECT identifier, complexity FROM functions ORDER BY complexity DESC LIMIT 20" \
-  "SELECT identifier, complexity FROM symbols WHERE kind IN ('function','method','constructor') ORDER BY complexity DESC NULLS FIRST, identifier LIMIT 21"
+  "SELECT identifier, complexity FROM symbols WHERE kind IN ('function','method','constructor') ORDER BY complexity DESC NULLS LAST, identifier LIMIT 21"
 row "most-called functions" \
   "SELECT identifier, incoming_calls FROM functions ORDER BY incoming_calls DESC LIMIT 20" \
   "SELECT identifier, incoming_calls FROM symbols WHERE kind IN ('function','method','constructor') ORDER BY incoming_calls DESC, identifier LIMIT 21"

@@ -63,7 +63,7 @@ pub fn counts_precomputed(ctx: &SessionContext) -> bool {
 }
 
 /// Rows per batch when scanning `symbols` and `edges`.
-const SCAN_BATCH_ROWS: usize = 32 * 1024;
+const SCAN_BATCH_ROWS: usize = 64 * 1024;
 
 /// A DataFusion session over the given repositories' published tables.
 ///

@@ -546,7 +546,7 @@ impl Bound {
 
 /// How many keys the optimistic first pass of [`bound_plan`] reads per answer row: the
 /// statement's filters are not applied there, so some of those rows will not pass them.
-const OPTIMISTIC_FACTOR: usize = 8;
+const OPTIMISTIC_FACTOR: usize = 4;
 
 /// The first pass of a top-N statement (`ORDER BY <number field> … LIMIT n`, no aggregates):
 /// the first sort key alone, sorted and cut, whose last value bounds the key ([`Bound`]); the
