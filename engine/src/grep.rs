@@ -226,15 +226,22 @@ fn has_line_break(hir: &Hir) -> bool {
     }
 }
 
-/// Literals that every match of `hir` contains: maximal literal runs of the top-level
-/// concatenation (and of groups and mandatory repetitions inside it). Case-insensitive parts
-/// are classes, not literals, so they imply nothing. Alternations imply nothing here.
+/// Literals that every match of `hir` contains: the stretches of [`required_runs`]' runs
+/// where each position is one byte (a class such as `[Dd]` ends a literal, as does anything
+/// that is not a literal, a small class, a group or a mandatory repetition). The longest
+/// three, longest first.
 pub fn required_literals(hir: &Hir) -> Vec<String> {
     let mut out = Vec::new();
-    let mut run = Vec::new();
-    collect(hir, &mut run, &mut out);
-    flush(&mut run, &mut out);
-    out.retain(|s| !s.is_empty());
+    for run in all_runs(hir) {
+        for piece in run.split(|position| position.len() != 1) {
+            let bytes: Vec<u8> = piece.iter().map(|p| p[0]).collect();
+            if let Ok(s) = String::from_utf8(bytes)
+                && !s.is_empty()
+            {
+                out.push(s);
+            }
+        }
+    }
     out.sort_by_key(|s| std::cmp::Reverse(s.len()));
     out.dedup();
     out.truncate(3);
@@ -250,13 +257,19 @@ const MAX_RUN_CHOICES: usize = 4;
 /// also matches the Kelvin sign) or more than [`MAX_RUN_CHOICES`] members ends the run. The
 /// longest three runs (by positions) are kept.
 pub fn required_runs(hir: &Hir) -> Vec<Run> {
+    let mut out = all_runs(hir);
+    out.sort_by_key(|r| std::cmp::Reverse(r.len()));
+    out.dedup();
+    out.truncate(3);
+    out
+}
+
+/// Every run of `hir`, in pattern order.
+fn all_runs(hir: &Hir) -> Vec<Run> {
     let mut out = Vec::new();
     let mut run = Vec::new();
     collect_runs(hir, &mut run, &mut out);
     flush_run(&mut run, &mut out);
-    out.sort_by_key(|r| std::cmp::Reverse(r.len()));
-    out.dedup();
-    out.truncate(3);
     out
 }
 
@@ -316,37 +329,6 @@ fn collect_runs(hir: &Hir, run: &mut Run, out: &mut Vec<Run>) {
         }
         HirKind::Look(_) => {}
         _ => flush_run(run, out),
-    }
-}
-
-fn flush(run: &mut Vec<u8>, out: &mut Vec<String>) {
-    if !run.is_empty() {
-        if let Ok(s) = String::from_utf8(std::mem::take(run)) {
-            out.push(s);
-        }
-        run.clear();
-    }
-}
-
-fn collect(hir: &Hir, run: &mut Vec<u8>, out: &mut Vec<String>) {
-    match hir.kind() {
-        HirKind::Literal(l) => run.extend_from_slice(&l.0),
-        HirKind::Capture(c) => collect(&c.sub, run, out),
-        HirKind::Concat(xs) => {
-            for x in xs {
-                collect(x, run, out);
-            }
-        }
-        HirKind::Repetition(r) if r.min >= 1 => {
-            // The first copy is contiguous with what precedes it; later copies are not
-            // necessarily adjacent to what follows, so the run ends after one copy.
-            collect(&r.sub, run, out);
-            if r.max != Some(1) {
-                flush(run, out);
-            }
-        }
-        HirKind::Look(_) => {}
-        _ => flush(run, out),
     }
 }
 
