@@ -584,6 +584,18 @@ pub async fn top_level(ctx: &SessionContext) -> Result<LogicalPlan> {
 
 /// `semantic_search` candidates among symbols: definitions (not fields or variables) whose
 /// name, path or summary contains one of `terms` (lower-case), at most `limit`.
+/// `column` contains the lower-case `term`, ignoring case. An alphanumeric term becomes
+/// `column ILIKE '%term%'`, which Arrow's optimised kernels answer without building a
+/// lower-cased copy of every value (`contains(lower(column), …)` spent three quarters of a
+/// semantic search over 1.5 M symbols lower-casing, 13 s). Other terms keep `lower`.
+fn icontains(column: &str, term: &str) -> Expr {
+    if !term.is_empty() && term.chars().all(char::is_alphanumeric) {
+        c(column).ilike(lit(format!("%{term}%")))
+    } else {
+        contains(lower(c(column)), lit(term))
+    }
+}
+
 pub async fn semantic_symbols(
     ctx: &SessionContext,
     filter: &SearchFilter,
@@ -593,9 +605,9 @@ pub async fn semantic_symbols(
     let any = terms
         .iter()
         .map(|t| {
-            contains(lower(c("name")), lit(t.as_str()))
-                .or(contains(lower(c("path")), lit(t.as_str())))
-                .or(contains(lower(c("summary")), lit(t.as_str())))
+            icontains("name", t)
+                .or(icontains("path", t))
+                .or(icontains("summary", t))
         })
         .reduce(Expr::or)
         .unwrap_or(lit(false));
@@ -637,7 +649,7 @@ pub async fn semantic_files(
 ) -> Result<LogicalPlan> {
     let any = terms
         .iter()
-        .map(|t| contains(lower(c("path")), lit(t.as_str())))
+        .map(|t| icontains("path", t))
         .reduce(Expr::or)
         .unwrap_or(lit(false));
     let pred = match filter.predicate() {
