@@ -15,13 +15,7 @@ QUARRY="${QUARRY:-${CARGO_TARGET_DIR:-$HOME/.cache/quarry-target}/debug/quarry}"
 STORE="${QUARRY_BENCH_STORE:-$HOME/.cache/quarry-bench-store}"
 export QUARRY_STORE="$STORE"
 "$QUARRY" index "$CORPUS" --name corpus >/dev/null 2>&1
-KEY=$("$QUARRY" keys create 2>/dev/null)
-PORT_FILE=$(mktemp)
-"$QUARRY" serve --addr 127.0.0.1:0 > "$PORT_FILE" 2>/dev/null &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null; rm -f "$PORT_FILE"' EXIT
-for _ in $(seq 50); do grep -q http "$PORT_FILE" && break; sleep 0.2; done
-URL=$(grep -o 'http://[0-9.:]*' "$PORT_FILE" | head -1)
+source bench/serve.sh
 echo "corpus: $CORPUS ($(du -sh "$CORPUS" | cut -f1)); store: $(du -sh "$STORE" | cut -f1)"
 
 body() { # query regex → the request body (built outside the timed call)

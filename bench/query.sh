@@ -30,13 +30,7 @@ time_ms() { # command... → median and max of 7 runs, in ms
 }
 
 # A warm server too: what an agent sees through the Tool API (tables stay open between calls).
-KEY=$("$QUARRY" keys create 2>/dev/null)
-PORT_FILE=$(mktemp)
-"$QUARRY" serve --addr 127.0.0.1:0 > "$PORT_FILE" 2>/dev/null &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null; rm -f "$PORT_FILE"' EXIT
-for _ in $(seq 50); do grep -q http "$PORT_FILE" && break; sleep 0.2; done
-URL=$(grep -o 'http://[0-9.:]*' "$PORT_FILE" | head -1)
+source bench/serve.sh
 body() { # statement → the request body (built outside the timed call)
   python3 -c 'import json,sys; print(json.dumps({"statement": sys.argv[1], "data_sources": ["corpus"], "output_format": "json"}))' "$1"
 }

@@ -612,15 +612,16 @@ fn tables_from_an_older_analyzer_answer_the_same() {
     let store = tmp.path().join("store");
     let copy = tmp.path().join("polyglot-copy");
     copy_dir(&fixtures().join("polyglot"), &copy);
-    quarry_ok(
-        &store,
-        &[
-            "index",
-            fixtures().join("polyglot").to_str().unwrap(),
-            "--name",
-            "old",
-        ],
-    );
+    let sql_old =
+        |statement: &str| quarry_ok(&store, &["sql", "--json", "--source", "old", statement]);
+    let index_old = || {
+        let fixture = fixtures().join("polyglot");
+        quarry_ok(
+            &store,
+            &["index", fixture.to_str().unwrap(), "--name", "old"],
+        );
+    };
+    index_old();
     quarry_ok(&store, &["index", copy.to_str().unwrap(), "--name", "new"]);
     let statements = [
         "SELECT qualified_name, incoming_calls, outgoing_calls, references FROM functions \
@@ -678,16 +679,7 @@ fn tables_from_an_older_analyzer_answer_the_same() {
         snap.analyzer = 1;
         catalog.put_source(&src).await.unwrap();
     });
-    let nulls = quarry_ok(
-        &store,
-        &[
-            "sql",
-            "--json",
-            "--source",
-            "old",
-            "SELECT COUNT(*) AS n, COUNT(incoming_calls) AS counted FROM symbols",
-        ],
-    );
+    let nulls = sql_old("SELECT COUNT(*) AS n, COUNT(incoming_calls) AS counted FROM symbols");
     assert!(nulls.contains("\"counted\": 0"), "{nulls}");
     assert_eq!(answers("old"), before, "an old table answers as before");
 
@@ -706,25 +698,8 @@ fn tables_from_an_older_analyzer_answer_the_same() {
     assert_eq!(v["rows"][0]["c"], one["c"].as_i64().unwrap() * 2, "{out}");
 
     // Re-indexing brings the counts back as columns.
-    quarry_ok(
-        &store,
-        &[
-            "index",
-            fixtures().join("polyglot").to_str().unwrap(),
-            "--name",
-            "old",
-        ],
-    );
-    let counted = quarry_ok(
-        &store,
-        &[
-            "sql",
-            "--json",
-            "--source",
-            "old",
-            "SELECT COUNT(*) - COUNT(incoming_calls) AS missing FROM symbols",
-        ],
-    );
+    index_old();
+    let counted = sql_old("SELECT COUNT(*) - COUNT(incoming_calls) AS missing FROM symbols");
     assert!(counted.contains("\"missing\": 0"), "{counted}");
     assert_eq!(answers("old"), before);
 }
