@@ -169,6 +169,8 @@ def main():
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--latency-store", default=None)
     ap.add_argument("--latency-questions", type=int, default=100)
+    ap.add_argument("--dump", default=None,
+                    help="append each question's results to this file (JSON lines)")
     args = ap.parse_args()
     quarry = quarry_bin()
     work = tempfile.mkdtemp(prefix="quarry-csn-")
@@ -224,6 +226,12 @@ def main():
             fn_ranks.append(next((i + 1 for i, x in enumerate(ids) if x.endswith(want)), None))
             paths = [r.get("location", {}).get("path") for r in obj.get("results", [])]
             file_ranks.append(next((i + 1 for i, p in enumerate(paths) if p == rel), None))
+            if args.dump:
+                with open(args.dump, "a") as f:
+                    f.write(json.dumps({"question": doc, "want": want, "rank": fn_ranks[-1],
+                                        "results": [(r.get("kind"), r.get("identifier"),
+                                                     r.get("score"))
+                                                    for r in obj.get("results", [])]}) + "\n")
     finally:
         proc.terminate()
 

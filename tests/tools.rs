@@ -864,3 +864,110 @@ async fn semantic_ranking_golden_with_recall_at_5() {
     );
     crate::index::golden("semantic_top5.txt", &lines);
 }
+
+async fn semantic(s: &Server, key: &str, body: Value) -> Value {
+    s.tool_obj("semantic_search", body, key).await
+}
+
+/// The search index behind `semantic_search`: built by `quarry index`, answers with the exact
+/// code size of each hit; without it (a store from an older Quarry) the tables answer, and
+/// the next index run builds it; a change makes a new one and old ones are removed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn semantic_search_index_lifecycle() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = fixture_repo("polyglot", tmp.path());
+    let store = tmp.path().join("store");
+    let index = || quarry_ok(&store, &["index", dir.to_str().unwrap(), "--name", "poly"]);
+    index();
+    let key = quarry_ok(&store, &["keys", "create"]).trim().to_string();
+    let search_dir = std::fs::read_dir(store.join("sources"))
+        .unwrap()
+        .map(|e| e.unwrap().path().join("search"))
+        .find(|p| p.is_dir())
+        .expect("a search index directory");
+    let objects = || -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(&search_dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+            .collect();
+        v.sort();
+        v
+    };
+    let built = objects();
+    assert!(
+        built.len() == 2 && built[0].ends_with(".index") && built[1].ends_with(".units"),
+        "{built:?}"
+    );
+    let ids = |r: &Value| -> Vec<String> {
+        r["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x["identifier"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // contentByteSize of a definition: the bytes of its lines.
+    let shapes = std::fs::read_to_string(dir.join("python/shapes.py")).unwrap();
+    let area_size: usize = shapes.lines().skip(23).take(3).map(|l| l.len() + 1).sum();
+    let circle = json!({"question": "Where is the area of a circle computed?", "max_results": 3});
+    let filtered = json!({"question": "area of a shape", "paths": ["rust"], "max_results": 10});
+    let none = json!({"question": "zebra quantum marmalade"});
+
+    let s = start(&store);
+    let with_index = semantic(&s, &key, circle.clone()).await;
+    assert!(
+        ids(&with_index)[0].ends_with("polyglot::python/shapes.py::Circle.area"),
+        "{with_index}"
+    );
+    assert_eq!(with_index["results"][0]["contentByteSize"], area_size);
+    assert_eq!(with_index["results"][0]["kind"], "method");
+    assert_eq!(
+        with_index["results"][0]["location"]["range"]["start"]["line"],
+        24
+    );
+    let f = ids(&semantic(&s, &key, filtered.clone()).await);
+    assert!(
+        !f.is_empty() && f.iter().all(|i| i.contains("::rust/")),
+        "{f:?}"
+    );
+    assert!(ids(&semantic(&s, &key, none.clone()).await).is_empty());
+    drop(s);
+
+    // Without the index, the tables answer (the same best hit, the same size).
+    std::fs::remove_dir_all(&search_dir).unwrap();
+    let s = start(&store);
+    let without = semantic(&s, &key, circle.clone()).await;
+    assert_eq!(ids(&without)[0], ids(&with_index)[0]);
+    assert_eq!(without["results"][0]["contentByteSize"], area_size);
+    let f = ids(&semantic(&s, &key, filtered.clone()).await);
+    assert!(f.iter().all(|i| i.contains("::rust/")), "{f:?}");
+    drop(s);
+
+    // Re-indexing with nothing changed rebuilds the missing index.
+    index();
+    assert_eq!(objects(), built);
+
+    // A change gets a new index; only the previous one stays beside it.
+    for n in 0..2 {
+        std::fs::write(
+            dir.join(format!("python/extra{n}.py")),
+            format!("def reticulate_splines_{n}(spline):\n    return spline\n"),
+        )
+        .unwrap();
+        git(&dir, &["add", "-A"]);
+        git(&dir, &["commit", "-q", "-m", "more"]);
+        index();
+    }
+    let now = objects();
+    assert_eq!(now.len(), 4, "{now:?}");
+    assert!(!now.contains(&built[0]), "{now:?}");
+    let s = start(&store);
+    let r = semantic(&s, &key, json!({"question": "reticulate the splines"})).await;
+    let found = ids(&r);
+    assert!(
+        found[..2]
+            .iter()
+            .all(|i| i.contains("::reticulate_splines_")),
+        "{found:?}"
+    );
+}

@@ -11,7 +11,7 @@
 //!    `edges`, and publish the new snapshot (`Ready`) by rewriting the one catalog record.
 //!    Until then readers keep the previous snapshot, so a crash or error leaves it intact.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -28,7 +28,7 @@ use crate::error::{EngineError, Result};
 use crate::lang::Lang;
 use crate::resolve::{self, FileInput, file_identifier};
 use crate::source::{Entry, ResolvedSource};
-use crate::trigram;
+use crate::{search, trigram};
 use quarry_storage::StorageError;
 
 /// Bump when analysis output changes, so re-indexing does not reuse stale analyses.
@@ -408,6 +408,7 @@ pub async fn index_repository(
     }
     progress.phase("reading and parsing", Some(entries.len() as u64));
     let pinned = source.snapshot.as_ref().map(|s| s.files);
+    let previous_symbols = source.snapshot.as_ref().and_then(|s| s.symbols);
     let stream = FileStream {
         entries: entries.into_iter(),
         reader: resolved.reader()?,
@@ -560,6 +561,17 @@ pub async fn index_repository(
         }
     };
 
+    // The search index semantic_search ranks with; rebuilt whenever the symbols changed
+    // (or are published without one, by an earlier run or an older Quarry).
+    if !search::exists(store, &source.id, symbols_version).await? {
+        progress.phase("indexing for search", None);
+        if let Err(e) = build_search(store, &source, files_version, symbols_version).await {
+            progress.warn(&format!(
+                "the search index was not built ({e}); semantic search will rank table rows"
+            ));
+        }
+    }
+
     source.readiness = Readiness::Ready;
     source.snapshot = Some(Snapshot {
         files: files_version,
@@ -572,11 +584,16 @@ pub async fn index_repository(
     });
     source.updated_at = quarry_storage::catalog::now_rfc3339();
     catalog.put_source(&source).await?;
-    // Indexes of files versions before the previous snapshot's are no longer read by anyone.
+    // Indexes of versions before the previous snapshot's are no longer read by anyone.
     if let Some(keep_from) = pinned
         && let Err(e) = trigram::remove_older(store, &source.id, keep_from).await
     {
         progress.warn(&format!("old trigram indexes were not removed: {e}"));
+    }
+    if let Some(keep_from) = previous_symbols
+        && let Err(e) = search::remove_older(store, &source.id, keep_from).await
+    {
+        progress.warn(&format!("old search indexes were not removed: {e}"));
     }
     warnings.extend(
         stats
@@ -618,6 +635,237 @@ async fn build_trigrams(
     let built = tokio::task::block_in_place(|| builder.finish());
     trigram::save(store, source_id, version, built).await?;
     Ok(())
+}
+
+/// Files tokenised per batch when building the search index.
+const SEARCH_BATCH_FILES: usize = 256;
+
+/// Build and store the search index of `symbols` at `symbols_version`: definitions stream from
+/// the table in file order, grouped per file; their files' contents come from the trigram
+/// index's frames (random access by path), so nothing repository-wide is held but the index.
+async fn build_search(
+    store: &quarry_storage::Store,
+    source: &DataSource,
+    files_version: u64,
+    symbols_version: u64,
+) -> Result<()> {
+    use futures::TryStreamExt;
+    let id = source.id.as_str();
+    let ix = trigram::load(store, id, files_version)
+        .await
+        .ok_or_else(|| {
+            EngineError::Internal("the trigram index (file contents) is missing".into())
+        })?;
+    let lance_err =
+        |t: &'static str| move |e: lance::Error| EngineError::Storage(StorageError::lance(t, e));
+
+    // Per path: identifier, language, lines, bytes (small: no contents).
+    let mut meta: HashMap<String, (String, String, i64, i64)> = HashMap::new();
+    let ds = tables::open_table(store, id, "files", files_version).await?;
+    let mut scan = ds.scan();
+    scan.project(&["path", "identifier", "language", "lines", "bytes"])
+        .map_err(lance_err("files"))?;
+    let mut stream = scan.try_into_stream().await.map_err(lance_err("files"))?;
+    while let Some(batch) = stream.try_next().await.map_err(lance_err("files"))? {
+        let cols = Columns::new(&batch);
+        let (p, i, l) = (
+            cols.str("path")?,
+            cols.str("identifier")?,
+            cols.str("language")?,
+        );
+        let (n, b) = (cols.int("lines")?, cols.int("bytes")?);
+        for r in 0..batch.num_rows() {
+            meta.insert(
+                p.value(r).to_string(),
+                (
+                    i.value(r).to_string(),
+                    l.value(r).to_string(),
+                    n.value(r),
+                    b.value(r),
+                ),
+            );
+        }
+    }
+    let doc_of: HashMap<&str, u32> = ix
+        .paths()
+        .iter()
+        .enumerate()
+        .map(|(d, p)| (p.as_str(), d as u32))
+        .collect();
+
+    let mut builder = search::Builder::new();
+    let mut done: HashSet<String> = HashSet::new();
+    let mut pending: Vec<(String, Vec<search::SymbolInput>)> = Vec::new();
+    let ds = tables::open_table(store, id, "symbols", symbols_version).await?;
+    let mut scan = ds.scan();
+    scan.project(&[
+        "path",
+        "identifier",
+        "kind",
+        "name",
+        "qualified_name",
+        "signature",
+        "doc",
+        "summary",
+        "is_public",
+        "start_line",
+        "start_character",
+        "end_line",
+        "end_character",
+    ])
+    .map_err(lance_err("symbols"))?;
+    scan.batch_size(8192);
+    let mut stream = scan.try_into_stream().await.map_err(lance_err("symbols"))?;
+    while let Some(batch) = stream.try_next().await.map_err(lance_err("symbols"))? {
+        let cols = Columns::new(&batch);
+        let (path, kind) = (cols.str("path")?, cols.str("kind")?);
+        let (ident, name, qname) = (
+            cols.str("identifier")?,
+            cols.str("name")?,
+            cols.str("qualified_name")?,
+        );
+        let (sig, doc, summary) = (
+            cols.str("signature")?,
+            cols.str("doc")?,
+            cols.str("summary")?,
+        );
+        let public = cols.bool("is_public")?;
+        let (sl, sc, el, ec) = (
+            cols.int("start_line")?,
+            cols.int("start_character")?,
+            cols.int("end_line")?,
+            cols.int("end_character")?,
+        );
+        for r in 0..batch.num_rows() {
+            if !search::is_unit(kind.value(r)) {
+                continue;
+            }
+            let p = path.value(r);
+            if pending.last().is_none_or(|(last, _)| last != p) {
+                if pending.len() >= SEARCH_BATCH_FILES {
+                    // A new path: the pending files are complete (a file's rows are
+                    // contiguous; should one recur, its later rows are added as more
+                    // definitions of the same file).
+                    add_search_files(
+                        store,
+                        &ix,
+                        files_version,
+                        id,
+                        &meta,
+                        &doc_of,
+                        &mut done,
+                        &mut builder,
+                        std::mem::take(&mut pending),
+                    )
+                    .await?;
+                }
+                pending.push((p.to_string(), Vec::new()));
+            }
+            if let Some((_, syms)) = pending.last_mut() {
+                syms.push(search::SymbolInput {
+                    identifier: ident.value(r).to_string(),
+                    kind: kind.value(r).to_string(),
+                    name: name.value(r).to_string(),
+                    qualified_name: qname.value(r).to_string(),
+                    signature: sig.value(r).to_string(),
+                    doc: opt_str(doc, r).map(str::to_string),
+                    summary: summary.value(r).to_string(),
+                    is_public: public.value(r),
+                    start_line: sl.value(r),
+                    start_character: sc.value(r),
+                    end_line: el.value(r),
+                    end_character: ec.value(r),
+                });
+            }
+        }
+    }
+    add_search_files(
+        store,
+        &ix,
+        files_version,
+        id,
+        &meta,
+        &doc_of,
+        &mut done,
+        &mut builder,
+        pending,
+    )
+    .await?;
+    // Then the files without definitions.
+    let rest: Vec<String> = ix
+        .paths()
+        .iter()
+        .filter(|p| !done.contains(p.as_str()))
+        .cloned()
+        .collect();
+    for chunk in rest.chunks(SEARCH_BATCH_FILES) {
+        let groups = chunk.iter().map(|p| (p.clone(), Vec::new())).collect();
+        add_search_files(
+            store,
+            &ix,
+            files_version,
+            id,
+            &meta,
+            &doc_of,
+            &mut done,
+            &mut builder,
+            groups,
+        )
+        .await?;
+    }
+    let built = tokio::task::block_in_place(|| builder.finish())
+        .map_err(|e| EngineError::Internal(format!("building the search index: {e}")))?;
+    search::save(store, id, symbols_version, built).await?;
+    Ok(())
+}
+
+/// Read the contents of `groups`' files and add them, with their definitions, to `builder`.
+#[allow(clippy::too_many_arguments)]
+async fn add_search_files(
+    store: &quarry_storage::Store,
+    ix: &trigram::TrigramIndex,
+    files_version: u64,
+    source_id: &str,
+    meta: &HashMap<String, (String, String, i64, i64)>,
+    doc_of: &HashMap<&str, u32>,
+    done: &mut HashSet<String>,
+    builder: &mut search::Builder,
+    groups: Vec<(String, Vec<search::SymbolInput>)>,
+) -> Result<()> {
+    if groups.is_empty() {
+        return Ok(());
+    }
+    // A path the files table does not hold (cannot happen in a consistent snapshot) is left out.
+    let groups: Vec<_> = groups
+        .into_iter()
+        .filter(|(p, _)| doc_of.contains_key(p.as_str()) && meta.contains_key(p))
+        .collect();
+    let docs: Vec<u32> = groups.iter().map(|(p, _)| doc_of[p.as_str()]).collect();
+    let texts = trigram::read_texts(store, source_id, files_version, ix, &docs)
+        .await
+        .map_err(|e| {
+            EngineError::Internal(format!("reading contents for the search index: {e}"))
+        })?;
+    let files: Vec<search::FileInput> = groups
+        .into_iter()
+        .zip(texts)
+        .map(|((path, symbols), content)| {
+            let (identifier, language, lines, bytes) = meta[&path].clone();
+            let with_file_unit = done.insert(path.clone());
+            search::FileInput {
+                path,
+                identifier,
+                language,
+                lines,
+                bytes,
+                content,
+                symbols,
+                with_file_unit,
+            }
+        })
+        .collect();
+    tokio::task::block_in_place(|| builder.add_files(&files))
+        .map_err(|e| EngineError::Internal(format!("building the search index: {e}")))
 }
 
 /// Update a published files table in place: append new and changed files, then delete the rows

@@ -21,6 +21,8 @@ pub mod lang;
 pub mod render;
 /// Repository-wide edge resolution.
 pub mod resolve;
+/// The lexical search index `semantic_search` ranks with.
+pub mod search;
 /// Where files come from: directories, git repositories, git URLs.
 pub mod source;
 /// Code-aware tokens for ranking.

@@ -80,67 +80,97 @@ pub const STOPWORDS: &[&str] = &[
 
 /// Split text into code-aware terms (stop words kept; see [`query_terms`]).
 pub fn tokens(text: &str) -> Vec<String> {
-    words(text).iter().map(|w| stem(w)).collect()
+    let mut out = Vec::new();
+    for_each_term(text, |t| out.push(t.to_string()));
+    out
 }
 
-/// Lower-cased identifier parts, unstemmed.
-fn words(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
+/// Call `f` with each code-aware term of `text` in order — what [`tokens`] returns, without
+/// allocating per term (the search index tokenises whole repositories with it).
+pub fn for_each_term(text: &str, mut f: impl FnMut(&str)) {
+    let mut stemmed = String::new();
+    for_each_word(text, |w| {
+        stem_into(w, &mut stemmed);
+        f(&stemmed);
+    });
+}
+
+/// Lower-cased identifier parts, unstemmed: words split on anything not alphanumeric, then
+/// on case (`parseHTTPRequest2` → `parse`, `http`, `request2`); one-letter parts that are
+/// not digits are dropped.
+fn for_each_word(text: &str, mut f: impl FnMut(&str)) {
+    let mut lower = String::new();
     for word in text.split(|c: char| !c.is_alphanumeric()) {
         if word.is_empty() {
             continue;
         }
-        for part in split_case(word) {
-            let p = part.to_lowercase();
-            if p.chars().count() >= 2 || p.chars().all(|c| c.is_ascii_digit()) {
-                out.push(p);
+        split_case(word, |part| {
+            lower.clear();
+            if part.is_ascii() {
+                lower.push_str(part);
+                lower.make_ascii_lowercase();
+            } else {
+                lower.push_str(&part.to_lowercase());
             }
-        }
+            if lower.chars().nth(1).is_some() || lower.chars().all(|c| c.is_ascii_digit()) {
+                f(&lower);
+            }
+        });
     }
-    out
 }
 
 /// Terms of a natural-language question: tokens without stop words, deduplicated, in order.
 pub fn query_terms(question: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for w in words(question) {
-        if STOPWORDS.contains(&w.as_str()) {
-            continue;
+    let mut stemmed = String::new();
+    for_each_word(question, |w| {
+        if STOPWORDS.contains(&w) {
+            return;
         }
-        let t = stem(&w);
-        if !out.contains(&t) {
-            out.push(t);
+        stem_into(w, &mut stemmed);
+        if !out.contains(&stemmed) {
+            out.push(stemmed.clone());
         }
-    }
+    });
     out
 }
 
 /// `parseHTTPRequest2` → `parse`, `HTTP`, `Request2`.
-fn split_case(word: &str) -> Vec<&str> {
-    let chars: Vec<(usize, char)> = word.char_indices().collect();
-    let mut parts = Vec::new();
+fn split_case(word: &str, mut f: impl FnMut(&str)) {
     let mut start = 0;
-    for i in 1..chars.len() {
-        let (pos, c) = chars[i];
-        let prev = chars[i - 1].1;
-        let next = chars.get(i + 1).map(|x| x.1);
-        let boundary = (prev.is_lowercase() && c.is_uppercase())
-            || (prev.is_uppercase() && c.is_uppercase() && next.is_some_and(|n| n.is_lowercase()));
-        if boundary {
-            parts.push(&word[start..pos]);
-            start = pos;
+    let mut prev: Option<char> = None;
+    let mut chars = word.char_indices().peekable();
+    while let Some((pos, c)) = chars.next() {
+        if let Some(prev) = prev {
+            let next = chars.peek().map(|x| x.1);
+            let boundary = (prev.is_lowercase() && c.is_uppercase())
+                || (prev.is_uppercase()
+                    && c.is_uppercase()
+                    && next.is_some_and(|n| n.is_lowercase()));
+            if boundary {
+                f(&word[start..pos]);
+                start = pos;
+            }
         }
+        prev = Some(c);
     }
-    parts.push(&word[start..]);
-    parts
+    f(&word[start..]);
 }
 
 /// A light English stemmer for ranking (plural and verb endings, a final `e`). Applied to
 /// both questions and code, so only consistency matters, not linguistic accuracy.
 pub fn stem(w: &str) -> String {
-    let n = w.len();
-    if !w.is_ascii() || n <= 3 {
-        return w.to_string();
+    let mut out = String::new();
+    stem_into(w, &mut out);
+    out
+}
+
+/// [`stem`] into a reused buffer.
+pub fn stem_into(w: &str, out: &mut String) {
+    out.clear();
+    if !w.is_ascii() || w.len() <= 3 {
+        out.push_str(w);
+        return;
     }
     for (suffix, keep) in [
         ("ies", "y"),
@@ -159,27 +189,29 @@ pub fn stem(w: &str) -> String {
                     || base.ends_with('x')
                     || base.ends_with('s')))
         {
-            let mut base = format!("{base}{keep}");
+            out.push_str(base);
+            out.push_str(keep);
             // `summed`/`running` → `sum`/`run`: undo a doubled final consonant.
-            let b = base.as_bytes();
+            let b = out.as_bytes();
             if (suffix == "ed" || suffix == "ing")
                 && b.len() >= 3
                 && b[b.len() - 1] == b[b.len() - 2]
                 && !matches!(b[b.len() - 1], b'l' | b's' | b'z' | b'e')
             {
-                base.pop();
+                out.pop();
             }
-            return drop_e(&base);
+            drop_e(out);
+            return;
         }
     }
-    drop_e(w)
+    out.push_str(w);
+    drop_e(out);
 }
 
 /// `parse`/`parsed`/`parsing` → `pars`: a final `e` goes, so verb forms meet.
-fn drop_e(w: &str) -> String {
-    match w.strip_suffix('e') {
-        Some(b) if b.len() >= 3 => b.to_string(),
-        _ => w.to_string(),
+fn drop_e(w: &mut String) {
+    if w.ends_with('e') && w.len() > 3 {
+        w.pop();
     }
 }
 
@@ -202,5 +234,11 @@ mod tests {
         assert_eq!(stem("queries"), "query");
         assert_eq!(stem("summed"), "sum");
         assert_eq!(stem("running"), "run");
+        assert_eq!(stem("parse"), "pars");
+        assert_eq!(stem("use"), "use");
+        assert_eq!(
+            tokens("a_b x1 42 ÄrgerÜber"),
+            vec!["x1", "42", "ärger", "über"]
+        );
     }
 }

@@ -1,11 +1,13 @@
 //! `semantic_search` and `chat`.
 //!
-//! Retrieval today is lexical-structural: a plan selects candidate definitions and files
-//! whose name, path or summary contains a term of the question; they are ranked with BM25
-//! over code-aware tokens (name, qualified name, path, signature, doc comment) with
-//! structural signals (definitions of types and functions up, tests down, name matches up).
-//! Dense vectors and a persistent inverted index are the search-engine issue's work; this
-//! module keeps the ranking in one function ([`rank`]) so they slot in.
+//! Retrieval is lexical-structural. Each repository's snapshot has a search index
+//! (`quarry_engine::search`, built by `quarry index`): BM25F over code-aware tokens of every
+//! definition's name, path, signature, doc comment and body, and of every file, with
+//! structural signals; a question is posting-list reads and a top-k selection, then the
+//! records of the k best. A repository indexed by an older Quarry (no search index) is
+//! answered the earlier way: a plan selects candidate definitions and files whose name, path
+//! or summary contains a term of the question, and [`rank`] scores them. Dense vectors are
+//! not implemented yet; they would be fused with these ranks here.
 
 use std::collections::HashMap;
 
@@ -56,7 +58,8 @@ fn term_match(token: &str, term: &str) -> f64 {
     }
 }
 
-/// BM25F-style scoring of the candidates for `terms`, with structural signals.
+/// BM25F-style scoring of candidate rows for `terms`, with structural signals — for
+/// repositories without a search index (the index ranks the same way, over bodies too).
 pub fn rank(terms: &[String], rows: Vec<(Map<String, Value>, bool)>) -> Vec<Hit> {
     const K1: f64 = 1.2;
     const B: f64 = 0.75;
@@ -101,14 +104,6 @@ pub fn rank(terms: &[String], rows: Vec<(Map<String, Value>, bool)>) -> Vec<Hit>
         }
         // Coverage: answering more of the question beats repeating one word.
         score *= 0.5 + 0.5 * matched as f64 / terms.len() as f64;
-        let path = row.s("path").to_lowercase();
-        if path.contains("test")
-            || path.contains("spec")
-            || path.contains("example")
-            || path.contains("bench")
-        {
-            score *= 0.6;
-        }
         if !is_file {
             // The name says what the question asks (stopwords such as `is`/`get` aside).
             let name_toks: Vec<String> = tokens(row.s("name"))
@@ -122,21 +117,13 @@ pub fn rank(terms: &[String], rows: Vec<(Map<String, Value>, bool)>) -> Vec<Hit>
             {
                 score *= 1.3;
             }
-            match row.s("kind") {
-                "class" | "struct" | "interface" | "trait" | "enum" | "function" | "method" => {
-                    score *= 1.1
-                }
-                _ => {}
-            }
-            if row.get("is_public").and_then(Value::as_bool) == Some(true) {
-                score *= 1.05;
-            }
-            if row.opt_s("doc").is_some_and(|d| !d.is_empty()) {
-                score *= 1.05;
-            }
-        } else {
-            score *= 0.8;
         }
+        score *= quarry_engine::search::prior(
+            row.s("path"),
+            (!is_file).then(|| row.s("kind")),
+            row.get("is_public").and_then(Value::as_bool) == Some(true),
+            row.opt_s("doc").is_some_and(|d| !d.is_empty()),
+        );
         hits.push(Hit {
             row,
             is_file,
@@ -172,6 +159,9 @@ pub async fn retrieve(
     if terms.is_empty() {
         return Ok((repos, Vec::new(), ctx));
     }
+    if let Some(hits) = from_search_indexes(call, &repos, &terms, filter, limit).await? {
+        return Ok((repos, hits, ctx));
+    }
     let syms = execute(
         &ctx,
         plans::semantic_symbols(&ctx, filter, &terms, CANDIDATES).await,
@@ -190,6 +180,57 @@ pub async fn retrieve(
     let mut hits = rank(&terms, rows);
     hits.truncate(limit);
     Ok((repos, hits, ctx))
+}
+
+/// The ranking from the repositories' search indexes; `None` when one of them has none (an
+/// older Quarry indexed it), so that every repository is ranked the same way.
+async fn from_search_indexes(
+    call: &Call<'_>,
+    repos: &[DataSource],
+    terms: &[String],
+    filter: &plans::SearchFilter,
+    limit: usize,
+) -> Result<Option<Vec<Hit>>, ToolError> {
+    use quarry_engine::search;
+    let store = call.state.catalog.store();
+    let mut loaded = Vec::new();
+    for repo in repos {
+        let Some(version) = repo.snapshot.as_ref().and_then(|s| s.symbols) else {
+            continue;
+        };
+        let Some(ix) = search::load(store, &repo.id, version).await else {
+            return Ok(None);
+        };
+        loaded.push((repo, version, ix));
+    }
+    let admits = |p: &str| filter.admits(p);
+    let indexes: Vec<(&search::SearchIndex, search::Admits)> = loaded
+        .iter()
+        .map(|(_, _, ix)| (ix.as_ref(), &admits as search::Admits))
+        .collect();
+    let found = tokio::task::block_in_place(|| search::top(&indexes, terms, limit));
+    let mut hits: Vec<Option<Hit>> = (0..found.len()).map(|_| None).collect();
+    for (x, (repo, version, ix)) in loaded.iter().enumerate() {
+        let mine: Vec<usize> = (0..found.len()).filter(|&i| found[i].index == x).collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let units: Vec<u32> = mine.iter().map(|&i| found[i].unit).collect();
+        let records = search::read_units(store, &repo.id, *version, ix, &units)
+            .await
+            .map_err(|e| {
+                ToolError::internal(format!("reading the search index of {}: {e}", repo.name))
+            })?;
+        for (i, mut row) in mine.into_iter().zip(records) {
+            row.insert("data_source".into(), Value::String(repo.id.clone()));
+            hits[i] = Some(Hit {
+                is_file: ix.is_file(found[i].unit),
+                score: found[i].score,
+                row,
+            });
+        }
+    }
+    Ok(Some(hits.into_iter().flatten().collect()))
 }
 
 fn kind_of(h: &Hit) -> String {
@@ -218,7 +259,9 @@ async fn sizes(
             quarry_engine::resolve::file_identifier(prefix, h.row.s("path"))
         }
     };
-    let mut ids: Vec<String> = hits.iter().filter(|h| !h.is_file).map(file_id).collect();
+    // Hits from a search index carry their size; table rows need their file's lines.
+    let needs = |h: &Hit| !h.is_file && !h.row.contains_key("size");
+    let mut ids: Vec<String> = hits.iter().filter(|h| needs(h)).map(file_id).collect();
     ids.sort();
     ids.dedup();
     let files = if ids.is_empty() {
@@ -231,6 +274,9 @@ async fn sizes(
         .map(|h| {
             if h.is_file {
                 return h.row.i("bytes") as usize;
+            }
+            if !needs(h) {
+                return h.row.i("size") as usize;
             }
             let id = file_id(h);
             let (s, e) = (h.row.i("start_line"), h.row.i("end_line"));

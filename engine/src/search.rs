@@ -1,0 +1,1119 @@
+//! The lexical search index `semantic_search` ranks with: one per repository and `symbols`
+//! version, built at index time, so a question costs a few posting-list reads and a top-k
+//! selection instead of a query over the symbols table.
+//!
+//! **Units** are the definitions (every symbol kind but fields, variables and imports) and the
+//! files. Each unit's terms come from weighted fields — for a definition its name (×3),
+//! qualified name, path, signature, doc comment (×1.5) and **body**: the lines of its range
+//! that no nested definition owns (a class's body is what is between its methods); for a file
+//! its path (×2) and every line. Terms are [`crate::text`]'s code-aware tokens (identifiers
+//! split on case and `_`, lower-cased, lightly stemmed), the same tokens questions become.
+//!
+//! **Ranking** is BM25F-style: per (term, unit) the field-weighted term frequency; at query
+//! time `idf × tf·(k1+1) / (tf + k1·(1 − b + b·len/avg))` summed over the question's terms,
+//! with the average length taken separately over definitions and files (a file is far longer
+//! than a function; one average would bury every file). A question word also matches a
+//! shorter code abbreviation it starts with (`rect` for `rectangle`, at least three letters)
+//! at half weight. Then the structural signals: coverage (answering more of the question's
+//! words beats repeating one), the unit's [`prior`] (tests and examples down, definitions of
+//! types and functions up, public and documented up, files down), and a boost when the
+//! question names every word of the definition's name. Statistics (unit count, document
+//! frequencies) are summed over all the repositories a question covers, so a workspace ranks
+//! as one corpus.
+//!
+//! Two objects per version, both immutable once written:
+//!
+//! ```text
+//! symbols-<v>.index (little-endian):
+//!   b"QSEARCH1"
+//!   u32 units; u32 files; f32 average definition length; f32 average file length
+//!   files × (u32 length, UTF-8 path)
+//!   units × (u32 file, u32 length, f32 prior, u8 name terms, u8 is file)
+//!   u32 frames; frames × (u64 offset, u32 length)    -- unit records in .units, 64 per frame
+//!   u32 terms;  terms × (u32 text offset, u32 df, u64 postings offset, u32 postings length)
+//!   u32 text length; term texts                       -- terms sorted by text
+//!   postings: per unit, varint(unit − previous unit), varint(tf×2 << 1 | in name)
+//! symbols-<v>.units: zstd frames, each a JSON array of 64 unit records (the rows results
+//!   are rendered from: identifier, path, kind, range, summary, exact code size, …)
+//! ```
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use quarry_storage::Store;
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+use serde_json::{Map, Value, json};
+
+use crate::text::{STOPWORDS, for_each_term, tokens};
+use crate::trigram::CorruptIndex;
+
+const MAGIC: &[u8; 8] = b"QSEARCH1";
+/// Unit records per compressed frame of `.units`.
+const FRAME_UNITS: usize = 64;
+const K1: f32 = 1.2;
+const B: f32 = 0.75;
+
+// Field weights, doubled (term frequencies are stored in half units).
+const W_NAME: u32 = 6;
+const W_QUALIFIED: u32 = 2;
+const W_PATH: u32 = 2;
+const W_SIGNATURE: u32 = 2;
+const W_DOC: u32 = 3;
+const W_BODY: u32 = 2;
+const W_FILE_PATH: u32 = 4;
+
+/// Whether a symbol of `kind` is a search unit (definitions; not fields, variables, imports).
+pub fn is_unit(kind: &str) -> bool {
+    !matches!(kind, "field" | "variable" | "import")
+}
+
+/// A unit's static ranking factor: tests, specs, examples and benchmarks down; definitions of
+/// types and functions, public ones and documented ones up; files (`kind` `None`) well down
+/// — a file holds every word of its definitions, so it would otherwise outrank the one that
+/// answers (0.4: measured on bench/semantic_eval.py, docs/benchmarks.md).
+pub fn prior(path: &str, kind: Option<&str>, is_public: bool, has_doc: bool) -> f64 {
+    let lower = path.to_lowercase();
+    let mut p = 1.0;
+    if ["test", "spec", "example", "bench"]
+        .iter()
+        .any(|w| lower.contains(w))
+    {
+        p *= 0.6;
+    }
+    match kind {
+        None => p *= 0.4,
+        Some(kind) => {
+            if matches!(
+                kind,
+                "class" | "struct" | "interface" | "trait" | "enum" | "function" | "method"
+            ) {
+                p *= 1.1;
+            }
+            if is_public {
+                p *= 1.05;
+            }
+            if has_doc {
+                p *= 1.05;
+            }
+        }
+    }
+    p
+}
+
+/// A definition to index (a row of `symbols`).
+#[derive(Debug, Clone, Default)]
+pub struct SymbolInput {
+    pub identifier: String,
+    pub kind: String,
+    pub name: String,
+    pub qualified_name: String,
+    pub signature: String,
+    pub doc: Option<String>,
+    pub summary: String,
+    pub is_public: bool,
+    pub start_line: i64,
+    pub start_character: i64,
+    pub end_line: i64,
+    pub end_character: i64,
+}
+
+/// A file to index with its definitions (in `symbols` order).
+#[derive(Debug, Clone, Default)]
+pub struct FileInput {
+    pub path: String,
+    pub identifier: String,
+    pub language: String,
+    pub lines: i64,
+    pub bytes: i64,
+    pub content: String,
+    pub symbols: Vec<SymbolInput>,
+    /// Whether the file itself is a unit (false when only more of its definitions are added).
+    pub with_file_unit: bool,
+}
+
+struct UnitOut {
+    record: Value,
+    /// (local term, tf × 2, in name), by term.
+    terms: Vec<(u32, u32, bool)>,
+    len: u32,
+    prior: f32,
+    name_terms: u8,
+    is_file: bool,
+}
+
+struct FileOut {
+    path: String,
+    terms: Vec<String>,
+    units: Vec<UnitOut>,
+}
+
+#[derive(Default)]
+struct Interner {
+    ids: FxHashMap<String, u32>,
+    terms: Vec<String>,
+}
+
+impl Interner {
+    fn id(&mut self, t: &str) -> u32 {
+        if let Some(&id) = self.ids.get(t) {
+            return id;
+        }
+        let id = self.terms.len() as u32;
+        self.terms.push(t.to_string());
+        self.ids.insert(t.to_string(), id);
+        id
+    }
+}
+
+/// Sort (term, weight, in name) pairs by term and sum each term's weights.
+fn merge_pairs(mut pairs: Vec<(u32, u32, bool)>) -> Vec<(u32, u32, bool)> {
+    pairs.sort_unstable_by_key(|p| p.0);
+    let mut out: Vec<(u32, u32, bool)> = Vec::with_capacity(pairs.len() / 2);
+    for (t, w, n) in pairs {
+        match out.last_mut() {
+            Some(last) if last.0 == t => {
+                last.1 = last.1.saturating_add(w);
+                last.2 |= n;
+            }
+            _ => out.push((t, w, n)),
+        }
+    }
+    out
+}
+
+fn analyse(file: &FileInput) -> FileOut {
+    let mut dict = Interner::default();
+    let mut path_terms = Vec::new();
+    for_each_term(&file.path, |t| path_terms.push(dict.id(t)));
+    let lines: Vec<&str> = crate::grep::lines(&file.content).collect();
+
+    // Each line belongs to the innermost definition whose range holds it.
+    let n = file.symbols.len();
+    let mut by_start: Vec<usize> = (0..n).collect();
+    by_start.sort_by_key(|&i| {
+        let s = &file.symbols[i];
+        (s.start_line, std::cmp::Reverse(s.end_line))
+    });
+    let mut owner: Vec<u32> = vec![u32::MAX; lines.len()];
+    let line_range = |s: &SymbolInput| {
+        let start = (s.start_line.max(1) - 1) as usize;
+        let end = (s.end_line.max(0) as usize).min(lines.len());
+        start..end.max(start)
+    };
+    for &i in &by_start {
+        for l in line_range(&file.symbols[i]) {
+            if let Some(o) = owner.get_mut(l) {
+                *o = i as u32;
+            }
+        }
+    }
+
+    let mut sym_pairs: Vec<Vec<(u32, u32, bool)>> = vec![Vec::new(); n];
+    let mut sym_len: Vec<u32> = vec![0; n];
+    let mut file_pairs: Vec<(u32, u32, bool)> = Vec::new();
+    let mut file_len: u32 = path_terms.len() as u32;
+    for &t in &path_terms {
+        file_pairs.push((t, W_FILE_PATH, false));
+    }
+    for (l, line) in lines.iter().enumerate() {
+        let o = owner[l];
+        for_each_term(line, |t| {
+            let id = dict.id(t);
+            if file.with_file_unit {
+                file_pairs.push((id, W_BODY, false));
+                file_len += 1;
+            }
+            if o != u32::MAX {
+                sym_pairs[o as usize].push((id, W_BODY, false));
+                sym_len[o as usize] += 1;
+            }
+        });
+    }
+
+    let mut units = Vec::with_capacity(n + 1);
+    if file.with_file_unit {
+        units.push(UnitOut {
+            record: json!({
+                "identifier": file.identifier,
+                "path": file.path,
+                "language": file.language,
+                "lines": file.lines,
+                "bytes": file.bytes,
+            }),
+            terms: merge_pairs(file_pairs),
+            len: file_len,
+            prior: prior(&file.path, None, false, false) as f32,
+            name_terms: 0,
+            is_file: true,
+        });
+    }
+    for (i, s) in file.symbols.iter().enumerate() {
+        let mut pairs = std::mem::take(&mut sym_pairs[i]);
+        let mut len = sym_len[i];
+        let mut add = |text: &str, w: u32, name: bool, pairs: &mut Vec<(u32, u32, bool)>| {
+            for_each_term(text, |t| {
+                pairs.push((dict.id(t), w, name));
+                len += 1;
+            });
+        };
+        add(&s.name, W_NAME, true, &mut pairs);
+        add(&s.qualified_name, W_QUALIFIED, false, &mut pairs);
+        add(&s.signature, W_SIGNATURE, false, &mut pairs);
+        add(s.doc.as_deref().unwrap_or(""), W_DOC, false, &mut pairs);
+        for &t in &path_terms {
+            pairs.push((t, W_PATH, false));
+        }
+        len += path_terms.len() as u32;
+        let mut name_words: Vec<String> = tokens(&s.name)
+            .into_iter()
+            .filter(|t| !STOPWORDS.contains(&t.as_str()))
+            .collect();
+        name_words.sort();
+        name_words.dedup();
+        let size: usize = lines
+            .get(line_range(s))
+            .map(|ls| ls.iter().map(|l| l.len() + 1).sum())
+            .unwrap_or(0);
+        let has_doc = s.doc.as_deref().is_some_and(|d| !d.is_empty());
+        units.push(UnitOut {
+            record: json!({
+                "identifier": s.identifier,
+                "path": file.path,
+                "kind": s.kind,
+                "name": s.name,
+                "qualified_name": s.qualified_name,
+                "start_line": s.start_line,
+                "start_character": s.start_character,
+                "end_line": s.end_line,
+                "end_character": s.end_character,
+                "signature": s.signature,
+                "summary": s.summary,
+                "is_public": s.is_public,
+                "size": size,
+            }),
+            terms: merge_pairs(pairs),
+            len,
+            prior: prior(&file.path, Some(&s.kind), s.is_public, has_doc) as f32,
+            name_terms: name_words.len().min(255) as u8,
+            is_file: false,
+        });
+    }
+    FileOut {
+        path: file.path.clone(),
+        terms: dict.terms,
+        units,
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+struct UnitInfo {
+    file: u32,
+    len: u32,
+    prior: f32,
+    name_terms: u8,
+    is_file: bool,
+}
+
+#[derive(Default)]
+struct Posting {
+    last: u32,
+    df: u32,
+    data: Vec<u8>,
+}
+
+/// Builds an index from files added in batches; unit ids are the order of addition.
+#[derive(Default)]
+pub struct Builder {
+    dict: Interner,
+    postings: Vec<Posting>,
+    files: Vec<String>,
+    units: Vec<UnitInfo>,
+    lengths: [u64; 2],
+    counts: [u64; 2],
+    frame: Vec<Value>,
+    frames: Vec<(u64, u32)>,
+    records: Vec<u8>,
+}
+
+impl Builder {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Add files: tokenised on every core, then merged in order.
+    pub fn add_files(&mut self, files: &[FileInput]) -> std::io::Result<()> {
+        let outs: Vec<FileOut> = files.par_iter().map(analyse).collect();
+        for out in outs {
+            self.merge(out)?;
+        }
+        Ok(())
+    }
+
+    fn merge(&mut self, out: FileOut) -> std::io::Result<()> {
+        let file = self.files.len() as u32;
+        self.files.push(out.path);
+        let ids: Vec<u32> = out.terms.iter().map(|t| self.dict.id(t)).collect();
+        if self.postings.len() < self.dict.terms.len() {
+            self.postings
+                .resize_with(self.dict.terms.len(), Default::default);
+        }
+        for u in out.units {
+            let id = self.units.len() as u32;
+            self.units.push(UnitInfo {
+                file,
+                len: u.len,
+                prior: u.prior,
+                name_terms: u.name_terms,
+                is_file: u.is_file,
+            });
+            self.lengths[usize::from(u.is_file)] += u64::from(u.len);
+            self.counts[usize::from(u.is_file)] += 1;
+            for (t, tf, name) in u.terms {
+                let p = &mut self.postings[ids[t as usize] as usize];
+                let delta = if p.df == 0 { id } else { id - p.last };
+                put_varint(&mut p.data, delta);
+                put_varint(&mut p.data, (tf.min(u32::MAX >> 1) << 1) | u32::from(name));
+                p.last = id;
+                p.df += 1;
+            }
+            self.frame.push(u.record);
+            if self.frame.len() == FRAME_UNITS {
+                self.flush_frame()?;
+            }
+        }
+        Ok(())
+    }
+
+    fn flush_frame(&mut self) -> std::io::Result<()> {
+        if self.frame.is_empty() {
+            return Ok(());
+        }
+        let json = serde_json::to_vec(&std::mem::take(&mut self.frame))?;
+        let z = zstd::bulk::compress(&json, 3)?;
+        self.frames
+            .push((self.records.len() as u64, z.len() as u32));
+        self.records.extend_from_slice(&z);
+        Ok(())
+    }
+
+    /// Units added so far.
+    pub fn units(&self) -> usize {
+        self.units.len()
+    }
+
+    /// Serialise: (the `.index` object, the `.units` object).
+    pub fn finish(mut self) -> std::io::Result<(Vec<u8>, Vec<u8>)> {
+        self.flush_frame()?;
+        let avg = |i: usize| {
+            if self.counts[i] == 0 {
+                1.0
+            } else {
+                (self.lengths[i] as f64 / self.counts[i] as f64).max(1.0) as f32
+            }
+        };
+        let mut out = Vec::new();
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&(self.units.len() as u32).to_le_bytes());
+        out.extend_from_slice(&(self.files.len() as u32).to_le_bytes());
+        out.extend_from_slice(&avg(0).to_le_bytes());
+        out.extend_from_slice(&avg(1).to_le_bytes());
+        for p in &self.files {
+            out.extend_from_slice(&(p.len() as u32).to_le_bytes());
+            out.extend_from_slice(p.as_bytes());
+        }
+        for u in &self.units {
+            out.extend_from_slice(&u.file.to_le_bytes());
+            out.extend_from_slice(&u.len.to_le_bytes());
+            out.extend_from_slice(&u.prior.to_le_bytes());
+            out.push(u.name_terms);
+            out.push(u8::from(u.is_file));
+        }
+        out.extend_from_slice(&(self.frames.len() as u32).to_le_bytes());
+        for (offset, len) in &self.frames {
+            out.extend_from_slice(&offset.to_le_bytes());
+            out.extend_from_slice(&len.to_le_bytes());
+        }
+        let mut order: Vec<u32> = (0..self.dict.terms.len() as u32).collect();
+        order.sort_unstable_by(|&a, &b| {
+            self.dict.terms[a as usize].cmp(&self.dict.terms[b as usize])
+        });
+        out.extend_from_slice(&(order.len() as u32).to_le_bytes());
+        let (mut text_at, mut post_at) = (0u32, 0u64);
+        for &t in &order {
+            let p = &self.postings[t as usize];
+            out.extend_from_slice(&text_at.to_le_bytes());
+            out.extend_from_slice(&p.df.to_le_bytes());
+            out.extend_from_slice(&post_at.to_le_bytes());
+            out.extend_from_slice(&(p.data.len() as u32).to_le_bytes());
+            text_at += self.dict.terms[t as usize].len() as u32;
+            post_at += p.data.len() as u64;
+        }
+        out.extend_from_slice(&text_at.to_le_bytes());
+        for &t in &order {
+            out.extend_from_slice(self.dict.terms[t as usize].as_bytes());
+        }
+        for &t in &order {
+            out.extend_from_slice(&self.postings[t as usize].data);
+        }
+        Ok((out, self.records))
+    }
+}
+
+fn put_varint(out: &mut Vec<u8>, mut v: u32) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// Decode (unit, tf × 2, in name) postings; stops at the first malformed entry.
+fn decode(data: &[u8], units: u32, mut f: impl FnMut(u32, u32, bool)) {
+    let mut at = 0;
+    let mut next = || -> Option<u32> {
+        let (mut v, mut shift) = (0u32, 0u32);
+        loop {
+            let b = *data.get(at)?;
+            at += 1;
+            v |= u32::from(b & 0x7f).checked_shl(shift)?;
+            shift += 7;
+            if b & 0x80 == 0 {
+                return Some(v);
+            }
+        }
+    };
+    let mut unit: Option<u32> = None;
+    while let (Some(delta), Some(v)) = (next(), next()) {
+        let u = match unit {
+            None => delta,
+            Some(prev) => match prev.checked_add(delta) {
+                Some(u) if delta > 0 => u,
+                _ => return,
+            },
+        };
+        if u >= units {
+            return;
+        }
+        unit = Some(u);
+        f(u, v >> 1, v & 1 == 1);
+    }
+}
+
+/// A loaded index.
+pub struct SearchIndex {
+    bytes: Vec<u8>,
+    files: Vec<String>,
+    units: Vec<UnitInfo>,
+    frames: Vec<(u64, u32)>,
+    avg: [f32; 2],
+    terms: usize,
+    dir: usize,
+    texts: usize,
+    postings: usize,
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take(&mut self, n: usize) -> Result<&[u8], CorruptIndex> {
+        let end = self
+            .at
+            .checked_add(n)
+            .filter(|&e| e <= self.bytes.len())
+            .ok_or_else(|| CorruptIndex(format!("search index truncated at byte {}", self.at)))?;
+        let s = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(s)
+    }
+
+    fn u32(&mut self) -> Result<u32, CorruptIndex> {
+        let b = self.take(4)?;
+        Ok(le32(b, 0))
+    }
+
+    fn f32(&mut self) -> Result<f32, CorruptIndex> {
+        Ok(f32::from_bits(self.u32()?))
+    }
+}
+
+fn le32(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
+}
+
+fn le64(b: &[u8], at: usize) -> u64 {
+    u64::from(le32(b, at)) | (u64::from(le32(b, at + 4)) << 32)
+}
+
+const DIR_ENTRY: usize = 20;
+
+impl SearchIndex {
+    /// Read a serialised index, checking its structure (never panics on bad bytes).
+    pub fn load(bytes: Vec<u8>) -> Result<SearchIndex, CorruptIndex> {
+        let bad = |what: &str| CorruptIndex(format!("search index: {what}"));
+        let mut r = Reader {
+            bytes: &bytes,
+            at: 0,
+        };
+        if r.take(8)? != MAGIC {
+            return Err(bad("not a search index (bad magic)"));
+        }
+        let n_units = r.u32()? as usize;
+        let n_files = r.u32()? as usize;
+        let avg = [r.f32()?, r.f32()?];
+        if !avg.iter().all(|a| a.is_finite() && *a >= 1.0) {
+            return Err(bad("bad average length"));
+        }
+        let mut files = Vec::with_capacity(n_files.min(1 << 20));
+        for _ in 0..n_files {
+            let len = r.u32()? as usize;
+            let p = std::str::from_utf8(r.take(len)?).map_err(|_| bad("a path is not UTF-8"))?;
+            files.push(p.to_string());
+        }
+        let mut units = Vec::with_capacity(n_units.min(1 << 24));
+        for _ in 0..n_units {
+            let b = r.take(14)?;
+            let u = UnitInfo {
+                file: le32(b, 0),
+                len: le32(b, 4),
+                prior: f32::from_bits(le32(b, 8)),
+                name_terms: b[12],
+                is_file: b[13] == 1,
+            };
+            if u.file as usize >= n_files || !u.prior.is_finite() {
+                return Err(bad("bad unit entry"));
+            }
+            units.push(u);
+        }
+        let n_frames = r.u32()? as usize;
+        if n_frames != n_units.div_ceil(FRAME_UNITS) {
+            return Err(bad("frame count does not match the units"));
+        }
+        let mut frames = Vec::with_capacity(n_frames);
+        for _ in 0..n_frames {
+            let b = r.take(12)?;
+            frames.push((le64(b, 0), le32(b, 8)));
+        }
+        let terms = r.u32()? as usize;
+        let dir = r.at;
+        r.take(
+            terms
+                .checked_mul(DIR_ENTRY)
+                .ok_or_else(|| bad("term count overflows"))?,
+        )?;
+        let text_len = r.u32()? as usize;
+        let texts = r.at;
+        r.take(text_len)?;
+        let postings = r.at;
+        let blob = bytes.len() - postings;
+        let mut prev: Option<&[u8]> = None;
+        for i in 0..terms {
+            let e = dir + i * DIR_ENTRY;
+            let start = le32(&bytes, e) as usize;
+            let end = if i + 1 < terms {
+                le32(&bytes, e + DIR_ENTRY) as usize
+            } else {
+                text_len
+            };
+            let (off, len) = (le64(&bytes, e + 8), le32(&bytes, e + 16) as u64);
+            if start > end || end > text_len || off.checked_add(len).is_none_or(|x| x > blob as u64)
+            {
+                return Err(bad(&format!("bad directory entry {i}")));
+            }
+            let text = &bytes[texts + start..texts + end];
+            if prev.is_some_and(|p| p >= text) {
+                return Err(bad("terms out of order"));
+            }
+            prev = Some(text);
+        }
+        Ok(SearchIndex {
+            bytes,
+            files,
+            units,
+            frames,
+            avg,
+            terms,
+            dir,
+            texts,
+            postings,
+        })
+    }
+
+    /// Units indexed (definitions and files).
+    pub fn units(&self) -> usize {
+        self.units.len()
+    }
+
+    /// Size of the serialised index in bytes.
+    pub fn size(&self) -> usize {
+        self.bytes.len()
+    }
+
+    fn text(&self, i: usize) -> &[u8] {
+        let e = self.dir + i * DIR_ENTRY;
+        let start = le32(&self.bytes, e) as usize;
+        let end = if i + 1 < self.terms {
+            le32(&self.bytes, e + DIR_ENTRY) as usize
+        } else {
+            self.postings - self.texts
+        };
+        &self.bytes[self.texts + start..self.texts + end]
+    }
+
+    fn find(&self, term: &str) -> Option<usize> {
+        let (mut lo, mut hi) = (0, self.terms);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            match self.text(mid).cmp(term.as_bytes()) {
+                std::cmp::Ordering::Equal => return Some(mid),
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+            }
+        }
+        None
+    }
+
+    fn df(&self, i: usize) -> u32 {
+        le32(&self.bytes, self.dir + i * DIR_ENTRY + 4)
+    }
+
+    fn posting_bytes(&self, i: usize) -> &[u8] {
+        let e = self.dir + i * DIR_ENTRY;
+        let off = self.postings + le64(&self.bytes, e + 8) as usize;
+        &self.bytes[off..off + le32(&self.bytes, e + 16) as usize]
+    }
+
+    /// Document frequency of the exact term `term` (0 if absent).
+    pub fn document_frequency(&self, term: &str) -> u32 {
+        self.find(term).map_or(0, |i| self.df(i))
+    }
+
+    /// The path of `unit`'s file.
+    pub fn path(&self, unit: u32) -> &str {
+        &self.files[self.units[unit as usize].file as usize]
+    }
+
+    /// Whether `unit` is a file (else a definition).
+    pub fn is_file(&self, unit: u32) -> bool {
+        self.units[unit as usize].is_file
+    }
+}
+
+/// Which unit paths a search admits (its path and extension filters).
+pub type Admits<'a> = &'a (dyn Fn(&str) -> bool + Sync);
+
+/// A ranked unit of one of the searched indexes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Found {
+    /// Position of the index in the slice searched.
+    pub index: usize,
+    pub unit: u32,
+    pub score: f64,
+}
+
+/// The dictionary terms a question term matches, with their weight: itself (1), and each
+/// shorter prefix of at least three bytes — a code abbreviation (`rect`, `repo`) — at ½.
+fn expansions(term: &str) -> Vec<(&str, f32)> {
+    let mut out = vec![(term, 1.0)];
+    for (i, _) in term.char_indices().skip(1) {
+        if i >= 3 {
+            out.push((&term[..i], 0.5));
+        }
+    }
+    out
+}
+
+/// The `k` best units for the question terms `terms` over `indexes` (each with the filter
+/// its units' paths must pass), best first; ties by index, then unit.
+pub fn top(indexes: &[(&SearchIndex, Admits<'_>)], terms: &[String], k: usize) -> Vec<Found> {
+    let terms = &terms[..terms.len().min(16)];
+    if terms.is_empty() || k == 0 {
+        return Vec::new();
+    }
+    // Per index and question term: (unit, weighted tf, in name) of every unit it matches.
+    let lists: Vec<Vec<Vec<(u32, f32, bool)>>> = indexes
+        .iter()
+        .map(|(ix, _)| {
+            let n = ix.units.len();
+            let mut tf = vec![0f32; n];
+            let mut name = vec![false; n];
+            let mut touched: Vec<u32> = Vec::new();
+            terms
+                .iter()
+                .map(|term| {
+                    for (text, weight) in expansions(term) {
+                        let Some(i) = ix.find(text) else { continue };
+                        decode(ix.posting_bytes(i), n as u32, |u, tf2, in_name| {
+                            let slot = &mut tf[u as usize];
+                            if *slot == 0.0 {
+                                touched.push(u);
+                            }
+                            *slot += weight * tf2 as f32 / 2.0;
+                            name[u as usize] |= in_name;
+                        });
+                    }
+                    touched
+                        .drain(..)
+                        .map(|u| {
+                            let t = std::mem::take(&mut tf[u as usize]);
+                            let m = std::mem::take(&mut name[u as usize]);
+                            (u, t, m)
+                        })
+                        .collect()
+                })
+                .collect()
+        })
+        .collect();
+    let n_total: f64 = indexes.iter().map(|(ix, _)| ix.units.len() as f64).sum();
+    let idf: Vec<f32> = (0..terms.len())
+        .map(|q| {
+            let df: f64 = lists.iter().map(|l| l[q].len() as f64).sum();
+            ((n_total - df + 0.5) / (df + 0.5) + 1.0).ln() as f32
+        })
+        .collect();
+    let mut found: Vec<Found> = Vec::new();
+    for (x, ((ix, admits), lists)) in indexes.iter().zip(&lists).enumerate() {
+        let n = ix.units.len();
+        let mut score = vec![0f32; n];
+        let mut matched = vec![0u8; n];
+        let mut named = vec![0u8; n];
+        let mut touched: Vec<u32> = Vec::new();
+        let norm: [f32; 2] = [1.0 / ix.avg[0], 1.0 / ix.avg[1]];
+        for (q, list) in lists.iter().enumerate() {
+            for &(u, tf, in_name) in list {
+                let info = &ix.units[u as usize];
+                let k = K1 * (1.0 - B + B * info.len as f32 * norm[usize::from(info.is_file)]);
+                let s = &mut score[u as usize];
+                if matched[u as usize] == 0 {
+                    touched.push(u);
+                }
+                *s += idf[q] * tf * (K1 + 1.0) / (tf + k);
+                matched[u as usize] += 1;
+                named[u as usize] += u8::from(in_name);
+            }
+        }
+        let mut admitted: Vec<Option<bool>> = vec![None; ix.files.len()];
+        for u in touched {
+            let info = &ix.units[u as usize];
+            let ok = *admitted[info.file as usize]
+                .get_or_insert_with(|| admits(&ix.files[info.file as usize]));
+            if !ok {
+                continue;
+            }
+            let mut s = f64::from(score[u as usize]);
+            s *= 0.5 + 0.5 * f64::from(matched[u as usize]) / terms.len() as f64;
+            s *= f64::from(info.prior);
+            if info.name_terms > 0 && named[u as usize] >= info.name_terms {
+                s *= 1.3;
+            }
+            found.push(Found {
+                index: x,
+                unit: u,
+                score: s,
+            });
+        }
+    }
+    let order = |a: &Found, b: &Found| {
+        b.score
+            .total_cmp(&a.score)
+            .then(a.index.cmp(&b.index))
+            .then(a.unit.cmp(&b.unit))
+    };
+    if found.len() > k {
+        found.select_nth_unstable_by(k - 1, order);
+        found.truncate(k);
+    }
+    found.sort_by(order);
+    found
+}
+
+/// Where the index of a repository's `symbols` at `version` is stored.
+pub fn index_path(source_id: &str, version: u64) -> String {
+    format!("sources/{source_id}/search/{}", file_name(version, INDEX))
+}
+
+/// Where its unit records are stored.
+pub fn units_path(source_id: &str, version: u64) -> String {
+    format!("sources/{source_id}/search/{}", file_name(version, UNITS))
+}
+
+const INDEX: &str = "index";
+const UNITS: &str = "units";
+
+fn file_name(version: u64, kind: &str) -> String {
+    format!("symbols-{version:010}.{kind}")
+}
+
+/// Store a built index: the records first, so an index that exists always has them.
+pub async fn save(
+    store: &Store,
+    source_id: &str,
+    version: u64,
+    (index, units): (Vec<u8>, Vec<u8>),
+) -> quarry_storage::Result<()> {
+    store.put(&units_path(source_id, version), units).await?;
+    store.put(&index_path(source_id, version), index).await
+}
+
+/// The records of `units` of `ix` (the index of `symbols` at `version`), in that order: the
+/// row a result is rendered from (`identifier`, `path`, `kind`, range, `summary`, `size`… for
+/// definitions; `identifier`, `path`, `language`, `lines`, `bytes` for files).
+pub async fn read_units(
+    store: &Store,
+    source_id: &str,
+    version: u64,
+    ix: &SearchIndex,
+    units: &[u32],
+) -> Result<Vec<Map<String, Value>>, String> {
+    let mut wanted: Vec<usize> = units.iter().map(|&u| u as usize / FRAME_UNITS).collect();
+    wanted.sort_unstable();
+    wanted.dedup();
+    let mut ranges = Vec::with_capacity(wanted.len());
+    for &f in &wanted {
+        let (offset, len) = *ix.frames.get(f).ok_or_else(|| format!("no frame {f}"))?;
+        ranges.push(offset..offset + u64::from(len));
+    }
+    let bytes = store
+        .get_ranges(&units_path(source_id, version), &ranges)
+        .await
+        .map_err(|e| e.to_string())?;
+    let mut frames: HashMap<usize, Vec<Value>> = HashMap::new();
+    for (f, z) in wanted.into_iter().zip(bytes) {
+        let json = zstd::bulk::decompress(&z, 64 << 20).map_err(|e| format!("zstd: {e}"))?;
+        let records: Vec<Value> =
+            serde_json::from_slice(&json).map_err(|e| format!("unit records: {e}"))?;
+        frames.insert(f, records);
+    }
+    units
+        .iter()
+        .map(|&u| {
+            let (f, i) = (u as usize / FRAME_UNITS, u as usize % FRAME_UNITS);
+            match frames.get(&f).and_then(|r| r.get(i)) {
+                Some(Value::Object(m)) => Ok(m.clone()),
+                _ => Err(format!("no record for unit {u}")),
+            }
+        })
+        .collect()
+}
+
+/// Loaded indexes, by (store, source, version); an index never changes once written.
+type Loaded = HashMap<(String, String, u64), Arc<SearchIndex>>;
+
+fn loaded() -> &'static Mutex<Loaded> {
+    static LOADED: OnceLock<Mutex<Loaded>> = OnceLock::new();
+    LOADED.get_or_init(Default::default)
+}
+
+/// Indexes kept loaded at once.
+const MAX_LOADED: usize = 64;
+
+/// The index of a repository's `symbols` at `version`, loaded once per process; `None` if
+/// it does not exist or cannot be read (search then ranks candidate rows from the tables).
+pub async fn load(store: &Store, source_id: &str, version: u64) -> Option<Arc<SearchIndex>> {
+    let key = (store.url().to_string(), source_id.to_string(), version);
+    if let Some(ix) = loaded().lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+        return Some(ix.clone());
+    }
+    let bytes = match store.get(&index_path(source_id, version)).await {
+        Ok(Some(b)) => b,
+        Ok(None) => return None,
+        Err(e) => {
+            tracing::warn!("reading the search index of {source_id}: {e}");
+            return None;
+        }
+    };
+    let ix = match tokio::task::block_in_place(|| SearchIndex::load(bytes)) {
+        Ok(ix) => Arc::new(ix),
+        Err(e) => {
+            tracing::warn!("{source_id}: {e}; search ranks table rows until it is re-indexed");
+            return None;
+        }
+    };
+    let mut map = loaded().lock().unwrap_or_else(|p| p.into_inner());
+    if map.len() >= MAX_LOADED {
+        map.clear();
+    }
+    map.insert(key, ix.clone());
+    Some(ix)
+}
+
+/// Whether the index of `symbols` at `version` exists.
+pub async fn exists(store: &Store, source_id: &str, version: u64) -> quarry_storage::Result<bool> {
+    let dir = format!("sources/{source_id}/search/");
+    Ok(store.list(&dir).await?.contains(&file_name(version, INDEX)))
+}
+
+/// Remove the indexes of `symbols` versions older than `keep_from`.
+pub async fn remove_older(
+    store: &Store,
+    source_id: &str,
+    keep_from: u64,
+) -> quarry_storage::Result<()> {
+    let dir = format!("sources/{source_id}/search/");
+    for name in store.list(&dir).await? {
+        let version = name
+            .strip_prefix("symbols-")
+            .and_then(|n| n.split_once('.'))
+            .and_then(|(v, _)| v.parse::<u64>().ok());
+        if version.is_some_and(|v| v < keep_from) {
+            store.delete(&format!("{dir}{name}")).await?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sym(name: &str, kind: &str, lines: (i64, i64)) -> SymbolInput {
+        SymbolInput {
+            identifier: format!("r::f.py::{name}"),
+            kind: kind.into(),
+            name: name.into(),
+            qualified_name: name.into(),
+            signature: format!("def {name}()"),
+            summary: String::new(),
+            start_line: lines.0,
+            end_line: lines.1,
+            ..Default::default()
+        }
+    }
+
+    fn file(path: &str, content: &str, symbols: Vec<SymbolInput>) -> FileInput {
+        FileInput {
+            path: path.into(),
+            identifier: format!("r::{path}"),
+            language: "python".into(),
+            lines: content.lines().count() as i64,
+            bytes: content.len() as i64,
+            content: content.into(),
+            symbols,
+            with_file_unit: true,
+        }
+    }
+
+    fn build(files: &[FileInput]) -> SearchIndex {
+        let mut b = Builder::new();
+        b.add_files(&files[..1]).unwrap();
+        b.add_files(&files[1..]).unwrap();
+        SearchIndex::load(b.finish().unwrap().0).unwrap()
+    }
+
+    fn corpus() -> Vec<FileInput> {
+        vec![
+            file(
+                "shapes.py",
+                "class Rect:\n    def area(self):\n        return self.width * self.height\n\n    def scale(self, factor):\n        self.width *= factor\n",
+                vec![
+                    sym("Rect", "class", (1, 6)),
+                    sym("area", "method", (2, 3)),
+                    sym("scale", "method", (5, 6)),
+                ],
+            ),
+            file(
+                "net/http.py",
+                "def fetch_url(url):\n    connection = open_socket(url)\n    return connection.read()\n",
+                vec![sym("fetch_url", "function", (1, 3))],
+            ),
+            file("README.md", "Shapes and sockets.\n", vec![]),
+        ]
+    }
+
+    const ALL: Admits<'static> = &|_: &str| true;
+
+    fn ask(ix: &SearchIndex, q: &str, k: usize) -> Vec<u32> {
+        top(&[(ix, ALL)], &crate::text::query_terms(q), k)
+            .into_iter()
+            .map(|f| f.unit)
+            .collect()
+    }
+
+    #[test]
+    fn bodies_names_and_abbreviations_are_found() {
+        let ix = build(&corpus());
+        // units: 0 shapes.py, 1 Rect, 2 area, 3 scale, 4 net/http.py, 5 fetch_url, 6 README.md
+        assert_eq!(ix.units(), 7);
+        assert!(ix.is_file(0) && !ix.is_file(1) && ix.is_file(6));
+        assert_eq!(ix.path(5), "net/http.py");
+        // The body of `area` (not its name) holds "width" and "height".
+        assert_eq!(ask(&ix, "width times height", 1), vec![2]);
+        // `scale`'s body is its own: the class keeps only what no method owns.
+        assert_eq!(ask(&ix, "scale by a factor", 1), vec![3]);
+        // "rectangle" reaches the abbreviation `Rect`.
+        assert_eq!(ask(&ix, "rectangle", 1), vec![1]);
+        assert_eq!(ask(&ix, "open a socket connection for a URL", 1), vec![5]);
+        assert!(ask(&ix, "zebra", 10).is_empty());
+        assert_eq!(ix.document_frequency("width"), 3); // file, area, scale
+    }
+
+    #[test]
+    fn filters_and_statistics_span_indexes() {
+        let files = corpus();
+        let a = build(&files[..2]);
+        let b = build(&files[2..]);
+        let all = ALL;
+        let not_net: Admits = &|p: &str| !p.starts_with("net/");
+        let terms = crate::text::query_terms("open socket");
+        let both = top(&[(&a, all), (&b, all)], &terms, 10);
+        assert!(both.iter().any(|f| f.index == 1 && f.unit == 0), "{both:?}");
+        let filtered = top(&[(&a, not_net), (&b, all)], &terms, 10);
+        assert!(filtered.iter().all(|f| f.index == 1), "{filtered:?}");
+        assert!(both.windows(2).all(|w| w[0].score >= w[1].score));
+    }
+
+    #[test]
+    fn corrupt_bytes_are_an_error_not_a_panic() {
+        let mut b = Builder::new();
+        b.add_files(&corpus()).unwrap();
+        let (bytes, _) = b.finish().unwrap();
+        assert!(SearchIndex::load(bytes.clone()).is_ok());
+        for cut in [0, 7, 8, 20, bytes.len() / 2, bytes.len() - 1] {
+            assert!(
+                SearchIndex::load(bytes[..cut].to_vec()).is_err(),
+                "cut {cut}"
+            );
+        }
+        let mut flipped = bytes.clone();
+        for i in (8..flipped.len()).step_by(7) {
+            flipped[i] ^= 0xff;
+            // Loading may fail or succeed; querying must never panic.
+            if let Ok(ix) = SearchIndex::load(flipped.clone()) {
+                ask(&ix, "width height socket rectangle", 5);
+            }
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn records_round_trip_through_a_store() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().to_str().unwrap()).unwrap();
+        let mut b = Builder::new();
+        let files: Vec<FileInput> = (0..100)
+            .map(|i| {
+                file(
+                    &format!("m{i}.py"),
+                    &format!("def f{i}():\n    pass\n"),
+                    vec![sym(&format!("f{i}"), "function", (1, 2))],
+                )
+            })
+            .collect();
+        b.add_files(&files).unwrap();
+        save(&store, "src", 3, b.finish().unwrap()).await.unwrap();
+        assert!(exists(&store, "src", 3).await.unwrap());
+        let ix = load(&store, "src", 3).await.unwrap();
+        assert_eq!(ix.units(), 200);
+        let recs = read_units(&store, "src", 3, &ix, &[199, 0, 131])
+            .await
+            .unwrap();
+        assert_eq!(recs[0]["identifier"], "r::f.py::f99");
+        assert_eq!(recs[0]["size"], 20);
+        assert_eq!(recs[1]["identifier"], "r::m0.py");
+        assert_eq!(recs[2]["identifier"], "r::f.py::f65");
+        remove_older(&store, "src", 4).await.unwrap();
+        assert!(!exists(&store, "src", 3).await.unwrap());
+    }
+}
