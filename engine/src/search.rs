@@ -29,11 +29,11 @@
 //!   u32 units; u32 files; f32 average definition length; f32 average file length
 //!   files × (u32 length, UTF-8 path)
 //!   units × (u32 file, u32 length, f32 prior, u8 name terms, u8 is file)
-//!   u32 frames; frames × (u64 offset, u32 length)    -- unit records in .units, 64 per frame
+//!   u32 frames; frames × (u64 offset, u32 length)    -- unit records in .units, 16 per frame
 //!   u32 terms;  terms × (u32 text offset, u32 df, u64 postings offset, u32 postings length)
 //!   u32 text length; term texts                       -- terms sorted by text
 //!   postings: per unit, varint(unit − previous unit), varint(tf×2 << 1 | in name)
-//! symbols-<v>.units: zstd frames, each a JSON array of 64 unit records (the rows results
+//! symbols-<v>.units: zstd frames, each a JSON array of 16 unit records (the rows results
 //!   are rendered from: identifier, path, kind, range, summary, exact code size, …)
 //! ```
 
@@ -43,14 +43,14 @@ use std::sync::{Arc, Mutex, OnceLock};
 use quarry_storage::Store;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::text::{STOPWORDS, for_each_term, tokens};
 use crate::trigram::CorruptIndex;
 
 const MAGIC: &[u8; 8] = b"QSEARCH1";
 /// Unit records per compressed frame of `.units`.
-const FRAME_UNITS: usize = 64;
+const FRAME_UNITS: usize = 16;
 const K1: f32 = 1.2;
 const B: f32 = 0.75;
 
@@ -132,9 +132,39 @@ pub struct FileInput {
     pub with_file_unit: bool,
 }
 
+/// What a definition's result is rendered from.
+#[derive(serde::Serialize)]
+struct SymbolRecord<'a> {
+    identifier: &'a str,
+    path: &'a str,
+    kind: &'a str,
+    name: &'a str,
+    qualified_name: &'a str,
+    start_line: i64,
+    start_character: i64,
+    end_line: i64,
+    end_character: i64,
+    signature: &'a str,
+    summary: &'a str,
+    is_public: bool,
+    /// Bytes of the definition's lines (`contentByteSize`).
+    size: usize,
+}
+
+/// What a file's result is rendered from.
+#[derive(serde::Serialize)]
+struct FileRecord<'a> {
+    identifier: &'a str,
+    path: &'a str,
+    language: &'a str,
+    lines: i64,
+    bytes: i64,
+}
+
 struct UnitOut {
-    record: Value,
-    /// (local term, tf × 2, in name), by term.
+    /// The unit's record, serialised (JSON).
+    record: Vec<u8>,
+    /// (local term, tf × 2, in name), each term once.
     terms: Vec<(u32, u32, bool)>,
     len: u32,
     prior: f32,
@@ -151,7 +181,6 @@ struct FileOut {
 #[derive(Default)]
 struct Interner {
     ids: FxHashMap<String, u32>,
-    terms: Vec<String>,
 }
 
 impl Interner {
@@ -159,27 +188,51 @@ impl Interner {
         if let Some(&id) = self.ids.get(t) {
             return id;
         }
-        let id = self.terms.len() as u32;
-        self.terms.push(t.to_string());
+        let id = self.ids.len() as u32;
         self.ids.insert(t.to_string(), id);
         id
     }
+
+    fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// The terms, by id.
+    fn into_terms(self) -> Vec<String> {
+        let mut terms = vec![String::new(); self.ids.len()];
+        for (t, id) in self.ids {
+            terms[id as usize] = t;
+        }
+        terms
+    }
 }
 
-/// Sort (term, weight, in name) pairs by term and sum each term's weights.
-fn merge_pairs(mut pairs: Vec<(u32, u32, bool)>) -> Vec<(u32, u32, bool)> {
-    pairs.sort_unstable_by_key(|p| p.0);
-    let mut out: Vec<(u32, u32, bool)> = Vec::with_capacity(pairs.len() / 2);
+/// Sum each term's weights in (term, weight, in name) pairs; `scratch` is all zero before and
+/// after (indexed by term). Terms come out in order of first appearance.
+fn merge_pairs(
+    pairs: Vec<(u32, u32, bool)>,
+    scratch: &mut Vec<(u32, bool)>,
+) -> Vec<(u32, u32, bool)> {
+    let mut order: Vec<u32> = Vec::with_capacity(pairs.len() / 2);
     for (t, w, n) in pairs {
-        match out.last_mut() {
-            Some(last) if last.0 == t => {
-                last.1 = last.1.saturating_add(w);
-                last.2 |= n;
-            }
-            _ => out.push((t, w, n)),
+        let t_ = t as usize;
+        if t_ >= scratch.len() {
+            scratch.resize(t_ + 1, (0, false));
         }
+        let slot = &mut scratch[t_];
+        if slot.0 == 0 {
+            order.push(t);
+        }
+        slot.0 = slot.0.saturating_add(w.max(1));
+        slot.1 |= n;
     }
-    out
+    order
+        .into_iter()
+        .map(|t| {
+            let (w, n) = std::mem::take(&mut scratch[t as usize]);
+            (t, w, n)
+        })
+        .collect()
 }
 
 fn analyse(file: &FileInput) -> FileOut {
@@ -232,16 +285,18 @@ fn analyse(file: &FileInput) -> FileOut {
     }
 
     let mut units = Vec::with_capacity(n + 1);
+    let mut scratch: Vec<(u32, bool)> = vec![(0, false); dict.len()];
     if file.with_file_unit {
         units.push(UnitOut {
-            record: json!({
-                "identifier": file.identifier,
-                "path": file.path,
-                "language": file.language,
-                "lines": file.lines,
-                "bytes": file.bytes,
-            }),
-            terms: merge_pairs(file_pairs),
+            record: serde_json::to_vec(&FileRecord {
+                identifier: &file.identifier,
+                path: &file.path,
+                language: &file.language,
+                lines: file.lines,
+                bytes: file.bytes,
+            })
+            .unwrap_or_default(),
+            terms: merge_pairs(file_pairs, &mut scratch),
             len: file_len,
             prior: prior(&file.path, None, false, false) as f32,
             name_terms: 0,
@@ -277,22 +332,23 @@ fn analyse(file: &FileInput) -> FileOut {
             .unwrap_or(0);
         let has_doc = s.doc.as_deref().is_some_and(|d| !d.is_empty());
         units.push(UnitOut {
-            record: json!({
-                "identifier": s.identifier,
-                "path": file.path,
-                "kind": s.kind,
-                "name": s.name,
-                "qualified_name": s.qualified_name,
-                "start_line": s.start_line,
-                "start_character": s.start_character,
-                "end_line": s.end_line,
-                "end_character": s.end_character,
-                "signature": s.signature,
-                "summary": s.summary,
-                "is_public": s.is_public,
-                "size": size,
-            }),
-            terms: merge_pairs(pairs),
+            record: serde_json::to_vec(&SymbolRecord {
+                identifier: &s.identifier,
+                path: &file.path,
+                kind: &s.kind,
+                name: &s.name,
+                qualified_name: &s.qualified_name,
+                start_line: s.start_line,
+                start_character: s.start_character,
+                end_line: s.end_line,
+                end_character: s.end_character,
+                signature: &s.signature,
+                summary: &s.summary,
+                is_public: s.is_public,
+                size,
+            })
+            .unwrap_or_default(),
+            terms: merge_pairs(pairs, &mut scratch),
             len,
             prior: prior(&file.path, Some(&s.kind), s.is_public, has_doc) as f32,
             name_terms: name_words.len().min(255) as u8,
@@ -301,7 +357,7 @@ fn analyse(file: &FileInput) -> FileOut {
     }
     FileOut {
         path: file.path.clone(),
-        terms: dict.terms,
+        terms: dict.into_terms(),
         units,
     }
 }
@@ -322,41 +378,100 @@ struct Posting {
     data: Vec<u8>,
 }
 
-/// Builds an index from files added in batches; unit ids are the order of addition.
-#[derive(Default)]
+/// Builds an index from files added in batches; unit ids are the order of addition. Files
+/// are tokenised on every core; a thread of its own merges them, in order, into the index
+/// while the next batch is read and tokenised.
 pub struct Builder {
+    merger: Option<MergerThread>,
+}
+
+/// The merging thread and the channel that feeds it.
+type MergerThread = (
+    std::sync::mpsc::SyncSender<Vec<FileOut>>,
+    std::thread::JoinHandle<std::io::Result<Merger>>,
+);
+
+impl Default for Builder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Builder {
+    pub fn new() -> Self {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<FileOut>>(2);
+        let handle = std::thread::spawn(move || {
+            let mut m = Merger::default();
+            for outs in rx {
+                for out in outs {
+                    m.merge(out)?;
+                }
+            }
+            Ok(m)
+        });
+        Builder {
+            merger: Some((tx, handle)),
+        }
+    }
+
+    /// Add files (tokenised here, merged behind).
+    pub fn add_files(&mut self, files: &[FileInput]) -> std::io::Result<()> {
+        let outs: Vec<FileOut> = files.par_iter().map(analyse).collect();
+        let sent = match &self.merger {
+            Some((tx, _)) => tx.send(outs).is_ok(),
+            None => false,
+        };
+        if sent {
+            return Ok(());
+        }
+        // The merger stopped: its error says why.
+        Err(self
+            .join()
+            .err()
+            .unwrap_or_else(|| std::io::Error::other("the search index merger stopped")))
+    }
+
+    fn join(&mut self) -> std::io::Result<Merger> {
+        let (tx, handle) = self
+            .merger
+            .take()
+            .ok_or_else(|| std::io::Error::other("the search index merger stopped"))?;
+        drop(tx);
+        handle
+            .join()
+            .map_err(|_| std::io::Error::other("the search index merger panicked"))?
+    }
+
+    /// Serialise: (the `.index` object, the `.units` object).
+    pub fn finish(mut self) -> std::io::Result<(Vec<u8>, Vec<u8>)> {
+        self.join()?.finish()
+    }
+}
+
+/// The index being built.
+#[derive(Default)]
+struct Merger {
     dict: Interner,
     postings: Vec<Posting>,
     files: Vec<String>,
     units: Vec<UnitInfo>,
     lengths: [u64; 2],
     counts: [u64; 2],
-    frame: Vec<Value>,
+    /// Records of the frame being filled: a JSON array in the making.
+    frame: Vec<u8>,
+    frame_units: usize,
     frames: Vec<(u64, u32)>,
     records: Vec<u8>,
+    compressor: Option<zstd::bulk::Compressor<'static>>,
 }
 
-impl Builder {
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Add files: tokenised on every core, then merged in order.
-    pub fn add_files(&mut self, files: &[FileInput]) -> std::io::Result<()> {
-        let outs: Vec<FileOut> = files.par_iter().map(analyse).collect();
-        for out in outs {
-            self.merge(out)?;
-        }
-        Ok(())
-    }
-
+impl Merger {
     fn merge(&mut self, out: FileOut) -> std::io::Result<()> {
         let file = self.files.len() as u32;
         self.files.push(out.path);
         let ids: Vec<u32> = out.terms.iter().map(|t| self.dict.id(t)).collect();
-        if self.postings.len() < self.dict.terms.len() {
-            self.postings
-                .resize_with(self.dict.terms.len(), Default::default);
+        if self.postings.len() < self.dict.len() {
+            self.postings.resize_with(self.dict.len(), Default::default);
         }
         for u in out.units {
             let id = self.units.len() as u32;
@@ -377,8 +492,11 @@ impl Builder {
                 p.last = id;
                 p.df += 1;
             }
-            self.frame.push(u.record);
-            if self.frame.len() == FRAME_UNITS {
+            self.frame
+                .push(if self.frame_units == 0 { b'[' } else { b',' });
+            self.frame.extend_from_slice(&u.record);
+            self.frame_units += 1;
+            if self.frame_units == FRAME_UNITS {
                 self.flush_frame()?;
             }
         }
@@ -386,25 +504,26 @@ impl Builder {
     }
 
     fn flush_frame(&mut self) -> std::io::Result<()> {
-        if self.frame.is_empty() {
+        if self.frame_units == 0 {
             return Ok(());
         }
-        let json = serde_json::to_vec(&std::mem::take(&mut self.frame))?;
-        let z = zstd::bulk::compress(&json, 3)?;
+        self.frame.push(b']');
+        let compressor = match &mut self.compressor {
+            Some(c) => c,
+            None => self.compressor.insert(zstd::bulk::Compressor::new(3)?),
+        };
+        let z = compressor.compress(&self.frame)?;
+        self.frame.clear();
+        self.frame_units = 0;
         self.frames
             .push((self.records.len() as u64, z.len() as u32));
         self.records.extend_from_slice(&z);
         Ok(())
     }
 
-    /// Units added so far.
-    pub fn units(&self) -> usize {
-        self.units.len()
-    }
-
-    /// Serialise: (the `.index` object, the `.units` object).
-    pub fn finish(mut self) -> std::io::Result<(Vec<u8>, Vec<u8>)> {
+    fn finish(mut self) -> std::io::Result<(Vec<u8>, Vec<u8>)> {
         self.flush_frame()?;
+        let terms = std::mem::take(&mut self.dict).into_terms();
         let avg = |i: usize| {
             if self.counts[i] == 0 {
                 1.0
@@ -412,7 +531,18 @@ impl Builder {
                 (self.lengths[i] as f64 / self.counts[i] as f64).max(1.0) as f32
             }
         };
-        let mut out = Vec::new();
+        let size = 8
+            + 16
+            + self.files.iter().map(|p| 4 + p.len()).sum::<usize>()
+            + self.units.len() * 14
+            + 4
+            + self.frames.len() * 12
+            + 4
+            + terms.len() * DIR_ENTRY
+            + 4
+            + terms.iter().map(String::len).sum::<usize>()
+            + self.postings.iter().map(|p| p.data.len()).sum::<usize>();
+        let mut out = Vec::with_capacity(size);
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&(self.units.len() as u32).to_le_bytes());
         out.extend_from_slice(&(self.files.len() as u32).to_le_bytes());
@@ -434,10 +564,8 @@ impl Builder {
             out.extend_from_slice(&offset.to_le_bytes());
             out.extend_from_slice(&len.to_le_bytes());
         }
-        let mut order: Vec<u32> = (0..self.dict.terms.len() as u32).collect();
-        order.sort_unstable_by(|&a, &b| {
-            self.dict.terms[a as usize].cmp(&self.dict.terms[b as usize])
-        });
+        let mut order: Vec<u32> = (0..terms.len() as u32).collect();
+        order.sort_unstable_by(|&a, &b| terms[a as usize].cmp(&terms[b as usize]));
         out.extend_from_slice(&(order.len() as u32).to_le_bytes());
         let (mut text_at, mut post_at) = (0u32, 0u64);
         for &t in &order {
@@ -446,15 +574,16 @@ impl Builder {
             out.extend_from_slice(&p.df.to_le_bytes());
             out.extend_from_slice(&post_at.to_le_bytes());
             out.extend_from_slice(&(p.data.len() as u32).to_le_bytes());
-            text_at += self.dict.terms[t as usize].len() as u32;
+            text_at += terms[t as usize].len() as u32;
             post_at += p.data.len() as u64;
         }
         out.extend_from_slice(&text_at.to_le_bytes());
         for &t in &order {
-            out.extend_from_slice(self.dict.terms[t as usize].as_bytes());
+            out.extend_from_slice(terms[t as usize].as_bytes());
         }
         for &t in &order {
-            out.extend_from_slice(&self.postings[t as usize].data);
+            // Freed as they are copied: the index is not held twice.
+            out.extend_from_slice(&std::mem::take(&mut self.postings[t as usize].data));
         }
         Ok((out, self.records))
     }
@@ -726,108 +855,198 @@ fn expansions(term: &str) -> Vec<(&str, f32)> {
     out
 }
 
-/// The `k` best units for the question terms `terms` over `indexes` (each with the filter
-/// its units' paths must pass), best first; ties by index, then unit.
-pub fn top(indexes: &[(&SearchIndex, Admits<'_>)], terms: &[String], k: usize) -> Vec<Found> {
-    let terms = &terms[..terms.len().min(16)];
-    if terms.is_empty() || k == 0 {
-        return Vec::new();
-    }
-    // Per index and question term: (unit, weighted tf, in name) of every unit it matches.
-    let lists: Vec<Vec<Vec<(u32, f32, bool)>>> = indexes
-        .iter()
-        .map(|(ix, _)| {
-            let n = ix.units.len();
-            let mut tf = vec![0f32; n];
-            let mut name = vec![false; n];
-            let mut touched: Vec<u32> = Vec::new();
-            terms
-                .iter()
-                .map(|term| {
-                    for (text, weight) in expansions(term) {
-                        let Some(i) = ix.find(text) else { continue };
-                        decode(ix.posting_bytes(i), n as u32, |u, tf2, in_name| {
-                            let slot = &mut tf[u as usize];
-                            if *slot == 0.0 {
-                                touched.push(u);
-                            }
-                            *slot += weight * tf2 as f32 / 2.0;
-                            name[u as usize] |= in_name;
-                        });
-                    }
-                    touched
-                        .drain(..)
-                        .map(|u| {
-                            let t = std::mem::take(&mut tf[u as usize]);
-                            let m = std::mem::take(&mut name[u as usize]);
-                            (u, t, m)
-                        })
-                        .collect()
-                })
-                .collect()
-        })
-        .collect();
-    let n_total: f64 = indexes.iter().map(|(ix, _)| ix.units.len() as f64).sum();
-    let idf: Vec<f32> = (0..terms.len())
-        .map(|q| {
-            let df: f64 = lists.iter().map(|l| l[q].len() as f64).sum();
-            ((n_total - df + 0.5) / (df + 0.5) + 1.0).ln() as f32
-        })
-        .collect();
-    let mut found: Vec<Found> = Vec::new();
-    for (x, ((ix, admits), lists)) in indexes.iter().zip(&lists).enumerate() {
-        let n = ix.units.len();
-        let mut score = vec![0f32; n];
-        let mut matched = vec![0u8; n];
-        let mut named = vec![0u8; n];
-        let mut touched: Vec<u32> = Vec::new();
-        let norm: [f32; 2] = [1.0 / ix.avg[0], 1.0 / ix.avg[1]];
-        for (q, list) in lists.iter().enumerate() {
-            for &(u, tf, in_name) in list {
-                let info = &ix.units[u as usize];
-                let k = K1 * (1.0 - B + B * info.len as f32 * norm[usize::from(info.is_file)]);
-                let s = &mut score[u as usize];
-                if matched[u as usize] == 0 {
-                    touched.push(u);
-                }
-                *s += idf[q] * tf * (K1 + 1.0) / (tf + k);
-                matched[u as usize] += 1;
-                named[u as usize] += u8::from(in_name);
-            }
+/// Per-query working memory for one index: dense arrays over its units, zero between
+/// queries (each query resets exactly what it touched). Pooled, because allocating them
+/// afresh — megabytes for a large repository — cost more in page faults than the ranking.
+#[derive(Default)]
+struct Scratch {
+    tf: Vec<f32>,
+    name: Vec<bool>,
+    score: Vec<f32>,
+    matched: Vec<u8>,
+    named: Vec<u8>,
+    touched: Vec<u32>,
+    /// (unit, weighted tf, in name) of each question term's matches, term after term.
+    matches: Vec<(u32, f32, bool)>,
+}
+
+impl Scratch {
+    fn take(units: usize) -> Scratch {
+        let mut s = scratch_pool()
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .pop()
+            .unwrap_or_default();
+        if s.tf.len() < units {
+            s.tf.resize(units, 0.0);
+            s.name.resize(units, false);
+            s.score.resize(units, 0.0);
+            s.matched.resize(units, 0);
+            s.named.resize(units, 0);
         }
-        let mut admitted: Vec<Option<bool>> = vec![None; ix.files.len()];
-        for u in touched {
-            let info = &ix.units[u as usize];
-            let ok = *admitted[info.file as usize]
-                .get_or_insert_with(|| admits(&ix.files[info.file as usize]));
-            if !ok {
-                continue;
-            }
-            let mut s = f64::from(score[u as usize]);
-            s *= 0.5 + 0.5 * f64::from(matched[u as usize]) / terms.len() as f64;
-            s *= f64::from(info.prior);
-            if info.name_terms > 0 && named[u as usize] >= info.name_terms {
-                s *= 1.3;
-            }
-            found.push(Found {
-                index: x,
-                unit: u,
-                score: s,
-            });
+        s.touched.clear();
+        s.matches.clear();
+        s
+    }
+
+    fn give_back(self) {
+        let mut pool = scratch_pool().lock().unwrap_or_else(|p| p.into_inner());
+        if pool.len() < 8 {
+            pool.push(self);
         }
     }
-    let order = |a: &Found, b: &Found| {
+}
+
+fn scratch_pool() -> &'static Mutex<Vec<Scratch>> {
+    static POOL: OnceLock<Mutex<Vec<Scratch>>> = OnceLock::new();
+    POOL.get_or_init(Default::default)
+}
+
+/// A candidate in the top-k heap: the worst on top.
+struct Ranked(Found);
+
+impl Ranked {
+    fn better(&self, other: &Ranked) -> std::cmp::Ordering {
+        let (a, b) = (&self.0, &other.0);
         b.score
             .total_cmp(&a.score)
             .then(a.index.cmp(&b.index))
             .then(a.unit.cmp(&b.unit))
-    };
-    if found.len() > k {
-        found.select_nth_unstable_by(k - 1, order);
-        found.truncate(k);
     }
-    found.sort_by(order);
-    found
+}
+
+impl PartialEq for Ranked {
+    fn eq(&self, other: &Self) -> bool {
+        self.better(other).is_eq()
+    }
+}
+
+impl Eq for Ranked {}
+
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Ranked {
+    /// Better sorts first, so a max-heap keeps the worst on top.
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.better(other)
+    }
+}
+
+/// The `k` best units for the question terms `terms` over `indexes` (each with the filter
+/// its units' paths must pass; `None` admits all), best first; ties by index, then unit.
+pub fn top(
+    indexes: &[(&SearchIndex, Option<Admits<'_>>)],
+    terms: &[String],
+    k: usize,
+) -> Vec<Found> {
+    let terms = &terms[..terms.len().min(16)];
+    if terms.is_empty() || k == 0 {
+        return Vec::new();
+    }
+    // Per index: each question term's matches, and where they end in `matches`.
+    let mut scratches: Vec<(Scratch, Vec<usize>)> = indexes
+        .iter()
+        .map(|(ix, _)| {
+            let n = ix.units.len();
+            let mut s = Scratch::take(n);
+            let mut ends = Vec::with_capacity(terms.len());
+            for term in terms {
+                for (text, weight) in expansions(term) {
+                    let Some(i) = ix.find(text) else { continue };
+                    let (tf, name, touched) = (&mut s.tf, &mut s.name, &mut s.touched);
+                    decode(ix.posting_bytes(i), n as u32, |u, tf2, in_name| {
+                        let slot = &mut tf[u as usize];
+                        if *slot == 0.0 {
+                            touched.push(u);
+                        }
+                        *slot += weight * tf2 as f32 / 2.0;
+                        name[u as usize] |= in_name;
+                    });
+                }
+                for &u in &s.touched {
+                    let t = std::mem::take(&mut s.tf[u as usize]);
+                    let m = std::mem::take(&mut s.name[u as usize]);
+                    s.matches.push((u, t, m));
+                }
+                s.touched.clear();
+                ends.push(s.matches.len());
+            }
+            (s, ends)
+        })
+        .collect();
+    // Statistics over every index searched: one corpus.
+    let n_total: f64 = indexes.iter().map(|(ix, _)| ix.units.len() as f64).sum();
+    let idf: Vec<f32> = (0..terms.len())
+        .map(|q| {
+            let df: f64 = scratches
+                .iter()
+                .map(|(_, ends)| (ends[q] - if q == 0 { 0 } else { ends[q - 1] }) as f64)
+                .sum();
+            ((n_total - df + 0.5) / (df + 0.5) + 1.0).ln() as f32
+        })
+        .collect();
+    let mut heap: std::collections::BinaryHeap<Ranked> = std::collections::BinaryHeap::new();
+    for (x, ((ix, admits), (s, ends))) in indexes.iter().zip(&mut scratches).enumerate() {
+        let norm: [f32; 2] = [1.0 / ix.avg[0], 1.0 / ix.avg[1]];
+        let mut start = 0;
+        for (q, &end) in ends.iter().enumerate() {
+            for &(u, tf, in_name) in &s.matches[start..end] {
+                let info = &ix.units[u as usize];
+                let k = K1 * (1.0 - B + B * info.len as f32 * norm[usize::from(info.is_file)]);
+                if s.matched[u as usize] == 0 {
+                    s.touched.push(u);
+                }
+                s.score[u as usize] += idf[q] * tf * (K1 + 1.0) / (tf + k);
+                s.matched[u as usize] += 1;
+                s.named[u as usize] += u8::from(in_name);
+            }
+            start = end;
+        }
+        let mut admitted: Vec<Option<bool>> = match admits {
+            Some(_) => vec![None; ix.files.len()],
+            None => Vec::new(),
+        };
+        for &u in &s.touched {
+            let ui = u as usize;
+            let (score, matched, named) = (
+                std::mem::take(&mut s.score[ui]),
+                std::mem::take(&mut s.matched[ui]),
+                std::mem::take(&mut s.named[ui]),
+            );
+            let info = &ix.units[ui];
+            if let Some(admits) = admits {
+                let f = info.file as usize;
+                if !*admitted[f].get_or_insert_with(|| admits(&ix.files[f])) {
+                    continue;
+                }
+            }
+            let mut score = f64::from(score);
+            score *= 0.5 + 0.5 * f64::from(matched) / terms.len() as f64;
+            score *= f64::from(info.prior);
+            if info.name_terms > 0 && named >= info.name_terms {
+                score *= 1.3;
+            }
+            let r = Ranked(Found {
+                index: x,
+                unit: u,
+                score,
+            });
+            if heap.len() < k {
+                heap.push(r);
+            } else if heap.peek().is_some_and(|worst| r < *worst) {
+                heap.pop();
+                heap.push(r);
+            }
+        }
+    }
+    for (s, _) in scratches {
+        s.give_back();
+    }
+    heap.into_sorted_vec().into_iter().map(|r| r.0).collect()
 }
 
 /// Where the index of a repository's `symbols` at `version` is stored.
@@ -881,8 +1100,16 @@ pub async fn read_units(
         .await
         .map_err(|e| e.to_string())?;
     let mut frames: HashMap<usize, Vec<Value>> = HashMap::new();
+    let mut dctx = zstd::bulk::Decompressor::new().map_err(|e| format!("zstd: {e}"))?;
     for (f, z) in wanted.into_iter().zip(bytes) {
-        let json = zstd::bulk::decompress(&z, 64 << 20).map_err(|e| format!("zstd: {e}"))?;
+        let size = zstd::zstd_safe::get_frame_content_size(&z)
+            .ok()
+            .flatten()
+            .filter(|&n| n <= 64 << 20)
+            .ok_or_else(|| format!("unit records frame {f} is damaged"))?;
+        let json = dctx
+            .decompress(&z, size as usize)
+            .map_err(|e| format!("zstd: {e}"))?;
         let records: Vec<Value> =
             serde_json::from_slice(&json).map_err(|e| format!("unit records: {e}"))?;
         frames.insert(f, records);
@@ -1023,7 +1250,7 @@ mod tests {
         ]
     }
 
-    const ALL: Admits<'static> = &|_: &str| true;
+    const ALL: Option<Admits<'static>> = None;
 
     fn ask(ix: &SearchIndex, q: &str, k: usize) -> Vec<u32> {
         top(&[(ix, ALL)], &crate::text::query_terms(q), k)
@@ -1056,7 +1283,7 @@ mod tests {
         let a = build(&files[..2]);
         let b = build(&files[2..]);
         let all = ALL;
-        let not_net: Admits = &|p: &str| !p.starts_with("net/");
+        let not_net: Option<Admits> = Some(&|p: &str| !p.starts_with("net/"));
         let terms = crate::text::query_terms("open socket");
         let both = top(&[(&a, all), (&b, all)], &terms, 10);
         assert!(both.iter().any(|f| f.index == 1 && f.unit == 0), "{both:?}");

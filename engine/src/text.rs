@@ -99,6 +99,9 @@ pub fn for_each_term(text: &str, mut f: impl FnMut(&str)) {
 /// on case (`parseHTTPRequest2` → `parse`, `http`, `request2`); one-letter parts that are
 /// not digits are dropped.
 fn for_each_word(text: &str, mut f: impl FnMut(&str)) {
+    if text.is_ascii() {
+        return for_each_ascii_word(text.as_bytes(), f);
+    }
     let mut lower = String::new();
     for word in text.split(|c: char| !c.is_alphanumeric()) {
         if word.is_empty() {
@@ -116,6 +119,41 @@ fn for_each_word(text: &str, mut f: impl FnMut(&str)) {
                 f(&lower);
             }
         });
+    }
+}
+
+/// [`for_each_word`] for ASCII text, on bytes (the common case, and most of the cost of
+/// building a search index).
+fn for_each_ascii_word(text: &[u8], mut f: impl FnMut(&str)) {
+    let mut lower = String::new();
+    let mut emit = |part: &[u8]| {
+        if part.len() >= 2 || part.iter().all(u8::is_ascii_digit) {
+            lower.clear();
+            // ASCII bytes are UTF-8.
+            if let Ok(part) = std::str::from_utf8(part) {
+                lower.push_str(part);
+                lower.make_ascii_lowercase();
+                f(&lower);
+            }
+        }
+    };
+    for word in text.split(|b| !b.is_ascii_alphanumeric()) {
+        if word.is_empty() {
+            continue;
+        }
+        let mut start = 0;
+        for i in 1..word.len() {
+            let (prev, c) = (word[i - 1], word[i]);
+            let boundary = (prev.is_ascii_lowercase() && c.is_ascii_uppercase())
+                || (prev.is_ascii_uppercase()
+                    && c.is_ascii_uppercase()
+                    && word.get(i + 1).is_some_and(u8::is_ascii_lowercase));
+            if boundary {
+                emit(&word[start..i]);
+                start = i;
+            }
+        }
+        emit(&word[start..]);
     }
 }
 

@@ -348,6 +348,11 @@ impl SearchFilter {
         parts.into_iter().reduce(Expr::and)
     }
 
+    /// Whether the filter admits every path (no path, extension or Markdown filter).
+    pub fn admits_everything(&self) -> bool {
+        self.paths.is_empty() && self.extensions.is_empty() && !self.exclude_markdown
+    }
+
     /// Whether the filter admits `path` — [`SearchFilter::predicate`] evaluated in Rust, for
     /// paths that come from a trigram index rather than a table.
     pub fn admits(&self, path: &str) -> bool {

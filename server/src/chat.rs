@@ -45,6 +45,10 @@ async fn gather(
     let filter = plans::SearchFilter::default();
     let (repos, hits, ctx) =
         crate::tools::semantic::retrieve(call, sources, question, &filter, k).await?;
+    let ctx = match ctx {
+        Some(ctx) => ctx,
+        None => call.session_of(&repos).await?,
+    };
     let mut file_ids: Vec<String> = Vec::new();
     let file_id = |data_source: &str, path: &str| {
         let prefix = repos

@@ -629,13 +629,26 @@ impl Call<'_> {
         &self,
         sources: &[DataSource],
     ) -> Result<(Vec<DataSource>, datafusion::prelude::SessionContext), ToolError> {
-        let repos = quarry_engine::exec::expand_repositories(&self.state.catalog, sources)
-            .await
-            .map_err(ToolError::internal)?;
-        let ctx = quarry_engine::exec::session_for(&self.state.catalog, &repos)
-            .await
-            .map_err(ToolError::internal)?;
+        let repos = self.repositories(sources).await?;
+        let ctx = self.session_of(&repos).await?;
         Ok((repos, ctx))
+    }
+
+    /// The repositories `sources` stand for (workspaces expanded).
+    pub async fn repositories(&self, sources: &[DataSource]) -> Result<Vec<DataSource>, ToolError> {
+        quarry_engine::exec::expand_repositories(&self.state.catalog, sources)
+            .await
+            .map_err(ToolError::internal)
+    }
+
+    /// A DataFusion session over `repos` (from [`Call::repositories`]).
+    pub async fn session_of(
+        &self,
+        repos: &[DataSource],
+    ) -> Result<datafusion::prelude::SessionContext, ToolError> {
+        quarry_engine::exec::session_for(&self.state.catalog, repos)
+            .await
+            .map_err(ToolError::internal)
     }
 }
 

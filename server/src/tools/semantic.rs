@@ -149,19 +149,22 @@ pub async fn retrieve(
     (
         Vec<DataSource>,
         Vec<Hit>,
-        datafusion::prelude::SessionContext,
+        Option<datafusion::prelude::SessionContext>,
     ),
     ToolError,
 > {
     let mut terms = query_terms(question);
     terms.truncate(MAX_TERMS);
-    let (repos, ctx) = call.session(sources).await?;
+    let repos = call.repositories(sources).await?;
     if terms.is_empty() {
-        return Ok((repos, Vec::new(), ctx));
+        return Ok((repos, Vec::new(), None));
     }
+    // The search indexes need no DataFusion session (creating one is most of a question's
+    // cost once the ranking is an index lookup).
     if let Some(hits) = from_search_indexes(call, &repos, &terms, filter, limit).await? {
-        return Ok((repos, hits, ctx));
+        return Ok((repos, hits, None));
     }
+    let ctx = call.session_of(&repos).await?;
     let syms = execute(
         &ctx,
         plans::semantic_symbols(&ctx, filter, &terms, CANDIDATES).await,
@@ -179,7 +182,7 @@ pub async fn retrieve(
         .collect();
     let mut hits = rank(&terms, rows);
     hits.truncate(limit);
-    Ok((repos, hits, ctx))
+    Ok((repos, hits, Some(ctx)))
 }
 
 /// The ranking from the repositories' search indexes; `None` when one of them has none (an
@@ -204,9 +207,10 @@ async fn from_search_indexes(
         loaded.push((repo, version, ix));
     }
     let admits = |p: &str| filter.admits(p);
-    let indexes: Vec<(&search::SearchIndex, search::Admits)> = loaded
+    let admits = (!filter.admits_everything()).then_some(&admits as search::Admits);
+    let indexes: Vec<(&search::SearchIndex, Option<search::Admits>)> = loaded
         .iter()
-        .map(|(_, _, ix)| (ix.as_ref(), &admits as search::Admits))
+        .map(|(_, _, ix)| (ix.as_ref(), admits))
         .collect();
     let found = tokio::task::block_in_place(|| search::top(&indexes, terms, limit));
     let mut hits: Vec<Option<Hit>> = (0..found.len()).map(|_| None).collect();
@@ -243,7 +247,8 @@ fn kind_of(h: &Hit) -> String {
 
 /// Exact byte sizes of the hits' code (symbols: their line range of the file).
 async fn sizes(
-    ctx: &datafusion::prelude::SessionContext,
+    call: &Call<'_>,
+    ctx: Option<datafusion::prelude::SessionContext>,
     repos: &[DataSource],
     hits: &[Hit],
 ) -> Result<Vec<usize>, ToolError> {
@@ -267,7 +272,11 @@ async fn sizes(
     let files = if ids.is_empty() {
         Vec::new()
     } else {
-        execute(ctx, plans::files_by_identifier(ctx, &ids).await).await?
+        let ctx = match ctx {
+            Some(ctx) => ctx,
+            None => call.session_of(repos).await?,
+        };
+        execute(&ctx, plans::files_by_identifier(&ctx, &ids).await).await?
     };
     Ok(hits
         .iter()
@@ -312,7 +321,7 @@ pub async fn semantic_search(call: &Call<'_>, a: args::SemanticSearch) -> ToolRe
         a.exclude_markdown,
     );
     let (repos, hits, ctx) = retrieve(call, &sources, question, &filter, limit).await?;
-    let sizes = sizes(&ctx, &repos, &hits).await?;
+    let sizes = sizes(call, ctx, &repos, &hits).await?;
     let results: Vec<Value> = hits
         .iter()
         .zip(&sizes)
