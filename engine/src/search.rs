@@ -844,11 +844,14 @@ pub struct Found {
 }
 
 /// The dictionary terms a question term matches, with their weight: itself (1), and each
-/// shorter prefix of at least three bytes — a code abbreviation (`rect`, `repo`) — at ½.
+/// prefix of at least three bytes that is at least two bytes shorter — a code abbreviation
+/// (`rect` for "rectangle", `str` for "string") — at ½. (One letter short is a different
+/// word more often than an abbreviation: `not` is no abbreviation of "nothing", stemmed
+/// `noth`.)
 fn expansions(term: &str) -> Vec<(&str, f32)> {
     let mut out = vec![(term, 1.0)];
     for (i, _) in term.char_indices().skip(1) {
-        if i >= 3 {
+        if i >= 3 && i + 2 <= term.len() {
             out.push((&term[..i], 0.5));
         }
     }
@@ -1274,6 +1277,9 @@ mod tests {
         assert_eq!(ask(&ix, "rectangle", 1), vec![1]);
         assert_eq!(ask(&ix, "open a socket connection for a URL", 1), vec![5]);
         assert!(ask(&ix, "zebra", 10).is_empty());
+        // A prefix one letter short is no abbreviation ("nothing" → `noth`, not `not`).
+        assert_eq!(expansions("noth"), vec![("noth", 1.0)]);
+        assert_eq!(expansions("rectangl")[1..3], [("rec", 0.5), ("rect", 0.5)]);
         assert_eq!(ix.document_frequency("width"), 3); // file, area, scale
     }
 

@@ -47,11 +47,12 @@ fn field_tokens(row: &Map<String, Value>, is_file: bool) -> Vec<(Vec<String>, f6
 
 /// How much an identifier token counts for a question term: 1 for the same (stemmed) word,
 /// 0.5 for a code abbreviation that is a prefix of it (`rect` for `rectangl`, `repo` for
-/// `repositori`; at least three letters — `cfg` for `config` does not count), else 0.
+/// `repositori`; at least three letters — `cfg` for `config` does not count — and at least
+/// two shorter: `not` is no abbreviation of `noth`), else 0. As `quarry_engine::search`.
 fn term_match(token: &str, term: &str) -> f64 {
     if token == term {
         1.0
-    } else if token.len() >= 3 && term.len() > token.len() && term.starts_with(token) {
+    } else if token.len() >= 3 && term.len() >= token.len() + 2 && term.starts_with(token) {
         0.5
     } else {
         0.0
