@@ -971,3 +971,170 @@ async fn semantic_search_index_lifecycle() {
         "{found:?}"
     );
 }
+
+/// A stand-in for an OpenAI-compatible embeddings endpoint (no embedding model can run
+/// here): a text's vector counts its words, one dimension per distinct word, after mapping the synonyms
+/// `disc` → `circle` and `cog` → `gear`, so "disc" and "circle" embed alike although no
+/// lexical ranking can relate them. Returns its base URL and the number of texts embedded.
+fn embeddings_stand_in() -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let count = std::sync::Arc::new(AtomicUsize::new(0));
+    let seen = count.clone();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    listener.set_nonblocking(true).unwrap();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            const DIMS: usize = 2048;
+            let vocab = std::sync::Arc::new(std::sync::Mutex::new(std::collections::HashMap::<
+                String,
+                usize,
+            >::new()));
+            let embed = move |axum::Json(body): axum::Json<Value>| {
+                let seen = seen.clone();
+                let vocab = vocab.clone();
+                async move {
+                    let inputs: Vec<String> = match &body["input"] {
+                        Value::String(s) => vec![s.clone()],
+                        v => v
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .map(|x| x.as_str().unwrap().to_string())
+                            .collect(),
+                    };
+                    seen.fetch_add(inputs.len(), Ordering::SeqCst);
+                    let data: Vec<Value> = inputs
+                        .iter()
+                        .enumerate()
+                        .map(|(i, text)| {
+                            let mut v = vec![0.0f64; DIMS];
+                            for w in text
+                                .split(|c: char| !c.is_ascii_alphabetic())
+                                .filter(|w| w.len() > 2)
+                            {
+                                let w = w.to_lowercase();
+                                let w = match w.as_str() {
+                                    "disc" => "circle".to_string(),
+                                    "cog" => "gear".to_string(),
+                                    _ => w,
+                                };
+                                // One dimension per distinct word (no collisions on a fixture).
+                                let mut vocab = vocab.lock().unwrap();
+                                let next = vocab.len() % DIMS;
+                                let d = *vocab.entry(w).or_insert(next);
+                                v[d] += 1.0;
+                            }
+                            json!({"object": "embedding", "index": i, "embedding": v})
+                        })
+                        .collect();
+                    axum::Json(json!({"object": "list", "data": data, "model": body["model"]}))
+                }
+            };
+            let app = axum::Router::new().route("/v1/embeddings", axum::routing::post(embed));
+            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+            axum::serve(listener, app).await.unwrap();
+        });
+    });
+    (format!("http://{addr}/v1"), count)
+}
+
+/// Dense vectors from an embeddings endpoint are built by `quarry index` and fused with the
+/// lexical ranking; without the endpoint, at index or at query time, search stays lexical.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn semantic_search_fuses_dense_vectors_from_an_embeddings_endpoint() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = fixture_repo("polyglot", tmp.path());
+    let store = tmp.path().join("store");
+    let (url, embedded) = embeddings_stand_in();
+    let env = [
+        ("QUARRY_EMBEDDINGS_URL", url.as_str()),
+        ("QUARRY_EMBEDDINGS_MODEL", "stand-in"),
+        ("QUARRY_EMBEDDINGS_BATCH", "7"),
+    ];
+    quarry_ok_env(
+        &store,
+        &env,
+        &["index", dir.to_str().unwrap(), "--name", "poly"],
+    );
+    let search_dir = std::fs::read_dir(store.join("sources"))
+        .unwrap()
+        .map(|e| e.unwrap().path().join("search"))
+        .find(|p| p.is_dir())
+        .unwrap();
+    let vectors: Vec<_> = std::fs::read_dir(&search_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .filter(|n| n.ends_with(".vectors"))
+        .collect();
+    assert_eq!(vectors.len(), 1, "{vectors:?}");
+    let units = embedded.load(std::sync::atomic::Ordering::SeqCst);
+    assert!(units > 50, "every unit is embedded once: {units}");
+    // An unchanged re-index embeds nothing again.
+    quarry_ok_env(
+        &store,
+        &env,
+        &["index", dir.to_str().unwrap(), "--name", "poly"],
+    );
+    assert_eq!(embedded.load(std::sync::atomic::Ordering::SeqCst), units);
+
+    let key = quarry_ok(&store, &["keys", "create"]).trim().to_string();
+    let ids = |r: &Value| -> Vec<String> {
+        r["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x["identifier"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let disc = json!({"question": "disc", "max_results": 3});
+    // No word of the question is in the code: lexically, nothing.
+    let lexical = start(&store);
+    assert!(ids(&semantic(&lexical, &key, disc.clone()).await).is_empty());
+    drop(lexical);
+    // With the endpoint, the dense ranking finds the circle.
+    let s = start_with_env(&store, &env);
+    let r = semantic(&s, &key, disc.clone()).await;
+    let found = ids(&r);
+    assert!(found.first().is_some_and(|i| i.contains("Circle")), "{r}");
+    // Both rankings agree on an ordinary question; filters hold for dense results too.
+    let area = semantic(
+        &s,
+        &key,
+        json!({"question": "area of a circle", "max_results": 3}),
+    )
+    .await;
+    assert!(
+        ids(&area)[0].ends_with("python/shapes.py::Circle.area"),
+        "{area}"
+    );
+    let only_rust = semantic(&s, &key, json!({"question": "disc", "paths": ["rust"]})).await;
+    assert!(
+        ids(&only_rust).iter().all(|i| i.contains("::rust/")),
+        "{only_rust}"
+    );
+    drop(s);
+    // Endpoint unreachable at query time: the lexical answer.
+    let dead = [
+        ("QUARRY_EMBEDDINGS_URL", "http://127.0.0.1:9/v1"),
+        ("QUARRY_EMBEDDINGS_MODEL", "stand-in"),
+    ];
+    let s = start_with_env(&store, &dead);
+    assert!(ids(&semantic(&s, &key, disc).await).is_empty());
+    drop(s);
+
+    // Endpoint unreachable at index time: the index is built, without vectors, and says so.
+    let other = tmp.path().join("other-store");
+    let out = quarry_env(
+        &other,
+        &dead,
+        &["index", dir.to_str().unwrap(), "--name", "poly"],
+    );
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no dense vectors"), "{err}");
+}

@@ -28,7 +28,7 @@ use crate::error::{EngineError, Result};
 use crate::lang::Lang;
 use crate::resolve::{self, FileInput, file_identifier};
 use crate::source::{Entry, ResolvedSource};
-use crate::{search, trigram};
+use crate::{embed, search, trigram};
 use quarry_storage::StorageError;
 
 /// Bump when analysis output changes, so re-indexing does not reuse stale analyses.
@@ -568,6 +568,27 @@ pub async fn index_repository(
         if let Err(e) = build_search(store, &source, files_version, symbols_version).await {
             progress.warn(&format!(
                 "the search index was not built ({e}); semantic search will rank table rows"
+            ));
+        }
+    }
+
+    // Dense vectors, when an embeddings endpoint is configured (QUARRY_EMBEDDINGS_URL).
+    if let Some(provider) = embed::Provider::from_env()
+        && search::exists(store, &source.id, symbols_version).await?
+        && !embed::exists(store, &source.id, symbols_version, &provider.model).await
+    {
+        let units = search::load(store, &source.id, symbols_version)
+            .await
+            .map_or(0, |ix| ix.units());
+        progress.phase(
+            &format!("embedding with {} ({} units)", provider.model, units),
+            Some(units as u64),
+        );
+        let advance = |n: usize| progress.advance(n as u64, 0);
+        if let Err(e) = embed::build(store, &source.id, symbols_version, &provider, &advance).await
+        {
+            progress.warn(&format!(
+                "no dense vectors ({e}); semantic search stays lexical for this repository"
             ));
         }
     }

@@ -7,6 +7,8 @@
 pub mod analyze;
 /// Arrow batch building and reading.
 pub mod batch;
+/// Dense vectors from an embeddings endpoint (optional).
+pub mod embed;
 /// Errors by phase.
 pub mod error;
 /// DataFusion sessions over published snapshots; the read-only SQL console.

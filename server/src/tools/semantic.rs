@@ -162,7 +162,7 @@ pub async fn retrieve(
     }
     // The search indexes need no DataFusion session (creating one is most of a question's
     // cost once the ranking is an index lookup).
-    if let Some(hits) = from_search_indexes(call, &repos, &terms, filter, limit).await? {
+    if let Some(hits) = from_search_indexes(call, &repos, question, &terms, filter, limit).await? {
         return Ok((repos, hits, None));
     }
     let ctx = call.session_of(&repos).await?;
@@ -191,11 +191,12 @@ pub async fn retrieve(
 async fn from_search_indexes(
     call: &Call<'_>,
     repos: &[DataSource],
+    question: &str,
     terms: &[String],
     filter: &plans::SearchFilter,
     limit: usize,
 ) -> Result<Option<Vec<Hit>>, ToolError> {
-    use quarry_engine::search;
+    use quarry_engine::{embed, search};
     let store = call.state.catalog.store();
     let mut loaded = Vec::new();
     for repo in repos {
@@ -213,7 +214,41 @@ async fn from_search_indexes(
         .iter()
         .map(|(_, _, ix)| (ix.as_ref(), admits))
         .collect();
-    let found = tokio::task::block_in_place(|| search::top(&indexes, terms, limit));
+    // With an embeddings provider and vectors for every repository: the lexical and the
+    // dense rankings' top `POOL` each, fused by reciprocal rank.
+    let provider = embed::Provider::from_env();
+    let mut vectors = Vec::new();
+    if let Some(p) = &provider {
+        for (repo, version, _) in &loaded {
+            match embed::load(store, &repo.id, *version).await {
+                Some(v) if v.model == p.model => vectors.push(v),
+                _ => break,
+            }
+        }
+    }
+    let dense = provider.filter(|_| !loaded.is_empty() && vectors.len() == loaded.len());
+    let pool = if dense.is_some() {
+        limit.max(POOL)
+    } else {
+        limit
+    };
+    let mut found = tokio::task::block_in_place(|| search::top(&indexes, terms, pool));
+    if let Some(p) = dense {
+        match p.embed(&[question.to_string()]).await {
+            Ok(q) => {
+                let with_vectors: Vec<_> = indexes
+                    .iter()
+                    .zip(&vectors)
+                    .map(|((ix, admits), v)| (*ix, v.as_ref(), *admits))
+                    .collect();
+                let near = tokio::task::block_in_place(|| embed::top(&with_vectors, &q[0], pool));
+                found = fuse(&found, &near);
+            }
+            // Lexical results stand; the operator sees why in the log.
+            Err(e) => tracing::warn!("semantic search without dense vectors: {e}"),
+        }
+    }
+    found.truncate(limit);
     let mut hits: Vec<Option<Hit>> = (0..found.len()).map(|_| None).collect();
     for (x, (repo, version, ix)) in loaded.iter().enumerate() {
         let mine: Vec<usize> = (0..found.len()).filter(|&i| found[i].index == x).collect();
@@ -236,6 +271,33 @@ async fn from_search_indexes(
         }
     }
     Ok(Some(hits.into_iter().flatten().collect()))
+}
+
+/// Candidates taken from each ranking before fusing.
+const POOL: usize = 100;
+/// Reciprocal rank fusion's constant (Cormack et al.): rank r adds 1 / (K + r).
+const RRF_K: f64 = 60.0;
+
+/// Reciprocal rank fusion of the lexical ranking and the dense one (index, unit, similarity);
+/// ties keep the lexical order.
+fn fuse(
+    lexical: &[quarry_engine::search::Found],
+    dense: &[(usize, u32, f32)],
+) -> Vec<quarry_engine::search::Found> {
+    let mut fused: HashMap<(usize, u32), (f64, usize)> = HashMap::new();
+    for (r, f) in lexical.iter().enumerate() {
+        let e = fused.entry((f.index, f.unit)).or_insert((0.0, r));
+        e.0 += 1.0 / (RRF_K + r as f64 + 1.0);
+    }
+    for (r, &(x, u, _)) in dense.iter().enumerate() {
+        let e = fused.entry((x, u)).or_insert((0.0, lexical.len() + r));
+        e.0 += 1.0 / (RRF_K + r as f64 + 1.0);
+    }
+    let mut out: Vec<((usize, u32), (f64, usize))> = fused.into_iter().collect();
+    out.sort_by(|a, b| b.1.0.total_cmp(&a.1.0).then(a.1.1.cmp(&b.1.1)));
+    out.into_iter()
+        .map(|((index, unit), (score, _))| quarry_engine::search::Found { index, unit, score })
+        .collect()
 }
 
 fn kind_of(h: &Hit) -> String {
