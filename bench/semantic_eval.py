@@ -16,7 +16,9 @@
    (the first result in the function's file), beside a plain file-level BM25 baseline over the
    stripped files (same tokenizer idea: identifiers split on case and ``_``, lower-cased), and
    Quarry's latency p50/p99 (HTTP, warm server).
-5. With ``--latency-store`` (a store holding a larger index, e.g. the benchmark store of
+5. With ``QUARRY_EMBEDDINGS_URL`` (and ``_MODEL``/``_API_KEY``) in the environment, the index
+   is built with dense vectors and questions are answered with them (the row is labelled so).
+6. With ``--latency-store`` (a store holding a larger index, e.g. the benchmark store of
    bench/query.sh with 1.5 M symbols), also times the same questions there.
 
 Needs a built ``quarry`` (``$QUARRY`` or the README's build) and Python 3.
@@ -245,8 +247,12 @@ def main():
     print()
     print("| system | level | MRR@10 | recall@1 | recall@10 |")
     print("|---|---|---:|---:|---:|")
-    for label, level, ranks in [("Quarry semantic_search (default)", "function", fn_ranks),
-                                ("Quarry semantic_search (default)", "file", file_ranks),
+    quarry_label = "Quarry semantic_search (default)"
+    if os.environ.get("QUARRY_EMBEDDINGS_URL"):
+        quarry_label = ("Quarry semantic_search + dense vectors (" +
+                        os.environ.get("QUARRY_EMBEDDINGS_MODEL", "text-embedding-3-small") + ")")
+    for label, level, ranks in [(quarry_label, "function", fn_ranks),
+                                (quarry_label, "file", file_ranks),
                                 ("plain BM25 over files", "file", base)]:
         mrr, r1, r10 = metrics(ranks)
         print(f"| {label} | {level} | {mrr:.3f} | {r1:.3f} | {r10:.3f} |")
