@@ -120,7 +120,8 @@ impl Candidates {
     async fn fetch(
         &self,
         call: &Call<'_>,
-        ctx: &datafusion::prelude::SessionContext,
+        ctx: Option<&datafusion::prelude::SessionContext>,
+        repos: &[DataSource],
         ids: &[String],
     ) -> Result<Vec<Map<String, Value>>, ToolError> {
         let mut rows = Vec::with_capacity(ids.len());
@@ -149,7 +150,11 @@ impl Candidates {
             }
         }
         if !from_table.is_empty() {
-            rows.extend(execute(ctx, plans::files_by_identifier(ctx, &from_table).await).await?);
+            let ctx = match ctx {
+                Some(ctx) => ctx.clone(),
+                None => call.session_of(repos).await?,
+            };
+            rows.extend(execute(&ctx, plans::files_by_identifier(&ctx, &from_table).await).await?);
         }
         Ok(rows)
     }
@@ -288,10 +293,16 @@ pub async fn grep_search(call: &Call<'_>, a: args::GrepSearch) -> ToolResult {
         a.extensions.as_deref(),
         a.exclude_markdown,
     );
-    let (repos, ctx) = call.session(&sources).await?;
-    let plan = match from_trigram_indexes(call, &repos, &filter, &pattern).await {
-        Some(plan) => plan,
-        None => from_tables(&ctx, &filter, &pattern, &a.query, regex).await?,
+    // With trigram indexes no table is read, so no DataFusion session is made (that was a
+    // few milliseconds of every search).
+    let repos = call.repositories(&sources).await?;
+    let (plan, ctx) = match from_trigram_indexes(call, &repos, &filter, &pattern).await {
+        Some(plan) => (plan, None),
+        None => {
+            let ctx = call.session_of(&repos).await?;
+            let plan = from_tables(&ctx, &filter, &pattern, &a.query, regex).await?;
+            (plan, Some(ctx))
+        }
     };
     let (order, named, prefetched) = (&plan.order, &plan.named, &plan.prefetched);
     let repo_of = |id: &str| -> Option<&DataSource> { repos.iter().find(|r| r.id == id) };
@@ -317,7 +328,7 @@ pub async fn grep_search(call: &Call<'_>, a: args::GrepSearch) -> ToolResult {
         let fetched = if missing.is_empty() {
             Vec::new()
         } else {
-            plan.fetch(call, &ctx, &missing).await?
+            plan.fetch(call, ctx.as_ref(), &repos, &missing).await?
         };
         let fetched: HashMap<&str, &Map<String, Value>> =
             fetched.iter().map(|f| (f.s("identifier"), f)).collect();
