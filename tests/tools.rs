@@ -946,6 +946,19 @@ async fn semantic_search_index_lifecycle() {
     // Re-indexing with nothing changed rebuilds the missing index.
     index();
     assert_eq!(objects(), built);
+    // An index in another format (an older Quarry's) or damaged is not used (the tables
+    // answer), and the next run replaces the older one.
+    let index_file = search_dir.join(&built[0]);
+    let good = std::fs::read(&index_file).unwrap();
+    let mut old = good.clone();
+    old[7] = b'0'; // QSEARCH0
+    std::fs::write(&index_file, &old).unwrap();
+    let s = start(&store);
+    let damaged = semantic(&s, &key, circle.clone()).await;
+    assert_eq!(ids(&damaged)[0], ids(&with_index)[0]);
+    drop(s);
+    index();
+    assert_eq!(std::fs::read(&index_file).unwrap(), good);
 
     // A change gets a new index; only the previous one stays beside it.
     for n in 0..2 {
