@@ -1179,7 +1179,10 @@ pub async fn load(store: &Store, source_id: &str, version: u64) -> Option<Arc<Se
 /// index written by an older Quarry is rebuilt by the next index run). Reads 8 bytes.
 pub async fn is_current(store: &Store, source_id: &str, version: u64) -> bool {
     store
-        .get_ranges(&index_path(source_id, version), &[0..MAGIC.len() as u64])
+        .get_ranges(
+            &index_path(source_id, version),
+            std::slice::from_ref(&(0..MAGIC.len() as u64)),
+        )
         .await
         .is_ok_and(|r| r.first().is_some_and(|b| b.as_ref() == MAGIC))
 }
