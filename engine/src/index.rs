@@ -20,6 +20,7 @@ use arrow_schema::ArrowError;
 use quarry_storage::schema::{EDGES, FILES, SYMBOLS};
 use quarry_storage::{Catalog, DataSource, IndexStats, Readiness, Snapshot, SourceType, tables};
 use rayon::prelude::*;
+use rustc_hash::FxHashMap;
 use sha2::{Digest, Sha256};
 
 use crate::analyze::{self, EdgeKind, FileAnalysis, RawEdge, Symbol};
@@ -523,7 +524,7 @@ pub async fn index_repository(
             // Edges first: they are tallied as they stream, so each symbol row can carry its
             // relationship counts (ArtifactQuery's `incoming_calls` & co. are then plain columns
             // instead of a join over every edge).
-            let counts: Mutex<HashMap<String, [i64; 3]>> = Mutex::new(HashMap::new());
+            let counts: Mutex<FxHashMap<String, [i64; 3]>> = Mutex::new(FxHashMap::default());
             let (ev, n_edges) = stream_table(
                 store,
                 &id,
@@ -1279,7 +1280,7 @@ where
 
 /// Relationship counts per symbol identifier: [incoming calls, outgoing calls, incoming
 /// references] — what ArtifactQuery's relationship fields mean (docs/artifactquery.md).
-fn tally(counts: &Mutex<HashMap<String, [i64; 3]>>, rows: &[resolve::EdgeRow]) -> Result<()> {
+fn tally(counts: &Mutex<FxHashMap<String, [i64; 3]>>, rows: &[resolve::EdgeRow]) -> Result<()> {
     let mut counts = counts
         .lock()
         .map_err(|_| EngineError::Internal("poisoned".into()))?;
@@ -1313,7 +1314,7 @@ fn tally(counts: &Mutex<HashMap<String, [i64; 3]>>, rows: &[resolve::EdgeRow]) -
 fn symbol_batch(
     source_id: &str,
     rows: &[resolve::SymbolRow],
-    counts: &HashMap<String, [i64; 3]>,
+    counts: &FxHashMap<String, [i64; 3]>,
 ) -> Result<RecordBatch> {
     let mut b = BatchBuilder::new(SYMBOLS.clone());
     for r in rows {
