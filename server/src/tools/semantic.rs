@@ -200,8 +200,13 @@ async fn from_search_indexes(
     let store = call.state.catalog.store();
     let mut loaded = Vec::new();
     for repo in repos {
-        let Some(version) = repo.snapshot.as_ref().and_then(|s| s.symbols) else {
+        let Some(snapshot) = &repo.snapshot else {
             continue;
+        };
+        // Files published, analysis not yet (`PartiallyReady`): the tables' file rows answer
+        // for it, so the whole question takes that path.
+        let Some(version) = snapshot.symbols else {
+            return Ok(None);
         };
         let Some(ix) = search::load(store, &repo.id, version).await else {
             return Ok(None);
