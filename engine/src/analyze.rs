@@ -118,6 +118,9 @@ pub fn analyze(lang: Lang, src: &str) -> FileAnalysis {
         seen_refs: Default::default(),
     };
     w.walk(root);
+    // Analyses stay in memory until resolution: give back what growth over-allocated.
+    w.out.symbols.shrink_to_fit();
+    w.out.edges.shrink_to_fit();
     w.out
 }
 
