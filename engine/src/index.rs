@@ -435,12 +435,8 @@ pub async fn index_repository(
     drop(resolved);
     // The trigram index grep prunes with; rebuilt whenever the files changed.
     // (Also when an older run, or an older Quarry, published files without it.)
-    // (Loading checks it, so an unreadable or older-format index is rebuilt too.)
-    if files_changed
-        || trigram::load(store, &source.id, files_version)
-            .await
-            .is_none()
-    {
+    // (And when the published one is in an older format: its magic bytes are checked.)
+    if files_changed || !trigram::is_current(store, &source.id, files_version).await {
         progress.phase("indexing content (trigrams)", None);
         if let Err(e) = build_trigrams(store, &source.id, files_version).await {
             // Grep stays correct without it (it reads every admitted file); say so, go on.
@@ -569,10 +565,7 @@ pub async fn index_repository(
 
     // The search index semantic_search ranks with; rebuilt whenever the symbols changed
     // (or are published without one, by an earlier run or an older Quarry).
-    if search::load(store, &source.id, symbols_version)
-        .await
-        .is_none()
-    {
+    if !search::is_current(store, &source.id, symbols_version).await {
         progress.phase("indexing for search", None);
         if let Err(e) = build_search(store, &source, files_version, symbols_version).await {
             progress.warn(&format!(
@@ -583,9 +576,7 @@ pub async fn index_repository(
 
     // Dense vectors, when an embeddings endpoint is configured (QUARRY_EMBEDDINGS_URL).
     if let Some(provider) = embed::Provider::from_env()
-        && search::load(store, &source.id, symbols_version)
-            .await
-            .is_some()
+        && search::is_current(store, &source.id, symbols_version).await
         && !embed::exists(store, &source.id, symbols_version, &provider.model).await
     {
         let units = search::load(store, &source.id, symbols_version)
