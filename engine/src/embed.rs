@@ -18,7 +18,7 @@
 //! ```
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use quarry_storage::Store;
@@ -340,48 +340,33 @@ pub async fn build(
     Ok(n)
 }
 
-/// Whether vectors of `symbols` at `version` by `model` exist.
+/// Whether vectors of `symbols` at `version` by `model` exist (reads their header only).
 pub async fn exists(store: &Store, source_id: &str, version: u64, model: &str) -> bool {
-    load(store, source_id, version)
+    let path = vectors_path(source_id, version);
+    let Some(head) = crate::derived::head(store, &path, 20).await else {
+        return false;
+    };
+    if head.len() < 20 || &head[..8] != MAGIC {
+        return false;
+    }
+    let len = u32::from_le_bytes([head[16], head[17], head[18], head[19]]) as u64;
+    crate::derived::head(store, &path, 20 + len)
         .await
-        .is_some_and(|v| v.model == model)
+        .is_some_and(|h| h.get(20..) == Some(model.as_bytes()))
 }
 
-type Loaded = HashMap<(String, String, u64), Arc<Vectors>>;
-
-fn loaded() -> &'static Mutex<Loaded> {
-    static LOADED: OnceLock<Mutex<Loaded>> = OnceLock::new();
-    LOADED.get_or_init(Default::default)
-}
+static LOADED: crate::derived::Cache<Vectors> = crate::derived::Cache::new();
 
 /// The vectors of a repository's `symbols` at `version`, loaded once per process; `None` if
 /// there are none or they cannot be read.
 pub async fn load(store: &Store, source_id: &str, version: u64) -> Option<Arc<Vectors>> {
-    let key = (store.url().to_string(), source_id.to_string(), version);
-    if let Some(v) = loaded().lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
-        return Some(v.clone());
-    }
-    let bytes = match store.get(&vectors_path(source_id, version)).await {
-        Ok(Some(b)) => b,
-        Ok(None) => return None,
-        Err(e) => {
-            tracing::warn!("reading the vectors of {source_id}: {e}");
-            return None;
-        }
-    };
-    let v = match Vectors::from_bytes(&bytes) {
-        Ok(v) => Arc::new(v),
-        Err(e) => {
-            tracing::warn!("{source_id}: {e}; search is lexical until it is re-indexed");
-            return None;
-        }
-    };
-    let mut map = loaded().lock().unwrap_or_else(|p| p.into_inner());
-    if map.len() >= 64 {
-        map.clear();
-    }
-    map.insert(key, v.clone());
-    Some(v)
+    let path = vectors_path(source_id, version);
+    let what = ("vectors", "search is lexical");
+    LOADED
+        .load(store, (source_id, version), &path, what, |b| {
+            Vectors::from_bytes(&b)
+        })
+        .await
 }
 
 #[cfg(test)]

@@ -716,6 +716,14 @@ async fn build_search(
         .map(|(d, p)| (p.as_str(), d as u32))
         .collect();
 
+    let inputs = SearchInputs {
+        store,
+        ix: &ix,
+        files_version,
+        source_id: id,
+        meta: &meta,
+        doc_of: &doc_of,
+    };
     let mut builder = search::Builder::new();
     let mut done: HashSet<String> = HashSet::new();
     let mut pending: Vec<(String, Vec<search::SymbolInput>)> = Vec::new();
@@ -769,18 +777,9 @@ async fn build_search(
                     // A new path: the pending files are complete (a file's rows are
                     // contiguous; should one recur, its later rows are added as more
                     // definitions of the same file).
-                    add_search_files(
-                        store,
-                        &ix,
-                        files_version,
-                        id,
-                        &meta,
-                        &doc_of,
-                        &mut done,
-                        &mut builder,
-                        std::mem::take(&mut pending),
-                    )
-                    .await?;
+                    inputs
+                        .add(&mut done, &mut builder, std::mem::take(&mut pending))
+                        .await?;
                 }
                 pending.push((p.to_string(), Vec::new()));
             }
@@ -802,18 +801,7 @@ async fn build_search(
             }
         }
     }
-    add_search_files(
-        store,
-        &ix,
-        files_version,
-        id,
-        &meta,
-        &doc_of,
-        &mut done,
-        &mut builder,
-        pending,
-    )
-    .await?;
+    inputs.add(&mut done, &mut builder, pending).await?;
     // Then the files without definitions.
     let rest: Vec<String> = ix
         .paths()
@@ -823,18 +811,7 @@ async fn build_search(
         .collect();
     for chunk in rest.chunks(SEARCH_BATCH_FILES) {
         let groups = chunk.iter().map(|p| (p.clone(), Vec::new())).collect();
-        add_search_files(
-            store,
-            &ix,
-            files_version,
-            id,
-            &meta,
-            &doc_of,
-            &mut done,
-            &mut builder,
-            groups,
-        )
-        .await?;
+        inputs.add(&mut done, &mut builder, groups).await?;
     }
     let built = tokio::task::block_in_place(|| builder.finish())
         .map_err(|e| EngineError::Internal(format!("building the search index: {e}")))?;
@@ -842,53 +819,68 @@ async fn build_search(
     Ok(())
 }
 
-/// Read the contents of `groups`' files and add them, with their definitions, to `builder`.
-#[allow(clippy::too_many_arguments)]
-async fn add_search_files(
-    store: &quarry_storage::Store,
-    ix: &trigram::TrigramIndex,
+/// Where the search index's inputs come from: the contents (the trigram index's frames) and
+/// the files table's metadata, by path.
+struct SearchInputs<'a> {
+    store: &'a quarry_storage::Store,
+    ix: &'a trigram::TrigramIndex,
     files_version: u64,
-    source_id: &str,
-    meta: &HashMap<String, (String, String, i64, i64)>,
-    doc_of: &HashMap<&str, u32>,
-    done: &mut HashSet<String>,
-    builder: &mut search::Builder,
-    groups: Vec<(String, Vec<search::SymbolInput>)>,
-) -> Result<()> {
-    if groups.is_empty() {
-        return Ok(());
+    source_id: &'a str,
+    meta: &'a HashMap<String, (String, String, i64, i64)>,
+    doc_of: &'a HashMap<&'a str, u32>,
+}
+
+impl SearchInputs<'_> {
+    /// Read the contents of `groups`' files and add them, with their definitions, to `builder`.
+    async fn add(
+        &self,
+        done: &mut HashSet<String>,
+        builder: &mut search::Builder,
+        groups: Vec<(String, Vec<search::SymbolInput>)>,
+    ) -> Result<()> {
+        let Self {
+            store,
+            ix,
+            files_version,
+            source_id,
+            meta,
+            doc_of,
+        } = *self;
+        if groups.is_empty() {
+            return Ok(());
+        }
+        // A path the files table does not hold (cannot happen in a consistent snapshot) is left out.
+        let groups: Vec<_> = groups
+            .into_iter()
+            .filter(|(p, _)| doc_of.contains_key(p.as_str()) && meta.contains_key(p))
+            .collect();
+        let docs: Vec<u32> = groups.iter().map(|(p, _)| doc_of[p.as_str()]).collect();
+        let texts = trigram::read_texts(store, source_id, files_version, ix, &docs)
+            .await
+            .map_err(|e| {
+                EngineError::Internal(format!("reading contents for the search index: {e}"))
+            })?;
+        let files: Vec<search::FileInput> = groups
+            .into_iter()
+            .zip(texts)
+            .map(|((path, symbols), content)| {
+                let (identifier, language, lines, bytes) = meta[&path].clone();
+                let with_file_unit = done.insert(path.clone());
+                search::FileInput {
+                    path,
+                    identifier,
+                    language,
+                    lines,
+                    bytes,
+                    content,
+                    symbols,
+                    with_file_unit,
+                }
+            })
+            .collect();
+        tokio::task::block_in_place(|| builder.add_files(&files))
+            .map_err(|e| EngineError::Internal(format!("building the search index: {e}")))
     }
-    // A path the files table does not hold (cannot happen in a consistent snapshot) is left out.
-    let groups: Vec<_> = groups
-        .into_iter()
-        .filter(|(p, _)| doc_of.contains_key(p.as_str()) && meta.contains_key(p))
-        .collect();
-    let docs: Vec<u32> = groups.iter().map(|(p, _)| doc_of[p.as_str()]).collect();
-    let texts = trigram::read_texts(store, source_id, files_version, ix, &docs)
-        .await
-        .map_err(|e| {
-            EngineError::Internal(format!("reading contents for the search index: {e}"))
-        })?;
-    let files: Vec<search::FileInput> = groups
-        .into_iter()
-        .zip(texts)
-        .map(|((path, symbols), content)| {
-            let (identifier, language, lines, bytes) = meta[&path].clone();
-            let with_file_unit = done.insert(path.clone());
-            search::FileInput {
-                path,
-                identifier,
-                language,
-                lines,
-                bytes,
-                content,
-                symbols,
-                with_file_unit,
-            }
-        })
-        .collect();
-    tokio::task::block_in_place(|| builder.add_files(&files))
-        .map_err(|e| EngineError::Internal(format!("building the search index: {e}")))
 }
 
 /// Update a published files table in place: append new and changed files, then delete the rows

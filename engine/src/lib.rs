@@ -7,6 +7,8 @@
 pub mod analyze;
 /// Arrow batch building and reading.
 pub mod batch;
+/// What the derived indexes share: a per-process cache, format checks, clean-up.
+pub mod derived;
 /// Dense vectors from an embeddings endpoint (optional).
 pub mod embed;
 /// Errors by phase.

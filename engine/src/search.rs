@@ -1134,57 +1134,22 @@ pub async fn read_units(
         .collect()
 }
 
-/// Loaded indexes, by (store, source, version); an index never changes once written.
-type Loaded = HashMap<(String, String, u64), Arc<SearchIndex>>;
-
-fn loaded() -> &'static Mutex<Loaded> {
-    static LOADED: OnceLock<Mutex<Loaded>> = OnceLock::new();
-    LOADED.get_or_init(Default::default)
-}
-
-/// Indexes kept loaded at once.
-const MAX_LOADED: usize = 64;
+static LOADED: crate::derived::Cache<SearchIndex> = crate::derived::Cache::new();
 
 /// The index of a repository's `symbols` at `version`, loaded once per process; `None` if
 /// it does not exist or cannot be read (search then ranks candidate rows from the tables).
 pub async fn load(store: &Store, source_id: &str, version: u64) -> Option<Arc<SearchIndex>> {
-    let key = (store.url().to_string(), source_id.to_string(), version);
-    if let Some(ix) = loaded().lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
-        return Some(ix.clone());
-    }
-    let bytes = match store.get(&index_path(source_id, version)).await {
-        Ok(Some(b)) => b,
-        Ok(None) => return None,
-        Err(e) => {
-            tracing::warn!("reading the search index of {source_id}: {e}");
-            return None;
-        }
-    };
-    let ix = match tokio::task::block_in_place(|| SearchIndex::load(bytes)) {
-        Ok(ix) => Arc::new(ix),
-        Err(e) => {
-            tracing::warn!("{source_id}: {e}; search ranks table rows until it is re-indexed");
-            return None;
-        }
-    };
-    let mut map = loaded().lock().unwrap_or_else(|p| p.into_inner());
-    if map.len() >= MAX_LOADED {
-        map.clear();
-    }
-    map.insert(key, ix.clone());
-    Some(ix)
+    let path = index_path(source_id, version);
+    let what = ("search index", "search ranks table rows");
+    LOADED
+        .load(store, (source_id, version), &path, what, SearchIndex::load)
+        .await
 }
 
 /// Whether the index of `symbols` at `version` exists in this format (its magic bytes: an
 /// index written by an older Quarry is rebuilt by the next index run). Reads 8 bytes.
 pub async fn is_current(store: &Store, source_id: &str, version: u64) -> bool {
-    store
-        .get_ranges(
-            &index_path(source_id, version),
-            std::slice::from_ref(&(0..MAGIC.len() as u64)),
-        )
-        .await
-        .is_ok_and(|r| r.first().is_some_and(|b| b.as_ref() == MAGIC))
+    crate::derived::is_current(store, &index_path(source_id, version), MAGIC).await
 }
 
 /// Whether the index of `symbols` at `version` exists.
@@ -1200,16 +1165,7 @@ pub async fn remove_older(
     keep_from: u64,
 ) -> quarry_storage::Result<()> {
     let dir = format!("sources/{source_id}/search/");
-    for name in store.list(&dir).await? {
-        let version = name
-            .strip_prefix("symbols-")
-            .and_then(|n| n.split_once('.'))
-            .and_then(|(v, _)| v.parse::<u64>().ok());
-        if version.is_some_and(|v| v < keep_from) {
-            store.delete(&format!("{dir}{name}")).await?;
-        }
-    }
-    Ok(())
+    crate::derived::remove_older(store, &dir, "symbols-", keep_from).await
 }
 
 #[cfg(test)]

@@ -24,7 +24,7 @@
 //! ```
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::Arc;
 
 use quarry_storage::Store;
 use rayon::prelude::*;
@@ -467,59 +467,24 @@ fn decompress(
         .collect()
 }
 
-/// Loaded indexes, by (store, source, version). An index never changes once written (a new
-/// `files` version gets a new object), so a cached one is never stale.
-type Loaded = HashMap<(String, String, u64), Arc<TrigramIndex>>;
-
-fn loaded() -> &'static Mutex<Loaded> {
-    static LOADED: OnceLock<Mutex<Loaded>> = OnceLock::new();
-    LOADED.get_or_init(Default::default)
-}
-
-/// Indexes kept loaded at once (each is roughly a third of its repository's source size).
-const MAX_LOADED: usize = 64;
+static LOADED: crate::derived::Cache<TrigramIndex> = crate::derived::Cache::new();
 
 /// The index of a repository's `files` at `version`, loaded once per process; `None` when
 /// there is none (a store written before trigram indexes, or a failed build) or it is
 /// unreadable — grep then reads every file the filters admit, which is slower, never wrong.
+/// (Each is roughly a third of its repository's source size; at most 64 stay loaded.)
 pub async fn load(store: &Store, source_id: &str, version: u64) -> Option<Arc<TrigramIndex>> {
-    let key = (store.url().to_string(), source_id.to_string(), version);
-    if let Some(ix) = loaded().lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
-        return Some(ix.clone());
-    }
-    let bytes = match store.get(&grams_path(source_id, version)).await {
-        Ok(Some(b)) => b,
-        Ok(None) => return None,
-        Err(e) => {
-            tracing::warn!("reading the trigram index of {source_id}: {e}");
-            return None;
-        }
-    };
-    let ix = match TrigramIndex::load(bytes) {
-        Ok(ix) => Arc::new(ix),
-        Err(e) => {
-            tracing::warn!("{source_id}: {e}; grep reads every file until it is re-indexed");
-            return None;
-        }
-    };
-    let mut map = loaded().lock().unwrap_or_else(|p| p.into_inner());
-    if map.len() >= MAX_LOADED {
-        map.clear();
-    }
-    map.insert(key, ix.clone());
-    Some(ix)
+    let path = grams_path(source_id, version);
+    let what = ("trigram index", "grep reads every file");
+    LOADED
+        .load(store, (source_id, version), &path, what, TrigramIndex::load)
+        .await
 }
 
 /// Whether the index of `files` at `version` exists in this format (its magic bytes: an
 /// index written by an older Quarry is rebuilt by the next index run). Reads 8 bytes.
 pub async fn is_current(store: &Store, source_id: &str, version: u64) -> bool {
-    store
-        .get_ranges(
-            &grams_path(source_id, version),
-            std::slice::from_ref(&(0..MAGIC.len() as u64)),
-        )
-        .await
-        .is_ok_and(|r| r.first().is_some_and(|b| b.as_ref() == MAGIC))
+    crate::derived::is_current(store, &grams_path(source_id, version), MAGIC).await
 }
 
 /// Whether the index of `files` at `version` exists.
@@ -536,16 +501,7 @@ pub async fn remove_older(
     keep_from: u64,
 ) -> quarry_storage::Result<()> {
     let dir = format!("sources/{source_id}/trigrams/");
-    for name in store.list(&dir).await? {
-        let version = name
-            .strip_prefix("files-")
-            .and_then(|n| n.split_once('.'))
-            .and_then(|(v, _)| v.parse::<u64>().ok());
-        if version.is_some_and(|v| v < keep_from) {
-            store.delete(&format!("{dir}{name}")).await?;
-        }
-    }
-    Ok(())
+    crate::derived::remove_older(store, &dir, "files-", keep_from).await
 }
 
 #[cfg(test)]

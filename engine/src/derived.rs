@@ -1,0 +1,115 @@
+//! What the derived objects (the trigram index, the search index, dense vectors) share: each
+//! is built from one table version and never changes once written, so a process loads each
+//! one once; a format is recognised by its leading magic bytes; versions older than the
+//! previous snapshot's are removed after a new one is published.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use quarry_storage::Store;
+
+use crate::trigram::CorruptIndex;
+
+/// Loaded objects kept per kind at once.
+const MAX_LOADED: usize = 64;
+
+type Key = (String, String, u64);
+
+/// Objects of one kind loaded by this process, by (store, source, version). A cached object is
+/// never stale: a new table version gets a new object.
+pub struct Cache<T>(OnceLock<Mutex<HashMap<Key, Arc<T>>>>);
+
+impl<T> Cache<T> {
+    pub const fn new() -> Self {
+        Cache(OnceLock::new())
+    }
+
+    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<Key, Arc<T>>> {
+        self.0
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The object at `path` (of `source_id`'s table `version`), parsed by `parse` on first
+    /// use. `None` when it does not exist or cannot be read or parsed; the warning names
+    /// what it is and the fallback that answers meanwhile (`(what, fallback)`).
+    pub async fn load(
+        &self,
+        store: &Store,
+        (source_id, version): (&str, u64),
+        path: &str,
+        (what, fallback): (&str, &str),
+        parse: impl FnOnce(Vec<u8>) -> Result<T, CorruptIndex>,
+    ) -> Option<Arc<T>> {
+        let key = (store.url().to_string(), source_id.to_string(), version);
+        if let Some(x) = self.map().get(&key) {
+            return Some(x.clone());
+        }
+        let bytes = match store.get(path).await {
+            Ok(Some(b)) => b,
+            Ok(None) => return None,
+            Err(e) => {
+                tracing::warn!("reading the {what} of {source_id}: {e}");
+                return None;
+            }
+        };
+        let x = match tokio::task::block_in_place(|| parse(bytes)) {
+            Ok(x) => Arc::new(x),
+            Err(e) => {
+                tracing::warn!("{source_id}: {e}; {fallback} until it is re-indexed");
+                return None;
+            }
+        };
+        let mut map = self.map();
+        if map.len() >= MAX_LOADED {
+            map.clear();
+        }
+        map.insert(key, x.clone());
+        Some(x)
+    }
+}
+
+impl<T> Default for Cache<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The first `n` bytes of the object at `path` (fewer if it is shorter; `None` if it does not
+/// exist or cannot be read).
+pub async fn head(store: &Store, path: &str, n: u64) -> Option<bytes::Bytes> {
+    store
+        .get_ranges(path, std::slice::from_ref(&(0..n)))
+        .await
+        .ok()?
+        .into_iter()
+        .next()
+}
+
+/// Whether the object at `path` exists and starts with `magic` (is in the current format).
+pub async fn is_current(store: &Store, path: &str, magic: &[u8]) -> bool {
+    head(store, path, magic.len() as u64)
+        .await
+        .is_some_and(|b| b.as_ref() == magic)
+}
+
+/// Remove the objects in `dir` named `<prefix><version>.…` whose version is below
+/// `keep_from` (the previous snapshot's version stays, for servers still answering from it).
+pub async fn remove_older(
+    store: &Store,
+    dir: &str,
+    prefix: &str,
+    keep_from: u64,
+) -> quarry_storage::Result<()> {
+    for name in store.list(dir).await? {
+        let version = name
+            .strip_prefix(prefix)
+            .and_then(|n| n.split_once('.'))
+            .and_then(|(v, _)| v.parse::<u64>().ok());
+        if version.is_some_and(|v| v < keep_from) {
+            store.delete(&format!("{dir}{name}")).await?;
+        }
+    }
+    Ok(())
+}
