@@ -865,6 +865,16 @@ async fn semantic_ranking_golden_with_recall_at_5() {
     crate::index::golden("semantic_top5.txt", &lines);
 }
 
+/// The identifiers of a search answer's results, in order.
+fn ids(r: &Value) -> Vec<String> {
+    r["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["identifier"].as_str().unwrap().to_string())
+        .collect()
+}
+
 async fn semantic(s: &Server, key: &str, body: Value) -> Value {
     s.tool_obj("semantic_search", body, key).await
 }
@@ -898,14 +908,6 @@ async fn semantic_search_index_lifecycle() {
         built.len() == 2 && built[0].ends_with(".index") && built[1].ends_with(".units"),
         "{built:?}"
     );
-    let ids = |r: &Value| -> Vec<String> {
-        r["results"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|x| x["identifier"].as_str().unwrap().to_string())
-            .collect()
-    };
     // contentByteSize of a definition: the bytes of its lines.
     let shapes = std::fs::read_to_string(dir.join("python/shapes.py")).unwrap();
     let area_size: usize = shapes.lines().skip(23).take(3).map(|l| l.len() + 1).sum();
@@ -1096,14 +1098,6 @@ async fn semantic_search_fuses_dense_vectors_from_an_embeddings_endpoint() {
     assert_eq!(embedded.load(std::sync::atomic::Ordering::SeqCst), units);
 
     let key = quarry_ok(&store, &["keys", "create"]).trim().to_string();
-    let ids = |r: &Value| -> Vec<String> {
-        r["results"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|x| x["identifier"].as_str().unwrap().to_string())
-            .collect()
-    };
     let disc = json!({"question": "disc", "max_results": 3});
     // No word of the question is in the code: lexically, nothing.
     let lexical = start(&store);

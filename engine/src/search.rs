@@ -1152,12 +1152,6 @@ pub async fn is_current(store: &Store, source_id: &str, version: u64) -> bool {
     crate::derived::is_current(store, &index_path(source_id, version), MAGIC).await
 }
 
-/// Whether the index of `symbols` at `version` exists.
-pub async fn exists(store: &Store, source_id: &str, version: u64) -> quarry_storage::Result<bool> {
-    let dir = format!("sources/{source_id}/search/");
-    Ok(store.list(&dir).await?.contains(&file_name(version, INDEX)))
-}
-
 /// Remove the indexes of `symbols` versions older than `keep_from`.
 pub async fn remove_older(
     store: &Store,
@@ -1309,7 +1303,7 @@ mod tests {
             .collect();
         b.add_files(&files).unwrap();
         save(&store, "src", 3, b.finish().unwrap()).await.unwrap();
-        assert!(exists(&store, "src", 3).await.unwrap());
+        assert!(is_current(&store, "src", 3).await);
         let ix = load(&store, "src", 3).await.unwrap();
         assert_eq!(ix.units(), 200);
         let recs = read_units(&store, "src", 3, &ix, &[199, 0, 131])
@@ -1320,6 +1314,6 @@ mod tests {
         assert_eq!(recs[1]["identifier"], "r::m0.py");
         assert_eq!(recs[2]["identifier"], "r::f.py::f65");
         remove_older(&store, "src", 4).await.unwrap();
-        assert!(!exists(&store, "src", 3).await.unwrap());
+        assert!(!is_current(&store, "src", 3).await);
     }
 }

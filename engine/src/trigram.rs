@@ -487,12 +487,6 @@ pub async fn is_current(store: &Store, source_id: &str, version: u64) -> bool {
     crate::derived::is_current(store, &grams_path(source_id, version), MAGIC).await
 }
 
-/// Whether the index of `files` at `version` exists.
-pub async fn exists(store: &Store, source_id: &str, version: u64) -> quarry_storage::Result<bool> {
-    let dir = format!("sources/{source_id}/trigrams/");
-    Ok(store.list(&dir).await?.contains(&file_name(version, GRAMS)))
-}
-
 /// Remove the indexes of `files` versions older than `keep_from` (the previous snapshot's
 /// version stays, for servers still answering from it).
 pub async fn remove_older(
@@ -641,8 +635,8 @@ mod store_tests {
         let mut b = Builder::new();
         b.add_batch(&batch).unwrap();
         save(&store, "repo_x", 3, b.finish()).await.unwrap();
-        assert!(exists(&store, "repo_x", 3).await.unwrap());
-        assert!(!exists(&store, "repo_x", 2).await.unwrap());
+        assert!(is_current(&store, "repo_x", 3).await);
+        assert!(!is_current(&store, "repo_x", 2).await);
         let ix = load(&store, "repo_x", 3).await.unwrap();
         let docs = ix.candidates(&["f17()".into()]).unwrap();
         assert_eq!(docs, vec![17]);
@@ -654,7 +648,7 @@ mod store_tests {
             vec![files[40].1.clone(), files[17].1.clone(), files[0].1.clone()]
         );
         remove_older(&store, "repo_x", 4).await.unwrap();
-        assert!(!exists(&store, "repo_x", 3).await.unwrap());
+        assert!(!is_current(&store, "repo_x", 3).await);
         assert!(
             store
                 .list("sources/repo_x/trigrams/")
