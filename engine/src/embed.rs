@@ -24,8 +24,8 @@ use std::time::Duration;
 use quarry_storage::Store;
 use serde_json::{Value, json};
 
+use crate::derived::CorruptIndex;
 use crate::search::{self, SearchIndex};
-use crate::trigram::CorruptIndex;
 
 const MAGIC: &[u8; 8] = b"QVECTOR1";
 /// Characters of a unit's text sent for embedding.

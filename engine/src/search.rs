@@ -45,8 +45,8 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use serde_json::{Map, Value};
 
+use crate::derived::{CorruptIndex, Reader, le32, le64, put_varint};
 use crate::text::{STOPWORDS, for_each_term, tokens};
-use crate::trigram::CorruptIndex;
 
 const MAGIC: &[u8; 8] = b"QSEARCH1";
 /// Unit records per compressed frame of `.units`.
@@ -594,14 +594,6 @@ impl Merger {
     }
 }
 
-fn put_varint(out: &mut Vec<u8>, mut v: u32) {
-    while v >= 0x80 {
-        out.push((v as u8) | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
 /// Decode (unit, tf × 2, in name) postings; stops at the first malformed entry.
 fn decode(data: &[u8], units: u32, mut f: impl FnMut(u32, u32, bool)) {
     let mut at = 0;
@@ -647,41 +639,6 @@ pub struct SearchIndex {
     postings: usize,
 }
 
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl Reader<'_> {
-    fn take(&mut self, n: usize) -> Result<&[u8], CorruptIndex> {
-        let end = self
-            .at
-            .checked_add(n)
-            .filter(|&e| e <= self.bytes.len())
-            .ok_or_else(|| CorruptIndex(format!("search index truncated at byte {}", self.at)))?;
-        let s = &self.bytes[self.at..end];
-        self.at = end;
-        Ok(s)
-    }
-
-    fn u32(&mut self) -> Result<u32, CorruptIndex> {
-        let b = self.take(4)?;
-        Ok(le32(b, 0))
-    }
-
-    fn f32(&mut self) -> Result<f32, CorruptIndex> {
-        Ok(f32::from_bits(self.u32()?))
-    }
-}
-
-fn le32(b: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
-}
-
-fn le64(b: &[u8], at: usize) -> u64 {
-    u64::from(le32(b, at)) | (u64::from(le32(b, at + 4)) << 32)
-}
-
 const DIR_ENTRY: usize = 20;
 
 impl SearchIndex {
@@ -691,6 +648,7 @@ impl SearchIndex {
         let mut r = Reader {
             bytes: &bytes,
             at: 0,
+            what: "search index",
         };
         if r.take(8)? != MAGIC {
             return Err(bad("not a search index (bad magic)"));

@@ -29,6 +29,9 @@ use std::sync::Arc;
 use quarry_storage::Store;
 use rayon::prelude::*;
 
+pub use crate::derived::CorruptIndex;
+use crate::derived::{Reader, le32, put_varint};
+
 const MAGIC: &[u8; 8] = b"QTRIGRM2";
 const GRAM_SPACE: usize = 1 << 24;
 
@@ -65,14 +68,6 @@ impl Seen {
         }
         self.grams.clone()
     }
-}
-
-fn put_varint(out: &mut Vec<u8>, mut v: u32) {
-    while v >= 0x80 {
-        out.push((v as u8) | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
 }
 
 struct Posting {
@@ -163,18 +158,6 @@ impl Builder {
     }
 }
 
-/// Why a stored index could not be read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CorruptIndex(pub String);
-
-impl std::fmt::Display for CorruptIndex {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "corrupt trigram index: {}", self.0)
-    }
-}
-
-impl std::error::Error for CorruptIndex {}
-
 /// A loaded index.
 pub struct TrigramIndex {
     bytes: Vec<u8>,
@@ -185,49 +168,23 @@ pub struct TrigramIndex {
     postings: usize,
 }
 
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl Reader<'_> {
-    fn take(&mut self, n: usize) -> Result<&[u8], CorruptIndex> {
-        let end = self
-            .at
-            .checked_add(n)
-            .filter(|&e| e <= self.bytes.len())
-            .ok_or_else(|| CorruptIndex(format!("truncated at byte {}", self.at)))?;
-        let s = &self.bytes[self.at..end];
-        self.at = end;
-        Ok(s)
-    }
-
-    fn u32(&mut self) -> Result<u32, CorruptIndex> {
-        let b = self.take(4)?;
-        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-    }
-}
-
-fn le32(b: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
-}
-
 impl TrigramIndex {
     /// Read a serialised index, checking its structure (never panics on bad bytes).
     pub fn load(bytes: Vec<u8>) -> Result<TrigramIndex, CorruptIndex> {
         let mut r = Reader {
             bytes: &bytes,
             at: 0,
+            what: "trigram index",
         };
         if r.take(8)? != MAGIC {
-            return Err(CorruptIndex("not a trigram index (bad magic)".into()));
+            return Err(CorruptIndex("trigram index: bad magic".into()));
         }
         let n = r.u32()? as usize;
         let mut paths = Vec::with_capacity(n.min(1 << 20));
         for _ in 0..n {
             let len = r.u32()? as usize;
             let p = std::str::from_utf8(r.take(len)?)
-                .map_err(|_| CorruptIndex("a path is not UTF-8".into()))?;
+                .map_err(|_| CorruptIndex("trigram index: a path is not UTF-8".into()))?;
             paths.push(p.to_string());
         }
         let mut spans = Vec::with_capacity(paths.len());
@@ -241,7 +198,7 @@ impl TrigramIndex {
         r.take(
             grams
                 .checked_mul(12)
-                .ok_or_else(|| CorruptIndex("gram count overflows".into()))?,
+                .ok_or_else(|| CorruptIndex("trigram index: gram count overflows".into()))?,
         )?;
         let postings = r.at;
         let blob = bytes.len() - postings;
@@ -254,7 +211,9 @@ impl TrigramIndex {
                 le32(&bytes, e + 8) as usize,
             );
             if prev.is_some_and(|p| p >= g) || off.checked_add(len).is_none_or(|end| end > blob) {
-                return Err(CorruptIndex(format!("bad directory entry {i}")));
+                return Err(CorruptIndex(format!(
+                    "trigram index: bad directory entry {i}"
+                )));
             }
             prev = Some(g);
         }
