@@ -368,4 +368,20 @@ async fn grep_without_trigram_indexes_answers_the_same() {
         &["index", dir.to_str().unwrap(), "--name", "corpus"],
     );
     assert_eq!(objects(&index_dirs[0]), built);
+    let grams = index_dirs[0].join(&built[0]);
+    assert!(std::fs::read(&grams).unwrap().starts_with(b"QTRIGRM3"));
+    // An index in an older format (an older Quarry's, without position masks) is not used —
+    // the tables answer the same — and the next run rebuilds it in place.
+    std::fs::write(&grams, b"QTRIGRM2\x01\x00\x00\x00older").unwrap();
+    let older = answers(start(&store)).await;
+    for (i, (a, b)) in with_index.iter().zip(&older).enumerate() {
+        assert_eq!(a, b, "request {i}: {}", requests[i]);
+    }
+    quarry_ok(
+        &store,
+        &["index", dir.to_str().unwrap(), "--name", "corpus"],
+    );
+    assert_eq!(objects(&index_dirs[0]), built);
+    assert!(std::fs::read(&grams).unwrap().starts_with(b"QTRIGRM3"));
+    assert_eq!(answers(start(&store)).await, with_index);
 }

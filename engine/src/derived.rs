@@ -14,15 +14,26 @@ const MAX_LOADED: usize = 64;
 type Key = (String, String, u64);
 
 /// Objects of one kind loaded by this process, by (store, source, version). A cached object is
-/// never stale: a new table version gets a new object.
-pub struct Cache<T>(OnceLock<Mutex<HashMap<Key, Arc<T>>>>);
+/// never stale: a new table version gets a new object. An object that could not be parsed
+/// (corrupt, or written by an older Quarry) is remembered as failed for [`RETRY_FAILED`], so
+/// it is not read and warned about on every request, yet a rebuild in place (`quarry index`
+/// rewrites an older format at the same version) is picked up by a running server.
+pub struct Cache<T>(OnceLock<Mutex<HashMap<Key, Loaded<T>>>>);
+
+/// How long a failed load is remembered before the object is read again.
+pub const RETRY_FAILED: std::time::Duration = std::time::Duration::from_secs(30);
+
+enum Loaded<T> {
+    Ok(Arc<T>),
+    Failed(std::time::Instant),
+}
 
 impl<T> Cache<T> {
     pub const fn new() -> Self {
         Cache(OnceLock::new())
     }
 
-    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<Key, Arc<T>>> {
+    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<Key, Loaded<T>>> {
         self.0
             .get_or_init(Default::default)
             .lock()
@@ -41,8 +52,10 @@ impl<T> Cache<T> {
         parse: impl FnOnce(Vec<u8>) -> Result<T, CorruptIndex>,
     ) -> Option<Arc<T>> {
         let key = (store.url().to_string(), source_id.to_string(), version);
-        if let Some(x) = self.map().get(&key) {
-            return Some(x.clone());
+        match self.map().get(&key) {
+            Some(Loaded::Ok(x)) => return Some(x.clone()),
+            Some(Loaded::Failed(at)) if at.elapsed() < RETRY_FAILED => return None,
+            _ => {}
         }
         let bytes = match store.get(path).await {
             Ok(Some(b)) => b,
@@ -52,19 +65,22 @@ impl<T> Cache<T> {
                 return None;
             }
         };
-        let x = match tokio::task::block_in_place(|| parse(bytes)) {
-            Ok(x) => Arc::new(x),
+        let (x, entry) = match tokio::task::block_in_place(|| parse(bytes)) {
+            Ok(x) => {
+                let x = Arc::new(x);
+                (Some(x.clone()), Loaded::Ok(x))
+            }
             Err(e) => {
                 tracing::warn!("{source_id}: {e}; {fallback} until it is re-indexed");
-                return None;
+                (None, Loaded::Failed(std::time::Instant::now()))
             }
         };
         let mut map = self.map();
         if map.len() >= MAX_LOADED {
             map.clear();
         }
-        map.insert(key, x.clone());
-        Some(x)
+        map.insert(key, entry);
+        x
     }
 }
 

@@ -5,8 +5,17 @@
 //! verifies with the real matcher — the index can narrow a search, never change its answer.
 //!
 //! Trigrams are raw bytes, case-sensitive (grep's literals are); posting lists are delta- and
-//! varint-encoded. Built in one pass over the contents with a per-thread bitset to find each
+//! varint-encoded. Built in one pass over the contents with a per-thread table to find each
 //! file's distinct trigrams, so building costs about one read of the corpus.
+//!
+//! Each posting also carries two 8-bit masks (the "masked trigram" refinement, as in
+//! GitHub's and Cursor's regex indexes): where in the file the trigram occurs (bit
+//! `position % 8`) and which bytes follow it (bit `hash(byte) % 8`). A literal's trigrams must
+//! then also line up — trigram *k* of the literal one byte after trigram *k−1*, in some
+//! occurrence's residue — and be followed by the literal's next byte. Both are necessary
+//! conditions, so they still never drop a true match, but they cut most of the files that hold
+//! every trigram of `unreachable_unchecked` apart (`unreachable!` and `get_unchecked`):
+//! 235 candidates → 61 on the registry corpus.
 //!
 //! Beside the index, each file's content is kept as its own zstd frame (`.texts`), so grep reads
 //! exactly its candidates' bytes — a few kilobytes each — where Lance would decompress whole
@@ -16,11 +25,11 @@
 //! Serialised index (`.grams`, little-endian), self-contained and checked on load:
 //!
 //! ```text
-//! b"QTRIGRM2"
+//! b"QTRIGRM3"
 //! u32 files;  files × (u32 length, UTF-8 path)          -- document id = position
 //!             files × (u64 offset, u32 zstd length, u32 length)   -- the file's frame in .texts
 //! u32 grams;  grams × (u32 trigram, u32 offset, u32 len) -- sorted by trigram
-//! postings                                               -- varint deltas, first = id
+//! postings    per document: varint delta (first = id), u8 positions, u8 next bytes
 //! ```
 
 use std::collections::HashMap;
@@ -32,41 +41,66 @@ use rayon::prelude::*;
 pub use crate::derived::CorruptIndex;
 use crate::derived::{Reader, le32, put_varint};
 
-const MAGIC: &[u8; 8] = b"QTRIGRM2";
+const MAGIC: &[u8; 8] = b"QTRIGRM3";
 const GRAM_SPACE: usize = 1 << 24;
 
 fn gram(w: &[u8]) -> u32 {
     (u32::from(w[0]) << 16) | (u32::from(w[1]) << 8) | u32::from(w[2])
 }
 
-/// The distinct trigrams of one file, found with a bitset (reused between files).
+/// The bit of the "next bytes" mask that `byte` sets (a multiplicative hash's top 3 bits).
+fn next_bit(byte: u8) -> u8 {
+    1 << ((u32::from(byte).wrapping_mul(0x9E37_79B9)) >> 29)
+}
+
+/// A trigram's masks in one file: positions (bit `position % 8`) and following bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Masks {
+    at: u8,
+    next: u8,
+}
+
+/// The distinct trigrams of one file and their masks, found with a table over the whole
+/// trigram space (16 Mi × 2 bytes, one per thread, reset after each file).
 struct Seen {
-    bits: Vec<u64>,
+    masks: Vec<Masks>,
     grams: Vec<u32>,
 }
 
 impl Seen {
     fn new() -> Self {
         Seen {
-            bits: vec![0; GRAM_SPACE / 64],
+            masks: vec![Masks::default(); GRAM_SPACE],
             grams: Vec::new(),
         }
     }
 
-    fn distinct(&mut self, content: &[u8]) -> Vec<u32> {
+    fn distinct(&mut self, content: &[u8]) -> Vec<(u32, Masks)> {
         self.grams.clear();
-        for w in content.windows(3) {
+        for (i, w) in content.windows(3).enumerate() {
             let g = gram(w) as usize;
-            let (word, bit) = (g / 64, 1u64 << (g % 64));
-            if self.bits[word] & bit == 0 {
-                self.bits[word] |= bit;
+            let m = &mut self.masks[g];
+            if m.at == 0 {
                 self.grams.push(g as u32);
             }
+            m.at |= 1 << (i % 8);
+            if let Some(&b) = content.get(i + 3) {
+                m.next |= next_bit(b);
+            }
         }
-        for &g in &self.grams {
-            self.bits[g as usize / 64] = 0;
+        self.grams
+            .iter()
+            .map(|&g| (g, std::mem::take(&mut self.masks[g as usize])))
+            .collect()
+    }
+
+    /// This thread's table (rayon's `map_init` would make one per split: 32 MB each).
+    fn with<R>(f: impl FnOnce(&mut Seen) -> R) -> R {
+        use std::cell::RefCell;
+        thread_local! {
+            static SEEN: RefCell<Option<Seen>> = const { RefCell::new(None) };
         }
-        self.grams.clone()
+        SEEN.with(|cell| f(cell.borrow_mut().get_or_insert_with(Seen::new)))
     }
 }
 
@@ -91,10 +125,13 @@ impl Builder {
 
     /// Add a batch of (path, content); trigrams are found and contents compressed in parallel.
     pub fn add_batch(&mut self, files: &[(&str, &[u8])]) -> std::io::Result<()> {
-        let done: Vec<std::io::Result<(Vec<u32>, Vec<u8>)>> = files
+        // Per file: its trigrams with their masks, and its compressed content.
+        type Done = std::io::Result<(Vec<(u32, Masks)>, Vec<u8>)>;
+        let done: Vec<Done> = files
             .par_iter()
-            .map_init(Seen::new, |seen, (_, content)| {
-                Ok((seen.distinct(content), zstd::bulk::compress(content, 1)?))
+            .map(|(_, content)| {
+                let grams = Seen::with(|seen| seen.distinct(content));
+                Ok((grams, zstd::bulk::compress(content, 1)?))
             })
             .collect();
         for ((path, content), done) in files.iter().zip(done) {
@@ -108,15 +145,17 @@ impl Builder {
                 u32::try_from(content.len()).map_err(|_| too_big())?,
             ));
             self.texts.extend_from_slice(&frame);
-            for g in grams {
+            for (g, m) in grams {
                 match self.postings.get_mut(&g) {
                     Some(p) => {
                         put_varint(&mut p.data, doc - p.last);
+                        p.data.extend_from_slice(&[m.at, m.next]);
                         p.last = doc;
                     }
                     None => {
                         let mut data = Vec::new();
                         put_varint(&mut data, doc);
+                        data.extend_from_slice(&[m.at, m.next]);
                         self.postings.insert(g, Posting { last: doc, data });
                     }
                 }
@@ -176,7 +215,14 @@ impl TrigramIndex {
             at: 0,
             what: "trigram index",
         };
-        if r.take(8)? != MAGIC {
+        let magic = r.take(8)?;
+        if magic.starts_with(b"QTRIGRM") && magic != MAGIC {
+            return Err(CorruptIndex(format!(
+                "trigram index: format {} is an older Quarry's (`quarry index` rebuilds it)",
+                String::from_utf8_lossy(magic)
+            )));
+        }
+        if magic != MAGIC {
             return Err(CorruptIndex("trigram index: bad magic".into()));
         }
         let n = r.u32()? as usize;
@@ -232,6 +278,13 @@ impl TrigramIndex {
         &self.paths
     }
 
+    /// The documents whose path `pattern` matches (grep's file-name matches), ascending.
+    pub fn paths_matching(&self, pattern: &crate::grep::Pattern) -> Vec<u32> {
+        (0..self.paths.len() as u32)
+            .filter(|&d| pattern.is_match(&self.paths[d as usize]))
+            .collect()
+    }
+
     /// Size of the serialised index in bytes.
     pub fn size(&self) -> usize {
         self.bytes.len()
@@ -257,26 +310,34 @@ impl TrigramIndex {
         None
     }
 
-    fn decode(&self, data: &[u8]) -> Vec<u32> {
-        let mut out = Vec::new();
-        let (mut v, mut shift, mut doc) = (0u32, 0u32, 0u32);
-        for &b in data {
+    /// A posting list's documents and masks, ascending (a corrupt list decodes to fewer
+    /// documents, never to a panic).
+    fn decode(&self, data: &[u8], out: &mut Vec<(u32, Masks)>) {
+        let (mut v, mut shift, mut doc, mut first) = (0u32, 0u32, 0u32, true);
+        let mut i = 0;
+        while i < data.len() {
+            let b = data[i];
+            i += 1;
             v |= u32::from(b & 0x7f) << shift.min(31);
             shift += 7;
             if b & 0x80 == 0 {
-                doc = if out.is_empty() {
-                    v
-                } else {
-                    doc.saturating_add(v)
-                };
+                doc = if first { v } else { doc.saturating_add(v) };
+                first = false;
+                let Some(m) = data.get(i..i + 2) else { break };
+                i += 2;
                 if (doc as usize) < self.paths.len() {
-                    out.push(doc);
+                    out.push((
+                        doc,
+                        Masks {
+                            at: m[0],
+                            next: m[1],
+                        },
+                    ));
                 }
                 v = 0;
                 shift = 0;
             }
         }
-        out
     }
 
     /// The documents that can contain every one of `literals`, ascending; `None` when no
@@ -290,67 +351,113 @@ impl TrigramIndex {
     }
 
     /// The documents that can contain every run (positions of alternative bytes, see
-    /// `grep::Run`), ascending: for each 3 consecutive positions, a document must hold one of
-    /// the trigrams they spell. `None` when no run has 3 positions.
+    /// `grep::Run`), ascending. For each 3 consecutive positions a document must hold one of
+    /// the trigrams they spell; within a run, those trigrams must also occur at consecutive
+    /// positions (by their position masks) and be followed by a byte the run allows next (by
+    /// their next-byte masks). `None` when no run has 3 positions.
     pub fn candidates_of_runs(&self, runs: &[Vec<Vec<u8>>]) -> Option<Vec<u32>> {
-        // One group per window: the trigrams it may be, at most 4 × 4 × 4.
-        let mut groups: Vec<Vec<u32>> = Vec::new();
-        for run in runs {
-            for w in run.windows(3) {
-                let mut group = Vec::with_capacity(w[0].len() * w[1].len() * w[2].len());
-                for &a in &w[0] {
-                    for &b in &w[1] {
-                        for &c in &w[2] {
-                            group.push(gram(&[a, b, c]));
+        let mut result: Option<Vec<u32>> = None;
+        for run in runs.iter().filter(|r| r.len() >= 3) {
+            let docs = self.run_candidates(run);
+            result = Some(match result {
+                None => docs,
+                Some(mut acc) => {
+                    let mut j = 0;
+                    acc.retain(|d| {
+                        while j < docs.len() && docs[j] < *d {
+                            j += 1;
                         }
+                        j < docs.len() && docs[j] == *d
+                    });
+                    acc
+                }
+            });
+            if result.as_ref().is_some_and(Vec::is_empty) {
+                break;
+            }
+        }
+        result
+    }
+
+    /// [`Self::candidates_of_runs`] for one run of ≥ 3 positions.
+    fn run_candidates(&self, run: &[Vec<u8>]) -> Vec<u32> {
+        // Window k: the trigrams it may be, the postings of those, and the next-byte bits the
+        // run allows after it (0 = the run ends there, anything may follow).
+        struct Window<'a> {
+            k: usize,
+            postings: Vec<&'a [u8]>,
+            next: u8,
+        }
+        let mut windows: Vec<Window> = Vec::new();
+        for (k, w) in run.windows(3).enumerate() {
+            let mut grams = Vec::with_capacity(w[0].len() * w[1].len() * w[2].len());
+            for &a in &w[0] {
+                for &b in &w[1] {
+                    for &c in &w[2] {
+                        grams.push(gram(&[a, b, c]));
                     }
                 }
-                group.sort_unstable();
-                group.dedup();
-                groups.push(group);
             }
-        }
-        if groups.is_empty() {
-            return None;
-        }
-        groups.sort();
-        groups.dedup();
-        // Each group's documents: the union of its trigrams' postings.
-        let mut lists: Vec<(usize, Vec<&[u8]>)> = groups
-            .iter()
-            .map(|g| {
-                let ps: Vec<&[u8]> = g.iter().filter_map(|t| self.posting(*t)).collect();
-                (ps.iter().map(|p| p.len()).sum(), ps)
-            })
-            .collect();
-        if lists.iter().any(|(_, ps)| ps.is_empty()) {
-            return Some(Vec::new());
+            grams.sort_unstable();
+            grams.dedup();
+            let postings: Vec<&[u8]> = grams.iter().filter_map(|t| self.posting(*t)).collect();
+            if postings.is_empty() {
+                return Vec::new();
+            }
+            let next = run
+                .get(k + 3)
+                .map(|alts| alts.iter().fold(0, |m, &b| m | next_bit(b)))
+                .unwrap_or(0);
+            windows.push(Window { k, postings, next });
         }
         // Smallest first: the running intersection only shrinks.
-        lists.sort_by_key(|(n, _)| *n);
-        let union = |ps: &[&[u8]]| -> Vec<u32> {
-            let mut docs: Vec<u32> = ps.iter().flat_map(|p| self.decode(p)).collect();
-            if ps.len() > 1 {
-                docs.sort_unstable();
-                docs.dedup();
+        windows.sort_by_key(|w| w.postings.iter().map(|p| p.len()).sum::<usize>());
+        // A window's documents with their masks (a union over its alternatives, masks or'ed).
+        let mut list = Vec::new();
+        let read = |w: &Window, list: &mut Vec<(u32, Masks)>| {
+            list.clear();
+            for p in &w.postings {
+                self.decode(p, list);
             }
-            docs
+            if w.postings.len() > 1 {
+                list.sort_unstable_by_key(|(d, _)| *d);
+                list.dedup_by(|b, a| {
+                    if a.0 == b.0 {
+                        a.1.at |= b.1.at;
+                        a.1.next |= b.1.next;
+                        true
+                    } else {
+                        false
+                    }
+                });
+            }
         };
-        let mut docs = union(&lists[0].1);
-        for (_, ps) in &lists[1..] {
+        // Per candidate: the residues (mod 8) where an occurrence of the run may start.
+        let admits = |w: &Window, m: Masks| w.next == 0 || m.next & w.next != 0;
+        read(&windows[0], &mut list);
+        let mut docs: Vec<(u32, u8)> = list
+            .iter()
+            .filter(|(_, m)| admits(&windows[0], *m))
+            .map(|(d, m)| (*d, m.at.rotate_right((windows[0].k % 8) as u32)))
+            .collect();
+        for w in &windows[1..] {
             if docs.is_empty() {
                 break;
             }
-            let other = union(ps);
+            read(w, &mut list);
             let mut j = 0;
-            docs.retain(|d| {
-                while j < other.len() && other[j] < *d {
+            docs.retain_mut(|(d, starts)| {
+                while j < list.len() && list[j].0 < *d {
                     j += 1;
                 }
-                j < other.len() && other[j] == *d
+                if j == list.len() || list[j].0 != *d || !admits(w, list[j].1) {
+                    return false;
+                }
+                *starts &= list[j].1.at.rotate_right((w.k % 8) as u32);
+                *starts != 0
             });
         }
-        Some(docs)
+        docs.into_iter().map(|(d, _)| d).collect()
     }
 }
 
@@ -413,17 +520,34 @@ fn decompress(
 ) -> Result<Vec<String>, String> {
     docs.par_iter()
         .zip(frames)
-        .map_init(zstd::bulk::Decompressor::new, |dctx, (&d, frame)| {
+        .map(|(&d, frame)| {
             let path = &ix.paths[d as usize];
-            let dctx = dctx.as_mut().map_err(|e| format!("zstd: {e}"))?;
-            // Into the vector's spare capacity: no zero-filling of a buffer about to be
-            // overwritten (that was a tenth of a selective grep in the debug build).
-            let mut bytes = Vec::with_capacity(ix.spans[d as usize].2 as usize);
-            dctx.decompress_to_buffer(&frame, &mut bytes)
+            let bytes = decompress_frame(&frame, ix.spans[d as usize].2 as usize)
                 .map_err(|e| format!("content of {path}: {e}"))?;
             String::from_utf8(bytes).map_err(|_| format!("content of {path} is not UTF-8"))
         })
         .collect()
+}
+
+/// One frame, with this thread's zstd context (made once per thread: rayon's `map_init` made
+/// one per split, 2 % of a selective grep), into the vector's spare capacity (no zero-filling
+/// of a buffer about to be overwritten: a tenth of a selective grep in the debug build).
+fn decompress_frame(frame: &[u8], len: usize) -> std::io::Result<Vec<u8>> {
+    use std::cell::RefCell;
+    thread_local! {
+        static CONTEXT: RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+            const { RefCell::new(None) };
+    }
+    CONTEXT.with(|cell| {
+        let mut cell = cell.borrow_mut();
+        let dctx = match &mut *cell {
+            Some(d) => d,
+            none => none.insert(zstd::bulk::Decompressor::new()?),
+        };
+        let mut bytes = Vec::with_capacity(len);
+        dctx.decompress_to_buffer(frame, &mut bytes)?;
+        Ok(bytes)
+    })
 }
 
 static LOADED: crate::derived::Cache<TrigramIndex> = crate::derived::Cache::new();
@@ -492,6 +616,37 @@ mod tests {
         let fn_ = vec![b"Ff".to_vec(), b"Nn".to_vec(), vec![b' ']];
         assert_eq!(ix.candidates_of_runs(&[fn_]), Some(vec![0, 1]));
         assert_eq!(ix.candidates(&[]), None);
+    }
+
+    #[test]
+    fn masks_drop_files_whose_trigrams_do_not_line_up() {
+        let ix = index(&[
+            // Every trigram of the literal, but never together.
+            (
+                "apart.rs",
+                "unreachable!(); x.get_unchecked(0); unreachable_u; nchecked",
+            ),
+            // The literal, at a position past the first 8 bytes (the position mask wraps).
+            ("real.rs", "0123456789 unsafe { unreachable_unchecked() }"),
+            // The literal at the very end: its last trigram has no next byte.
+            ("end.rs", "unreachable_unchecked"),
+        ]);
+        assert_eq!(
+            ix.candidates(&["unreachable_unchecked".into()]),
+            Some(vec![1, 2])
+        );
+        // The next-byte mask: "abc" is followed by 'x' only, so "abcd" cannot occur.
+        let ix = index(&[("a", "abcx abd bcd"), ("b", "zabcd")]);
+        assert_eq!(ix.candidates(&["abcd".into()]), Some(vec![1]));
+        // Alternatives (a case-insensitive run) or their masks together.
+        let run = vec![
+            b"Uu".to_vec(),
+            b"Nn".to_vec(),
+            b"Ss".to_vec(),
+            b"Aa".to_vec(),
+        ];
+        let ix = index(&[("a", "UNSAFE"), ("b", "Unsafe"), ("c", "uns afe")]);
+        assert_eq!(ix.candidates_of_runs(&[run]), Some(vec![0, 1]));
     }
 
     /// A property check against a scan: for generated files and every substring literal of

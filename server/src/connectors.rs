@@ -154,7 +154,7 @@ async fn dify_answer(state: &AppState, who: &Principal, body: &Bytes) -> Respons
             format!("knowledge base '{knowledge_id}' does not exist"),
         );
     }
-    let visible = crate::sources::visible(&state.catalog, &who)
+    let visible = crate::sources::visible(&state.catalog, who)
         .await
         .unwrap_or_default();
     if !visible

@@ -382,11 +382,21 @@ async fn tool_call(
     }
     let value = parse_json_body(&headers, &body)?;
     match crate::tools::call(&state, &who, &name, value).await {
-        Ok(v) => Ok(Json(v).into_response()),
+        Ok(v) => Ok(json_response(&v)),
         Err(crate::tools::BadRequest(m)) => {
             Err(ApiError::new(StatusCode::BAD_REQUEST, "INVALID_REQUEST", m))
         }
     }
+}
+
+/// A 200 JSON response, serialised by the engine (optimised even in the debug build: large
+/// tool answers took milliseconds to write at opt-level 0). For the large answers: tools, search.
+pub fn json_response(v: &Value) -> Response {
+    (
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        quarry_engine::render::json_bytes(v),
+    )
+        .into_response()
 }
 
 /// A JSON request body (`application/json`, `text/json`, `application/*+json`; a missing or

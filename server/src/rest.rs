@@ -160,7 +160,9 @@ pub async fn search_grep(
     filters(&p, &mut args)?;
     let obj = run(&state, &who, "grep_search", Value::Object(args)).await?;
     let path_filter = json!({"paths": p.all("Paths"), "extensions": p.all("Extensions"), "excludeMarkdown": p.boolean("ExcludeMarkdown")?.unwrap_or(false)});
-    Ok(Json(json!({"results": obj["results"], "pathFilter": path_filter, "truncated": obj["truncated"]})).into_response())
+    Ok(crate::http::json_response(
+        &json!({"results": obj["results"], "pathFilter": path_filter, "truncated": obj["truncated"]}),
+    ))
 }
 
 /// `GET /api/search/semantic`: `Query` (a question) with the grep route's filters.
@@ -180,7 +182,9 @@ pub async fn search_semantic(
     args.insert("data_sources".into(), json!(refs));
     filters(&p, &mut args)?;
     let obj = run(&state, &who, "semantic_search", Value::Object(args)).await?;
-    Ok(Json(json!({"results": obj["results"], "hint": obj["hint"]})).into_response())
+    Ok(crate::http::json_response(
+        &json!({"results": obj["results"], "hint": obj["hint"]}),
+    ))
 }
 
 /// Legacy search (GET with query parameters, POST with `{query, datasource_ids}`): semantic
@@ -253,7 +257,9 @@ pub async fn search_legacy(
     };
     let refs = sources_of(&state, &who, &p).await?;
     let include = p.boolean("IncludeContent")?.unwrap_or(false);
-    Ok(Json(legacy(&state, &who, query, refs, include, full).await?).into_response())
+    Ok(crate::http::json_response(
+        &legacy(&state, &who, query, refs, include, full).await?,
+    ))
 }
 
 /// `POST /api/search` (quick start): `{query, datasource_ids}`.
@@ -307,7 +313,9 @@ pub async fn artifacts(
             "none of the identifiers names a visible artifact",
         ));
     }
-    Ok(Json(json!({"artifacts": arts, "hint": obj["hint"]})).into_response())
+    Ok(crate::http::json_response(
+        &json!({"artifacts": arts, "hint": obj["hint"]}),
+    ))
 }
 
 /// `GET /api/datasources/ontology`: `Names`, `DataSourceIds`, `Ids` (mixable); workspaces

@@ -1,7 +1,7 @@
 //! `grep_search`: candidate files from a plan (filters and the literals every match must
 //! contain prune them), verified line by line with ripgrep's semantics.
 
-use quarry_engine::grep::{LineMatch, Pattern, char_column};
+use quarry_engine::grep::{FileHit, MAX_LINES_PER_FILE, Pattern};
 use quarry_planner::tools::{self as plans, SearchFilter};
 use std::collections::{HashMap, HashSet};
 
@@ -9,19 +9,13 @@ use quarry_storage::DataSource;
 use serde_json::{Map, Value, json};
 
 use super::args::{self, DEFAULT_RESULTS, MAX_RESULTS};
-use super::render::{attrs, xml_escape};
 use super::{Call, RowExt, ToolError, ToolOutput, ToolResult, execute, source_ref};
 
-/// Matching lines listed per file (the count covers all).
-pub const MAX_LINES_PER_FILE: usize = 20;
 /// Files whose contents are fetched first; each further fetch doubles, up to [`MAX_CHUNK`].
 const FIRST_CHUNK: usize = 64;
 const MAX_CHUNK: usize = 1024;
 /// Files verified in parallel at a time.
 const VERIFY_BATCH: usize = 32;
-/// Longest line text returned (longer lines are cut around the first match).
-pub const MAX_LINE_CHARS: usize = 400;
-
 pub fn filter_of(
     paths: Option<&[String]>,
     extensions: Option<&[String]>,
@@ -51,52 +45,6 @@ pub fn max_results(n: Option<u32>) -> Result<usize, ToolError> {
         ));
     }
     Ok(n as usize)
-}
-
-fn clip(text: &str, start_char: usize) -> String {
-    let n = text.chars().count();
-    if n <= MAX_LINE_CHARS {
-        return text.to_string();
-    }
-    let from = start_char
-        .saturating_sub(MAX_LINE_CHARS / 4)
-        .min(n - MAX_LINE_CHARS);
-    let body: String = text.chars().skip(from).take(MAX_LINE_CHARS).collect();
-    format!(
-        "{}{body}{}",
-        if from > 0 { "…" } else { "" },
-        if from + MAX_LINE_CHARS < n { "…" } else { "" }
-    )
-}
-
-fn match_json(m: &LineMatch, all_lines: &[&str], context: usize, matched: &[u64]) -> Value {
-    let (s, e) = m
-        .spans
-        .first()
-        .copied()
-        .unwrap_or((m.text.len(), m.text.len()));
-    let start = char_column(&m.text, s);
-    let end = char_column(&m.text, e);
-    let n = m.line_number as usize;
-    let mut ctx_lines = Vec::new();
-    if context > 0 {
-        let lo = n.saturating_sub(context).max(1);
-        let hi = (n + context).min(all_lines.len());
-        for ln in lo..=hi {
-            if ln != n && !matched.contains(&(ln as u64)) {
-                let t = all_lines[ln - 1];
-                ctx_lines.push(json!({"lineNumber": ln, "lineText": clip(t.strip_suffix('\r').unwrap_or(t), 0)}));
-            }
-        }
-    }
-    json!({
-        "lineNumber": m.line_number,
-        "startColumn": start,
-        "endColumn": end,
-        "lineText": clip(m.text.strip_suffix('\r').unwrap_or(&m.text), start),
-        "remark": if m.spans.len() > 1 { format!("{} matches on this line", m.spans.len()) } else { String::new() },
-        "contextLines": ctx_lines,
-    })
 }
 
 /// The files to verify, in path order: `(data source, path, identifier)`; those that match by
@@ -189,11 +137,7 @@ async fn from_trigram_indexes(
             Some(docs) => docs,
             None => (0..paths.len() as u32).collect(),
         };
-        let named = (0..paths.len() as u32).filter(|&d| pattern.is_match(&paths[d as usize]));
-        let mut named_ids = HashSet::new();
-        for d in named {
-            named_ids.insert(d);
-        }
+        let named_ids: HashSet<u32> = ix.paths_matching(pattern).into_iter().collect();
         for d in docs.into_iter().chain(named_ids.iter().copied()) {
             let p = &paths[d as usize];
             if !filter.admits(p) {
@@ -210,6 +154,7 @@ async fn from_trigram_indexes(
     }
     out.order.sort_unstable();
     out.order.dedup();
+    tracing::debug!(candidates = out.order.len(), "grep: trigram candidates");
     Some(out)
 }
 
@@ -358,62 +303,31 @@ pub async fn grep_search(call: &Call<'_>, a: args::GrepSearch) -> ToolResult {
                 verified.extend(more);
             }
             let found = std::mem::take(&mut verified[i]);
-            let content = f.s("content");
-            let (lines, line_total, match_count) =
-                (found.lines, found.line_count, found.match_count);
             let named = named.contains(id);
-            if lines.is_empty() && !named {
+            if found.lines.is_empty() && !named {
                 continue;
             }
             if results.len() >= limit {
                 truncated = true;
                 break 'files;
             }
-            let all: Vec<&str> = if context > 0 {
-                quarry_engine::grep::lines(content).collect()
-            } else {
-                Vec::new()
-            };
-            let matched: Vec<u64> = lines.iter().map(|l| l.line_number).collect();
-            total_matches += match_count;
-            let first = lines.first();
-            let last = lines.last();
-            let path = f.s("path");
-            let repo = repo_of(f.s("data_source"));
-            let start = first
-                .map(|m| {
-                    let s = m.spans.first().map(|s| s.0).unwrap_or(m.text.len());
-                    (m.line_number, char_column(&m.text, s))
-                })
-                .unwrap_or((1, 0));
-            let end = last
-                .map(|m| {
-                    let (_, e) = *m.spans.last().unwrap_or(&(m.text.len(), m.text.len()));
-                    (m.line_number, char_column(&m.text, e))
-                })
-                .unwrap_or((1, 0));
-            let language = quarry_engine::lang::Lang::detect(path)
-                .map(|l| l.name())
-                .unwrap_or("text");
-            results.push(json!({
-            "kind": "file",
-            "dataSource": repo.map(source_ref),
-            "identifier": f.s("identifier"),
-            "location": {"path": path, "range": {"start": {"line": start.0, "character": start.1}, "end": {"line": end.0, "character": end.1}}},
-            "score": match_count as f64,
-            "description": first.map(|m| clip(m.text.trim(), 0)).unwrap_or_else(|| format!("file name matches '{}'", a.query)),
-            "contentByteSize": content.len(),
-            "startLine": start.0,
-            "endLine": end.0,
-            "matchCount": match_count,
-            "matches": lines.iter().map(|m| match_json(m, &all, context, &matched)).collect::<Vec<_>>(),
-            "matchedByName": named,
-            "summary": if line_total > 0 {
-                format!("{match_count} match{} on {line_total} line{} of a {language} file{}", if match_count == 1 { "" } else { "es" }, if line_total == 1 { "" } else { "s" }, if line_total > lines.len() { format!(" (first {} lines listed)", lines.len()) } else { String::new() })
-            } else {
-                "the file name matches; no line does".to_string()
-            },
-        }));
+            total_matches += found.match_count;
+            let source = repo_of(f.s("data_source"))
+                .map(source_ref)
+                .unwrap_or(Value::Null);
+            results.push(
+                FileHit {
+                    data_source: &source,
+                    identifier: f.s("identifier"),
+                    path: f.s("path"),
+                    content: f.s("content"),
+                    found: &found,
+                    named,
+                    context,
+                    query: &a.query,
+                }
+                .to_json(),
+            );
         }
     }
     let hint = if results.is_empty() {
@@ -429,30 +343,7 @@ pub async fn grep_search(call: &Call<'_>, a: args::GrepSearch) -> ToolResult {
     } else {
         "Read around a match with read_file (path, start_line) or fetch_artifacts; for concepts, use semantic_search.".to_string()
     };
-    let mut rendered = format!(
-        "<grep_search_results count=\"{}\" truncated=\"{truncated}\">\n",
-        results.len()
-    );
-    for r in &results {
-        rendered.push_str(&format!(
-            "<result{}>\n",
-            attrs(&[
-                ("identifier", r["identifier"].as_str()),
-                ("path", r["location"]["path"].as_str()),
-                ("source", r["dataSource"]["name"].as_str()),
-                ("match_count", Some(&r["matchCount"].to_string())),
-            ])
-        ));
-        for m in r["matches"].as_array().into_iter().flatten() {
-            rendered.push_str(&format!(
-                "{}: {}\n",
-                m["lineNumber"],
-                xml_escape(m["lineText"].as_str().unwrap_or(""))
-            ));
-        }
-        rendered.push_str("</result>\n");
-    }
-    rendered.push_str("</grep_search_results>\n");
+    let mut rendered = quarry_engine::grep::render_results(&results, truncated);
     rendered.push_str(&hint);
     let obj = json!({
         "results": results,
