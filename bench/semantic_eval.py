@@ -16,8 +16,9 @@
    (the first result in the function's file), beside a plain file-level BM25 baseline over the
    stripped files (same tokenizer idea: identifiers split on case and ``_``, lower-cased), and
    Quarry's latency p50/p99 (HTTP, warm server).
-5. With ``QUARRY_EMBEDDINGS_URL`` (and ``_MODEL``/``_API_KEY``) in the environment, the index
-   is built with dense vectors and questions are answered with them (the row is labelled so).
+5. With ``QUARRY_EMBEDDINGS_MODEL_DIR`` (a local Model2Vec folder) or ``QUARRY_EMBEDDINGS_URL``
+   (and ``_MODEL``/``_API_KEY``) in the environment, the index is built with dense vectors and
+   questions are answered with them (the row is labelled so).
 6. With ``--latency-store`` (a store holding a larger index, e.g. the benchmark store of
    bench/query.sh with 1.5 M symbols), also times the same questions there.
 
@@ -248,7 +249,10 @@ def main():
     print("| system | level | MRR@10 | recall@1 | recall@10 |")
     print("|---|---|---:|---:|---:|")
     quarry_label = "Quarry semantic_search (default)"
-    if os.environ.get("QUARRY_EMBEDDINGS_URL"):
+    if os.environ.get("QUARRY_EMBEDDINGS_MODEL_DIR"):
+        quarry_label = ("Quarry semantic_search + dense vectors (local " +
+                        os.path.basename(os.environ["QUARRY_EMBEDDINGS_MODEL_DIR"].rstrip("/")) + ")")
+    elif os.environ.get("QUARRY_EMBEDDINGS_URL"):
         quarry_label = ("Quarry semantic_search + dense vectors (" +
                         os.environ.get("QUARRY_EMBEDDINGS_MODEL", "text-embedding-3-small") + ")")
     for label, level, ranks in [(quarry_label, "function", fn_ranks),

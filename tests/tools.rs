@@ -1145,3 +1145,101 @@ async fn semantic_search_fuses_dense_vectors_from_an_embeddings_endpoint() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no dense vectors"), "{err}");
 }
+
+/// A Model2Vec-layout model folder (`model.safetensors`, `tokenizer.json`, `config.json`)
+/// with a WordPiece vocabulary of `words` and their rows (F32).
+fn static_model_folder(dir: &std::path::Path, words: &[(&str, [f32; 3])]) {
+    std::fs::create_dir_all(dir).unwrap();
+    let mut data = Vec::new();
+    for (_, row) in words {
+        for x in row {
+            data.extend_from_slice(&x.to_le_bytes());
+        }
+    }
+    let header = json!({
+        "embeddings": {"dtype": "F32", "shape": [words.len(), 3], "data_offsets": [0, data.len()]}
+    })
+    .to_string();
+    let mut file = (header.len() as u64).to_le_bytes().to_vec();
+    file.extend_from_slice(header.as_bytes());
+    file.extend_from_slice(&data);
+    std::fs::write(dir.join("model.safetensors"), file).unwrap();
+    let vocab: serde_json::Map<String, Value> = words
+        .iter()
+        .enumerate()
+        .map(|(i, (w, _))| (w.to_string(), json!(i)))
+        .collect();
+    let tokenizer = json!({
+        "normalizer": {"type": "BertNormalizer", "lowercase": true, "strip_accents": null,
+                       "clean_text": true, "handle_chinese_chars": true},
+        "pre_tokenizer": {"type": "BertPreTokenizer"},
+        "model": {"type": "WordPiece", "unk_token": "[UNK]", "continuing_subword_prefix": "##",
+                  "max_input_chars_per_word": 100, "vocab": vocab}
+    });
+    std::fs::write(dir.join("tokenizer.json"), tokenizer.to_string()).unwrap();
+    std::fs::write(dir.join("config.json"), r#"{"normalize": true}"#).unwrap();
+}
+
+/// The local-model-folder provider: no endpoint, no network. A static model whose vocabulary
+/// puts "disc" beside "circle" finds the circle for a word that is nowhere in the code.
+#[tokio::test(flavor = "multi_thread")]
+async fn semantic_search_fuses_dense_vectors_from_a_local_model_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = fixture_repo("polyglot", tmp.path());
+    let store = tmp.path().join("store");
+    let model = tmp.path().join("tiny-static-model");
+    static_model_folder(
+        &model,
+        &[
+            ("[UNK]", [0.0, 0.0, 9.0]),
+            ("circle", [1.0, 0.0, 0.0]),
+            ("disc", [0.95, 0.05, 0.0]),
+            ("round", [0.9, 0.0, 0.1]),
+            ("square", [0.0, 1.0, 0.0]),
+            ("##s", [0.0, 0.0, 0.0]),
+            ("shape", [0.3, 0.3, 0.1]),
+        ],
+    );
+    let env = [("QUARRY_EMBEDDINGS_MODEL_DIR", model.to_str().unwrap())];
+    let out = quarry_env(
+        &store,
+        &env,
+        &["index", dir.to_str().unwrap(), "--name", "poly"],
+    );
+    assert!(out.status.success(), "{out:?}");
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(log.contains("local:tiny-static-model@"), "{log}");
+    let key = quarry_ok(&store, &["keys", "create"]).trim().to_string();
+    let disc = json!({"question": "disc", "max_results": 3});
+    let s = start_with_env(&store, &env);
+    let r = semantic(&s, &key, disc.clone()).await;
+    assert!(ids(&r).first().is_some_and(|i| i.contains("Circle")), "{r}");
+    // A question with no word the model knows is answered lexically, not at random.
+    let lexical = semantic(&s, &key, json!({"question": "get_area", "max_results": 5})).await;
+    drop(s);
+    let plain = start(&store);
+    assert_eq!(
+        ids(&lexical),
+        ids(&semantic(
+            &plain,
+            &key,
+            json!({"question": "get_area", "max_results": 5})
+        )
+        .await)
+    );
+    drop(plain);
+
+    // A folder that is not a model: the index is built without vectors, and the log names
+    // what is missing.
+    let other = tmp.path().join("other-store");
+    let empty = tmp.path().join("empty-folder");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = quarry_env(
+        &other,
+        &[("QUARRY_EMBEDDINGS_MODEL_DIR", empty.to_str().unwrap())],
+        &["index", dir.to_str().unwrap(), "--name", "poly"],
+    );
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("tokenizer.json"), "{err}");
+}

@@ -1,6 +1,8 @@
-//! Dense vectors for `semantic_search`, from an OpenAI-compatible embeddings endpoint
-//! (`POST {QUARRY_EMBEDDINGS_URL}/embeddings`). Optional: with no provider configured, search
-//! is the lexical index alone ([`crate::search`]), with no network and no model.
+//! Dense vectors for `semantic_search`, from a local model folder
+//! (`QUARRY_EMBEDDINGS_MODEL_DIR`, a static model: [`crate::static_model`]) or an
+//! OpenAI-compatible embeddings endpoint (`POST {QUARRY_EMBEDDINGS_URL}/embeddings`).
+//! Optional: with no provider configured, search is the lexical index alone
+//! ([`crate::search`]), with no network and no model.
 //!
 //! At index time every unit of a repository's search index (definitions and files) is
 //! embedded from a short text — its path, kind, qualified name, signature and summary — and
@@ -31,44 +33,103 @@ const MAGIC: &[u8; 8] = b"QVECTOR1";
 /// Characters of a unit's text sent for embedding.
 const MAX_TEXT: usize = 2000;
 
-/// An embeddings endpoint.
-#[derive(Debug, Clone)]
+/// Where embeddings come from.
+#[derive(Clone)]
 pub struct Provider {
-    /// Base URL (`…/v1`); requests go to `{url}/embeddings`.
-    pub url: String,
+    /// Names the vectors it makes (only vectors of the same model are compared): the
+    /// endpoint's model, or `local:<folder>@<fingerprint>` for a model folder.
     pub model: String,
-    pub key: Option<String>,
-    /// Texts per request.
+    /// Texts per request (per progress step for a local model).
     pub batch: usize,
+    source: Source,
+}
+
+#[derive(Clone)]
+enum Source {
+    /// Base URL (`…/v1`); requests go to `{url}/embeddings`.
+    Endpoint {
+        url: String,
+        key: Option<String>,
+    },
+    Folder(Arc<crate::static_model::StaticModel>),
+}
+
+impl std::fmt::Debug for Provider {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.source {
+            Source::Endpoint { url, .. } => write!(f, "{} at {url}", self.model),
+            Source::Folder(_) => f.write_str(&self.model),
+        }
+    }
 }
 
 impl Provider {
-    /// The provider configured by `QUARRY_EMBEDDINGS_URL` (base URL of an OpenAI-compatible
-    /// API), `QUARRY_EMBEDDINGS_MODEL` (default `text-embedding-3-small`),
-    /// `QUARRY_EMBEDDINGS_API_KEY` (optional) and `QUARRY_EMBEDDINGS_BATCH` (default 64).
+    /// The configured provider:
+    /// - `QUARRY_EMBEDDINGS_MODEL_DIR`: a local model folder (Model2Vec layout; see
+    ///   [`crate::static_model`]). Takes precedence over an endpoint. A folder that cannot be
+    ///   loaded is warned about (once per process) and search stays lexical.
+    /// - `QUARRY_EMBEDDINGS_URL` (base URL of an OpenAI-compatible API),
+    ///   `QUARRY_EMBEDDINGS_MODEL` (default `text-embedding-3-small`),
+    ///   `QUARRY_EMBEDDINGS_API_KEY` (optional) and `QUARRY_EMBEDDINGS_BATCH` (default 64).
     pub fn from_env() -> Option<Provider> {
-        let url = std::env::var("QUARRY_EMBEDDINGS_URL")
-            .ok()
-            .filter(|u| !u.trim().is_empty())?;
+        let var = |k: &str| {
+            std::env::var(k)
+                .ok()
+                .map(|v| v.trim().to_string())
+                .filter(|v| !v.is_empty())
+        };
+        if let Some(dir) = var("QUARRY_EMBEDDINGS_MODEL_DIR") {
+            return match crate::static_model::cached(std::path::Path::new(&dir)) {
+                Ok(m) => Some(Provider {
+                    model: m.name.clone(),
+                    batch: 1024,
+                    source: Source::Folder(m),
+                }),
+                Err(e) => {
+                    static WARNED: std::sync::Once = std::sync::Once::new();
+                    WARNED.call_once(|| {
+                        tracing::warn!(
+                            "QUARRY_EMBEDDINGS_MODEL_DIR={dir}: {e}; semantic search is lexical"
+                        )
+                    });
+                    None
+                }
+            };
+        }
+        let url = var("QUARRY_EMBEDDINGS_URL")?;
         Some(Provider {
-            url: url.trim().trim_end_matches('/').to_string(),
-            model: std::env::var("QUARRY_EMBEDDINGS_MODEL")
-                .ok()
-                .filter(|m| !m.is_empty())
+            model: var("QUARRY_EMBEDDINGS_MODEL")
                 .unwrap_or_else(|| "text-embedding-3-small".into()),
-            key: std::env::var("QUARRY_EMBEDDINGS_API_KEY")
-                .ok()
-                .filter(|k| !k.is_empty()),
-            batch: std::env::var("QUARRY_EMBEDDINGS_BATCH")
-                .ok()
+            batch: var("QUARRY_EMBEDDINGS_BATCH")
                 .and_then(|b| b.parse().ok())
                 .filter(|&b| b > 0)
                 .unwrap_or(64),
+            source: Source::Endpoint {
+                url: url.trim_end_matches('/').to_string(),
+                key: var("QUARRY_EMBEDDINGS_API_KEY"),
+            },
         })
     }
 
     /// Embed `texts`, in order.
     pub async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, String> {
+        match &self.source {
+            Source::Folder(m) => {
+                use rayon::prelude::*;
+                Ok(tokio::task::block_in_place(|| {
+                    texts.par_iter().map(|t| m.embed(t)).collect()
+                }))
+            }
+            Source::Endpoint { url, key } => self.request(url, key.as_deref(), texts).await,
+        }
+    }
+
+    async fn request(
+        &self,
+        url: &str,
+        key: Option<&str>,
+        texts: &[String],
+    ) -> Result<Vec<Vec<f32>>, String> {
         static CLIENT: OnceLock<reqwest::Client> = OnceLock::new();
         let client = CLIENT.get_or_init(|| {
             reqwest::Client::builder()
@@ -77,15 +138,15 @@ impl Provider {
                 .unwrap_or_default()
         });
         let mut req = client
-            .post(format!("{}/embeddings", self.url))
+            .post(format!("{url}/embeddings"))
             .json(&json!({"model": self.model, "input": texts}));
-        if let Some(k) = &self.key {
+        if let Some(k) = key {
             req = req.bearer_auth(k);
         }
         let resp = req
             .send()
             .await
-            .map_err(|e| format!("embeddings endpoint {}: {e}", self.url))?;
+            .map_err(|e| format!("embeddings endpoint {url}: {e}"))?;
         let status = resp.status();
         let body: Value = resp
             .json()

@@ -29,6 +29,8 @@ pub mod resolve;
 pub mod search;
 /// Where files come from: directories, git repositories, git URLs.
 pub mod source;
+/// Embeddings from a local model folder (Model2Vec static models).
+pub mod static_model;
 /// Code-aware tokens for ranking.
 pub mod text;
 /// The exact trigram index that narrows grep to candidate files.

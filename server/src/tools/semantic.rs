@@ -240,7 +240,7 @@ async fn from_search_indexes(
     let mut found = tokio::task::block_in_place(|| search::top(&indexes, terms, pool));
     if let Some(p) = dense {
         match p.embed(&[question.to_string()]).await {
-            Ok(q) => {
+            Ok(q) if q.first().is_some_and(|v| v.iter().any(|x| *x != 0.0)) => {
                 let with_vectors: Vec<_> = indexes
                     .iter()
                     .zip(&vectors)
@@ -249,6 +249,8 @@ async fn from_search_indexes(
                 let near = tokio::task::block_in_place(|| embed::top(&with_vectors, &q[0], pool));
                 found = fuse(&found, &near);
             }
+            // No word of the question known to the model: the lexical ranking alone.
+            Ok(_) => {}
             // Lexical results stand; the operator sees why in the log.
             Err(e) => tracing::warn!("semantic search without dense vectors: {e}"),
         }
