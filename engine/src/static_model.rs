@@ -452,9 +452,7 @@ impl WordPiece {
         use unicode_normalization::UnicodeNormalization;
         let mut s: String = if self.clean_text {
             text.chars()
-                .filter(|&c| {
-                    c != '\0' && c != '\u{fffd}' && (!c.is_control() || c.is_whitespace())
-                })
+                .filter(|&c| c != '\0' && c != '\u{fffd}' && (!c.is_control() || c.is_whitespace()))
                 .collect()
         } else {
             text.to_string()
