@@ -32,7 +32,7 @@
 //! postings    per document: varint delta (first = id), u8 positions, u8 next bytes
 //! ```
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 use quarry_storage::Store;
@@ -113,7 +113,7 @@ struct Posting {
 #[derive(Default)]
 pub struct Builder {
     paths: Vec<String>,
-    postings: HashMap<u32, Posting>,
+    postings: FxHashMap<u32, Posting>,
     texts: Vec<u8>,
     spans: Vec<(u64, u32, u32)>,
 }
