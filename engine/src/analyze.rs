@@ -8,6 +8,7 @@
 mod complexity;
 mod rules;
 
+use std::rc::Rc;
 use tree_sitter::{Node, Parser};
 
 use crate::lang::Lang;
@@ -98,11 +99,16 @@ pub fn analyze(lang: Lang, src: &str) -> FileAnalysis {
     let Some(grammar) = lang.grammar() else {
         return FileAnalysis::default();
     };
-    let mut parser = Parser::new();
-    if parser.set_language(&grammar).is_err() {
-        return FileAnalysis::default();
+    // One parser per thread, reused from file to file.
+    thread_local! {
+        static PARSER: std::cell::RefCell<Parser> = std::cell::RefCell::new(Parser::new());
     }
-    let Some(tree) = parser.parse(src, None) else {
+    let tree = PARSER.with(|p| {
+        let mut parser = p.borrow_mut();
+        parser.set_language(&grammar).ok()?;
+        parser.parse(src, None)
+    });
+    let Some(tree) = tree else {
         return FileAnalysis::default();
     };
     let root = tree.root_node();
@@ -136,7 +142,8 @@ struct Scope {
     /// Index into `out.symbols` of the enclosing symbol.
     symbol: Option<usize>,
     /// Qualified-name prefix for children (a symbol's qname, or an `impl` target type).
-    prefix: Option<String>,
+    /// Shared: every node's children get a copy of their scope.
+    prefix: Option<Rc<str>>,
     /// True inside a type body (functions become methods).
     in_type: bool,
     /// Publicity inherited by members (trait items, enum variants, interface members).
@@ -179,14 +186,17 @@ impl<'s> Walker<'s> {
             public_members: None,
         };
         let mut stack = vec![(root, top, 0usize)];
+        // One cursor and one buffer for the whole walk (a cursor and a vector per node were
+        // two allocations per syntax node).
+        let mut cursor = root.walk();
+        let mut children: Vec<Node> = Vec::new();
         while let Some((node, scope, depth)) = stack.pop() {
             if depth > MAX_DEPTH {
                 continue;
             }
             let child_scope = self.visit(node, &scope);
-            let mut cursor = node.walk();
-            let children: Vec<Node> = node.named_children(&mut cursor).collect();
-            for child in children.into_iter().rev() {
+            children.extend(node.named_children(&mut cursor));
+            for child in children.drain(..).rev() {
                 stack.push((child, child_scope.clone(), depth + 1));
             }
         }
@@ -197,9 +207,9 @@ impl<'s> Walker<'s> {
         self.edges_at(node, scope);
         if let Some(prefix) = rules::scope_prefix(self.lang, node, self.src) {
             // e.g. a Rust `impl Type` block: members are qualified by the type.
-            let prefix = match &scope.prefix {
-                Some(p) => format!("{p}.{prefix}"),
-                None => prefix,
+            let prefix: Rc<str> = match &scope.prefix {
+                Some(p) => format!("{p}.{prefix}").into(),
+                None => prefix.into(),
             };
             return Scope {
                 symbol: scope.symbol,
@@ -226,7 +236,7 @@ impl<'s> Walker<'s> {
                 let kind = sym.kind;
                 Scope {
                     symbol: Some(idx),
-                    prefix: Some(sym.qualified_name.clone()),
+                    prefix: Some(sym.qualified_name.as_str().into()),
                     in_type: TYPE_KINDS.contains(&kind),
                     public_members: rules::members_public(self.lang, kind, sym.is_public),
                 }
@@ -253,7 +263,7 @@ impl<'s> Walker<'s> {
         let own = rules::own_prefix(self.lang, node, self.src);
         let parent = match (&scope.prefix, own) {
             (Some(p), Some(o)) => Some(format!("{p}.{o}")),
-            (Some(p), None) => Some(p.clone()),
+            (Some(p), None) => Some(p.to_string()),
             (None, o) => o,
         };
         let mut qualified_name = match &parent {

@@ -99,18 +99,19 @@ const SELF_WORDS: &[&str] = &["self", "this", "Self", "cls", "@", "$this", "base
 /// Candidate definitions of one name, for one kind class and language family, indexed for
 /// the lookups resolution makes (each O(1) or O(path depth), so common names such as `new`
 /// with thousands of definitions cost no more than rare ones).
+/// Keys borrow from the analyses (a `String` per key was ~10 M allocations on the registry).
 #[derive(Default)]
-struct Cands {
+struct Cands<'a> {
     /// In path order.
     all: Vec<(usize, usize)>,
     /// First candidate in a file.
     by_file: HashMap<usize, (usize, usize)>,
     /// First candidate in a file with a given parent qualified name.
-    by_file_parent: HashMap<(usize, String), (usize, usize)>,
+    by_file_parent: HashMap<(usize, &'a str), (usize, usize)>,
     /// First candidate whose parent's last segment is this name (`Type` in `Type::f`).
-    by_parent_last: HashMap<String, (usize, usize)>,
+    by_parent_last: HashMap<&'a str, (usize, usize)>,
     /// First candidate under each directory (every ancestor of its path).
-    by_dir: HashMap<String, (usize, usize)>,
+    by_dir: HashMap<&'a str, (usize, usize)>,
 }
 
 /// Kind classes: which definitions an edge kind may point at.
@@ -127,7 +128,7 @@ fn class_of(kind: EdgeKind) -> usize {
 
 struct Index<'a> {
     files: &'a [FileInput<'a>],
-    cands: HashMap<(usize, &'a str, &'a str), Cands>,
+    cands: HashMap<(usize, &'a str, &'a str), Cands<'a>>,
     by_path: HashMap<&'a str, usize>,
     imports: Vec<Vec<(&'a str, Option<&'a str>)>>,
 }
@@ -199,13 +200,11 @@ impl<'a> Index<'a> {
                     c.all.push(id);
                     c.by_file.entry(fi).or_insert(id);
                     if let Some(p) = &s.parent {
-                        c.by_file_parent.entry((fi, p.clone())).or_insert(id);
-                        c.by_parent_last
-                            .entry(last_segment(p).to_string())
-                            .or_insert(id);
+                        c.by_file_parent.entry((fi, p.as_str())).or_insert(id);
+                        c.by_parent_last.entry(last_segment(p)).or_insert(id);
                     }
                     for d in ancestors(f.path) {
-                        c.by_dir.entry(d.to_string()).or_insert(id);
+                        c.by_dir.entry(d).or_insert(id);
                     }
                 }
             }
@@ -264,7 +263,7 @@ impl<'a> Index<'a> {
                 if let Some((own, _)) = source_qname.and_then(|s| s.rsplit_once('.')) {
                     let hit = cands
                         .by_file_parent
-                        .get(&(fi, own.to_string()))
+                        .get(&(fi, own))
                         .or_else(|| cands.by_parent_last.get(last_segment(own)));
                     if let Some(&c) = hit {
                         return Some((c, "same_class"));
