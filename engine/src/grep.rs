@@ -358,7 +358,10 @@ impl FileHit<'_> {
     /// optimised even in the README's debug build, and building these objects for hundreds of
     /// files (serde_json's map inserts, column arithmetic, clipping) was a third of a selective
     /// grep at opt-level 0.
-    pub fn to_json(&self) -> serde_json::Value {
+    ///
+    /// Its `<result>` block of the XML rendering (SPEC 4.2) is appended to `rendered`, from
+    /// the same values (reading them back out of the JSON was a map lookup per field).
+    pub fn to_json(&self, rendered: &mut String) -> serde_json::Value {
         use serde_json::json;
         let Found {
             lines,
@@ -404,7 +407,21 @@ impl FileHit<'_> {
         } else {
             "the file name matches; no line does".to_string()
         };
-        json!({
+        rendered.push_str(&format!(
+            "<result{}>\n",
+            crate::render::attrs(&[
+                ("identifier", Some(self.identifier)),
+                ("path", Some(self.path)),
+                ("source", self.data_source["name"].as_str()),
+                ("match_count", Some(&match_count.to_string())),
+            ])
+        ));
+        let matches: Vec<serde_json::Value> = lines
+            .iter()
+            .map(|m| match_json(m, &all, self.context, &matched, rendered))
+            .collect();
+        rendered.push_str("</result>\n");
+        let mut v = json!({
             "kind": "file",
             "dataSource": self.data_source,
             "identifier": self.identifier,
@@ -415,10 +432,13 @@ impl FileHit<'_> {
             "startLine": start.0,
             "endLine": end.0,
             "matchCount": match_count,
-            "matches": lines.iter().map(|m| match_json(m, &all, self.context, &matched)).collect::<Vec<_>>(),
+            "matches": null,
             "matchedByName": self.named,
             "summary": summary,
-        })
+        });
+        // Moved in: `json!` would serialise a copy.
+        v["matches"] = serde_json::Value::Array(matches);
+        v
     }
 }
 
@@ -442,11 +462,13 @@ pub fn clip(text: &str, start_char: usize) -> String {
     )
 }
 
+/// One listed line as JSON; its `N: text` line of the XML rendering goes to `rendered`.
 fn match_json(
     m: &LineMatch,
     all_lines: &[&str],
     context: usize,
     matched: &[u64],
+    rendered: &mut String,
 ) -> serde_json::Value {
     let (s, e) = m
         .spans
@@ -467,45 +489,30 @@ fn match_json(
             }
         }
     }
-    serde_json::json!({
+    let text = clip(m.text.strip_suffix('\r').unwrap_or(&m.text), start);
+    rendered.push_str(&format!(
+        "{}: {}\n",
+        m.line_number,
+        crate::render::xml_escape(&text)
+    ));
+    let mut v = serde_json::json!({
         "lineNumber": m.line_number,
         "startColumn": start,
         "endColumn": end,
-        "lineText": clip(m.text.strip_suffix('\r').unwrap_or(&m.text), start),
+        "lineText": text,
         "remark": if m.spans.len() > 1 { format!("{} matches on this line", m.spans.len()) } else { String::new() },
-        "contextLines": ctx_lines,
-    })
+        "contextLines": null,
+    });
+    v["contextLines"] = serde_json::Value::Array(ctx_lines);
+    v
 }
 
-/// The `<grep_search_results>` block of SPEC 4.2 for `results` (objects from
-/// [`FileHit::to_json`]).
-pub fn render_results(results: &[serde_json::Value], truncated: bool) -> String {
-    use crate::render::{attrs, xml_escape};
-    let mut out = format!(
-        "<grep_search_results count=\"{}\" truncated=\"{truncated}\">\n",
-        results.len()
-    );
-    for r in results {
-        out.push_str(&format!(
-            "<result{}>\n",
-            attrs(&[
-                ("identifier", r["identifier"].as_str()),
-                ("path", r["location"]["path"].as_str()),
-                ("source", r["dataSource"]["name"].as_str()),
-                ("match_count", Some(&r["matchCount"].to_string())),
-            ])
-        ));
-        for m in r["matches"].as_array().into_iter().flatten() {
-            out.push_str(&format!(
-                "{}: {}\n",
-                m["lineNumber"],
-                xml_escape(m["lineText"].as_str().unwrap_or(""))
-            ));
-        }
-        out.push_str("</result>\n");
-    }
-    out.push_str("</grep_search_results>\n");
-    out
+/// The `<grep_search_results>` block of SPEC 4.2 around `blocks`, the `<result>` blocks
+/// [`FileHit::to_json`] wrote.
+pub fn render_results(blocks: &str, count: usize, truncated: bool) -> String {
+    format!(
+        "<grep_search_results count=\"{count}\" truncated=\"{truncated}\">\n{blocks}</grep_search_results>\n"
+    )
 }
 
 #[cfg(test)]

@@ -252,6 +252,7 @@ pub async fn grep_search(call: &Call<'_>, a: args::GrepSearch) -> ToolResult {
     let (order, named, prefetched) = (&plan.order, &plan.named, &plan.prefetched);
     let repo_of = |id: &str| -> Option<&DataSource> { repos.iter().find(|r| r.id == id) };
     let mut results: Vec<Value> = Vec::new();
+    let mut blocks = String::new();
     let mut truncated = false;
     let mut total_matches = 0usize;
     let mut next = 0;
@@ -326,7 +327,7 @@ pub async fn grep_search(call: &Call<'_>, a: args::GrepSearch) -> ToolResult {
                     context,
                     query: &a.query,
                 }
-                .to_json(),
+                .to_json(&mut blocks),
             );
         }
     }
@@ -343,14 +344,16 @@ pub async fn grep_search(call: &Call<'_>, a: args::GrepSearch) -> ToolResult {
     } else {
         "Read around a match with read_file (path, start_line) or fetch_artifacts; for concepts, use semantic_search.".to_string()
     };
-    let mut rendered = quarry_engine::grep::render_results(&results, truncated);
+    let mut rendered = quarry_engine::grep::render_results(&blocks, results.len(), truncated);
     rendered.push_str(&hint);
-    let obj = json!({
-        "results": results,
-        "totalMatches": total_matches,
-        "truncated": truncated,
-        "dataSourceIds": repos.iter().map(|r| r.id.clone()).collect::<Vec<_>>(),
-        "hint": hint,
-    });
+    // The results are moved in (`json!` would deep-copy them).
+    let mut obj = Map::new();
+    obj.insert("results".into(), Value::Array(results));
+    obj.insert("totalMatches".into(), json!(total_matches));
+    obj.insert("truncated".into(), json!(truncated));
+    let ids: Vec<Value> = repos.iter().map(|r| Value::String(r.id.clone())).collect();
+    obj.insert("dataSourceIds".into(), Value::Array(ids));
+    obj.insert("hint".into(), Value::String(hint));
+    let obj = Value::Object(obj);
     Ok(ToolOutput { obj, rendered })
 }

@@ -282,14 +282,24 @@ pub async fn call(
 }
 
 fn envelope(format: OutputFormat, result: ToolResult) -> Value {
+    // Built by moving the parts in: `json!` would serialise each one into a deep copy (for a
+    // grep answer of 500 files, 8 ms at opt-level 0).
+    let mut m = Map::new();
     match result {
-        Err(e) => json!({"obj": e.to_obj(), "rendered": e.rendered()}),
-        Ok(out) => match format {
-            OutputFormat::Both => json!({"obj": out.obj, "rendered": out.rendered}),
-            OutputFormat::Json => json!({"obj": out.obj}),
-            OutputFormat::Agentic => json!({"rendered": out.rendered}),
-        },
+        Err(e) => {
+            m.insert("obj".into(), e.to_obj());
+            m.insert("rendered".into(), Value::String(e.rendered()));
+        }
+        Ok(out) => {
+            if format != OutputFormat::Agentic {
+                m.insert("obj".into(), out.obj);
+            }
+            if format != OutputFormat::Json {
+                m.insert("rendered".into(), Value::String(out.rendered));
+            }
+        }
     }
+    Value::Object(m)
 }
 
 pub async fn run(
