@@ -158,11 +158,14 @@ pub async fn search_grep(
         args.insert("regex".into(), json!(r));
     }
     filters(&p, &mut args)?;
-    let obj = run(&state, &who, "grep_search", Value::Object(args)).await?;
+    let mut obj = run(&state, &who, "grep_search", Value::Object(args)).await?;
     let path_filter = json!({"paths": p.all("Paths"), "extensions": p.all("Extensions"), "excludeMarkdown": p.boolean("ExcludeMarkdown")?.unwrap_or(false)});
-    Ok(crate::http::json_response(
-        &json!({"results": obj["results"], "pathFilter": path_filter, "truncated": obj["truncated"]}),
-    ))
+    // Moved, not copied (`json!` would serialise a copy of every result).
+    let mut out = Map::new();
+    out.insert("results".into(), obj["results"].take());
+    out.insert("pathFilter".into(), path_filter);
+    out.insert("truncated".into(), obj["truncated"].take());
+    Ok(crate::http::json_response(&Value::Object(out)))
 }
 
 /// `GET /api/search/semantic`: `Query` (a question) with the grep route's filters.
