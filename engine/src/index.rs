@@ -514,7 +514,7 @@ pub async fn index_repository(
                 .collect();
             // Stream both tables: rows are resolved per file chunk straight into Arrow
             // batches that Lance consumes, so no repository-wide row set is ever built.
-            let resolver = resolve::Resolver::new(&prefix, &inputs);
+            let mut resolver = resolve::Resolver::new(&prefix, &inputs);
             progress.phase("writing symbols and edges", Some(2 * resolver.len() as u64));
             let id = source.id.clone();
             // Edges first: they are tallied as they stream, so each symbol row can carry its
@@ -538,6 +538,7 @@ pub async fn index_repository(
                 },
             )?;
             failpoint("edges_written");
+            resolver.release_candidates();
             let counts = counts
                 .into_inner()
                 .map_err(|_| EngineError::Internal("poisoned".into()))?;

@@ -369,6 +369,13 @@ impl<'a> Resolver<'a> {
         }
     }
 
+    /// Free the candidate index once every edge is resolved (symbol rows do not need it): on
+    /// the registry it is hundreds of megabytes, held otherwise while `symbols` is written.
+    pub fn release_candidates(&mut self) {
+        self.index.cands = HashMap::default();
+        self.index.imports = Vec::new();
+    }
+
     /// Number of files.
     pub fn len(&self) -> usize {
         self.index.files.len()
