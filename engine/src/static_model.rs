@@ -7,9 +7,11 @@
 //! - `model.safetensors`: an `embeddings` tensor (vocabulary × dimensions; F32, F16, BF16 or
 //!   I8), and optionally `weights` (one per token, multiplying its row) and `mapping` (token
 //!   id → row, for models whose vocabulary was quantised);
-//! - `tokenizer.json`: a Hugging Face tokenizer with a WordPiece model (the BERT family's,
-//!   which the English potion models use), a BERT or lowercase normalizer and a BERT or
-//!   whitespace pre-tokenizer — anything else is refused by name, not guessed at;
+//! - `tokenizer.json`: a Hugging Face tokenizer with a WordPiece model (the BERT family's:
+//!   models distilled from BERT, MiniLM or bge vocabularies), a BERT or lowercase normalizer
+//!   and a BERT or whitespace pre-tokenizer — anything else (Unigram, BPE, WordLevel) is
+//!   refused by name, not guessed at. Not verified against a downloaded potion model here
+//!   (none can be fetched on the development machine);
 //! - `config.json` (optional): `normalize` (default true).
 //!
 //! A text is embedded the way Model2Vec does it: tokenised without special tokens, unknown
@@ -339,8 +341,7 @@ impl WordPiece {
         let kind = model["type"].as_str().unwrap_or("");
         if kind != "WordPiece" {
             return err(format!(
-                "tokenizer.json: a {} model; Quarry reads WordPiece tokenizers (the BERT family's, \
-                 as the English potion models use)",
+                "tokenizer.json: a {} model; Quarry reads WordPiece tokenizers (the BERT family's)",
                 if kind.is_empty() { "untyped" } else { kind }
             ));
         }
