@@ -9,6 +9,7 @@ mod complexity;
 mod rules;
 
 use std::rc::Rc;
+use std::sync::Arc;
 use tree_sitter::{Node, Parser};
 
 use crate::lang::Lang;
@@ -19,25 +20,92 @@ pub use rules::TYPE_KINDS;
 pub const MAX_DEPTH: usize = 256;
 
 /// A definition found in a file.
+///
+/// Every symbol of a repository is held in memory until edges are resolved (1.5 M on the cargo
+/// registry), so the layout is compact: boxed strings instead of `String`s, 32-bit positions,
+/// the parent as a prefix of the qualified name, and the summary computed when a row is built.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Symbol {
     pub kind: &'static str,
-    pub name: String,
-    /// Dotted path inside the file, e.g. `Parser.parse`; unique within the file.
-    pub qualified_name: String,
-    /// Qualified name of the enclosing symbol.
-    pub parent: Option<String>,
-    pub start_line: i64,
-    pub start_character: i64,
-    pub end_line: i64,
-    pub end_character: i64,
-    pub signature: String,
-    pub doc: Option<String>,
-    pub summary: String,
+    pub name: Box<str>,
+    /// Dotted path inside the file, e.g. `Parser.parse`; unique within the file. Shared with
+    /// the file's edges whose source this symbol is.
+    pub qualified_name: Arc<str>,
+    /// Length of the parent's qualified name, a prefix of `qualified_name`; `NO_PARENT`.
+    parent_len: u32,
+    pub start_line: u32,
+    pub start_character: u32,
+    pub end_line: u32,
+    pub end_character: u32,
+    pub signature: Box<str>,
+    pub doc: Option<Box<str>>,
     pub is_public: bool,
-    pub lines: i64,
+    pub lines: u32,
     /// Cognitive complexity, for functions, methods and constructors.
-    pub complexity: Option<i64>,
+    pub complexity: Option<u32>,
+}
+
+const NO_PARENT: u32 = u32::MAX;
+
+/// A symbol's fields as they come from analysis or from a stored row.
+pub struct SymbolParts<'a> {
+    pub kind: &'static str,
+    pub name: &'a str,
+    pub qualified_name: &'a str,
+    pub parent: Option<&'a str>,
+    pub start: (u32, u32),
+    pub end: (u32, u32),
+    pub signature: &'a str,
+    pub doc: Option<&'a str>,
+    pub is_public: bool,
+    pub complexity: Option<u32>,
+}
+
+impl Symbol {
+    /// Build a symbol. The parent must be a prefix of the qualified name followed by `.`
+    /// (analysis always makes it so); one that is not is dropped.
+    pub fn new(p: SymbolParts<'_>) -> Symbol {
+        let parent_len = match p.parent {
+            Some(parent)
+                if p.qualified_name.len() > parent.len()
+                    && p.qualified_name.starts_with(parent)
+                    && p.qualified_name.as_bytes()[parent.len()] == b'.' =>
+            {
+                u32::try_from(parent.len()).unwrap_or(NO_PARENT)
+            }
+            _ => NO_PARENT,
+        };
+        Symbol {
+            kind: p.kind,
+            name: p.name.into(),
+            qualified_name: p.qualified_name.into(),
+            parent_len,
+            start_line: p.start.0,
+            start_character: p.start.1,
+            end_line: p.end.0,
+            end_character: p.end.1,
+            signature: p.signature.into(),
+            doc: p.doc.map(Into::into),
+            is_public: p.is_public,
+            lines: p.end.0.saturating_sub(p.start.0) + 1,
+            complexity: p.complexity,
+        }
+    }
+
+    /// Qualified name of the enclosing symbol (or of the type an `impl` block names).
+    pub fn parent(&self) -> Option<&str> {
+        (self.parent_len != NO_PARENT).then(|| &self.qualified_name[..self.parent_len as usize])
+    }
+
+    /// A one-line summary: the doc comment's first sentence, else derived from the signature.
+    pub fn summary(&self) -> String {
+        summarize(
+            self.kind,
+            &self.qualified_name,
+            self.doc.as_deref(),
+            &self.signature,
+        )
+    }
 }
 
 /// Kind of a relationship.
@@ -77,12 +145,12 @@ impl EdgeKind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RawEdge {
     pub kind: EdgeKind,
-    /// Qualified name of the source symbol; `None` for the file itself.
-    pub source: Option<String>,
-    pub line: i64,
-    pub character: i64,
-    pub target_name: String,
-    pub qualifier: Option<String>,
+    /// Qualified name of the source symbol (shared with it); `None` for the file itself.
+    pub source: Option<Arc<str>>,
+    pub line: u32,
+    pub character: u32,
+    pub target_name: Box<str>,
+    pub qualifier: Option<Box<str>>,
 }
 
 /// Everything analysis finds in one file.
@@ -156,7 +224,7 @@ struct Walker<'s> {
     line_starts: Vec<usize>,
     out: FileAnalysis,
     seen_qnames: std::collections::HashMap<String, usize>,
-    seen_refs: std::collections::HashSet<(Option<String>, String)>,
+    seen_refs: std::collections::HashSet<(Option<Arc<str>>, String)>,
 }
 
 impl<'s> Walker<'s> {
@@ -165,7 +233,7 @@ impl<'s> Walker<'s> {
     }
 
     /// (line 1-based, character 0-based in Unicode scalar values) of a byte offset.
-    fn position(&self, byte: usize) -> (i64, i64) {
+    fn position(&self, byte: usize) -> (u32, u32) {
         let line = self.line_starts.partition_point(|&s| s <= byte).max(1) - 1;
         let start = self.line_starts[line];
         let chars = self
@@ -173,7 +241,7 @@ impl<'s> Walker<'s> {
             .get(start..byte)
             .map(|s| s.chars().count())
             .unwrap_or(byte - start);
-        (line as i64 + 1, chars as i64)
+        (line as u32 + 1, chars as u32)
     }
 
     fn walk(&mut self, root: Node<'_>) {
@@ -236,7 +304,7 @@ impl<'s> Walker<'s> {
                 let kind = sym.kind;
                 Scope {
                     symbol: Some(idx),
-                    prefix: Some(sym.qualified_name.as_str().into()),
+                    prefix: Some(sym.qualified_name.as_ref().into()),
                     in_type: TYPE_KINDS.contains(&kind),
                     public_members: rules::members_public(self.lang, kind, sym.is_public),
                 }
@@ -286,28 +354,23 @@ impl<'s> Walker<'s> {
             .public_members
             .unwrap_or_else(|| rules::is_public(self.lang, node, &name, self.src));
         let complexity = matches!(kind, "function" | "method" | "constructor")
-            .then(|| complexity::cognitive(node, self.src) as i64);
-        let summary = summarize(kind, &qualified_name, doc.as_deref(), &signature);
-        self.out.symbols.push(Symbol {
+            .then(|| complexity::cognitive(node, self.src) as u32);
+        self.out.symbols.push(Symbol::new(SymbolParts {
             kind,
-            name,
-            qualified_name,
-            parent,
-            start_line,
-            start_character,
-            end_line,
-            end_character,
-            signature,
-            doc,
-            summary,
+            name: &name,
+            qualified_name: &qualified_name,
+            parent: parent.as_deref(),
+            start: (start_line, start_character),
+            end: (end_line, end_character),
+            signature: &signature,
+            doc: doc.as_deref(),
             is_public,
-            lines: end_line - start_line + 1,
             complexity,
-        });
+        }));
         self.out.symbols.len() - 1
     }
 
-    fn source_of(&self, scope: &Scope) -> Option<String> {
+    fn source_of(&self, scope: &Scope) -> Option<Arc<str>> {
         scope
             .symbol
             .map(|i| self.out.symbols[i].qualified_name.clone())
@@ -316,7 +379,7 @@ impl<'s> Walker<'s> {
     fn push_edge(
         &mut self,
         kind: EdgeKind,
-        source: Option<String>,
+        source: Option<Arc<str>>,
         at: Node<'_>,
         name: &str,
         qualifier: Option<&str>,
@@ -337,8 +400,8 @@ impl<'s> Walker<'s> {
             source,
             line,
             character,
-            target_name: name,
-            qualifier,
+            target_name: name.into_boxed_str(),
+            qualifier: qualifier.map(String::into_boxed_str),
         });
     }
 
@@ -362,7 +425,9 @@ impl<'s> Walker<'s> {
             // Heritage clauses are children of the type they belong to, so the enclosing
             // symbol is the source; a Rust `impl Trait for T` names its source `T` itself.
             for (kind, target, source_override) in edges {
-                let source = source_override.or_else(|| self.source_of(scope));
+                let source = source_override
+                    .map(Arc::from)
+                    .or_else(|| self.source_of(scope));
                 let text = self.text(target).to_string();
                 self.push_edge(kind, source, target, &text, None);
             }
@@ -380,25 +445,58 @@ impl<'s> Walker<'s> {
 
 /// A one-line summary: the doc comment's first sentence, else derived from the signature.
 pub fn summarize(kind: &str, qualified_name: &str, doc: Option<&str>, signature: &str) -> String {
-    if let Some(doc) = doc {
-        let first = first_sentence(doc);
-        if !first.is_empty() {
-            return first;
-        }
-    }
-    let sig: String = signature.chars().take(160).collect();
-    format!("{kind} {qualified_name}: {sig}")
+    let mut out = String::new();
+    summarize_into(&mut out, kind, qualified_name, doc, signature);
+    out
 }
 
-fn first_sentence(doc: &str) -> String {
+/// [`summarize`], appended to `out` (rows are built without a string per summary).
+pub fn summarize_into(
+    out: &mut String,
+    kind: &str,
+    qualified_name: &str,
+    doc: Option<&str>,
+    signature: &str,
+) {
+    let start = out.len();
+    if let Some(doc) = doc {
+        first_sentence(out, doc);
+        if out.len() > start {
+            return;
+        }
+    }
+    out.push_str(kind);
+    out.push(' ');
+    out.push_str(qualified_name);
+    out.push_str(": ");
+    out.extend(signature.chars().take(160));
+}
+
+/// The first sentence of the first paragraph, whitespace collapsed, at most 200 characters.
+fn first_sentence(out: &mut String, doc: &str) {
     let para = doc.split("\n\n").next().unwrap_or("");
-    let flat = para.split_whitespace().collect::<Vec<_>>().join(" ");
-    let end = flat
-        .char_indices()
-        .find(|&(i, c)| c == '.' && flat[i + 1..].starts_with(' '))
-        .map(|(i, _)| i + 1)
-        .unwrap_or(flat.len());
-    flat[..end].chars().take(200).collect()
+    let mut words = para.split_whitespace().peekable();
+    let mut chars = 0;
+    while let Some(word) = words.next() {
+        if chars > 0 {
+            if chars == 200 {
+                return;
+            }
+            out.push(' ');
+            chars += 1;
+        }
+        for c in word.chars() {
+            if chars == 200 {
+                return;
+            }
+            out.push(c);
+            chars += 1;
+        }
+        // A sentence ends at a period followed by a space (that is, by another word).
+        if word.ends_with('.') && words.peek().is_some() {
+            return;
+        }
+    }
 }
 
 #[cfg(test)]

@@ -20,7 +20,6 @@ use arrow_schema::ArrowError;
 use quarry_storage::schema::{EDGES, FILES, SYMBOLS};
 use quarry_storage::{Catalog, DataSource, IndexStats, Readiness, Snapshot, SourceType, tables};
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
 use sha2::{Digest, Sha256};
 
 use crate::analyze::{self, EdgeKind, FileAnalysis, RawEdge, Symbol};
@@ -520,7 +519,7 @@ pub async fn index_repository(
             // Edges first: they are tallied as they stream, so each symbol row can carry its
             // relationship counts (ArtifactQuery's `incoming_calls` & co. are then plain columns
             // instead of a join over every edge).
-            let counts: Mutex<FxHashMap<String, [i64; 3]>> = Mutex::new(FxHashMap::default());
+            let counts: Mutex<Vec<[u32; 3]>> = Mutex::new(vec![[0; 3]; resolver.symbol_count()]);
             let (ev, n_edges) = stream_table(
                 store,
                 &id,
@@ -1057,6 +1056,8 @@ async fn load_previous_analyses(
         return Err(EngineError::Internal("snapshot without analysis".into()));
     };
     let mut analyses: HashMap<String, FileAnalysis> = HashMap::new();
+    // Edges share their source's qualified name with the symbol, as analysis makes them.
+    let mut qnames: HashSet<Arc<str>> = HashSet::new();
     let symbols = tables::open_table(store, &source.id, "symbols", sv).await?;
     for batch in tables::scan_columns(
         &symbols,
@@ -1074,9 +1075,7 @@ async fn load_previous_analyses(
             "end_character",
             "signature",
             "doc",
-            "summary",
             "is_public",
-            "lines",
             "complexity",
         ],
     )
@@ -1096,12 +1095,10 @@ async fn load_previous_analyses(
             c.int("end_line")?,
             c.int("end_character")?,
         );
-        let (sig, doc, summary, public, lines, cx) = (
+        let (sig, doc, public, cx) = (
             c.str("signature")?,
             c.str("doc")?,
-            c.str("summary")?,
             c.bool("is_public")?,
-            c.int("lines")?,
             c.int("complexity")?,
         );
         for i in 0..batch.num_rows() {
@@ -1110,29 +1107,28 @@ async fn load_previous_analyses(
                 continue;
             }
             let file_prefix = format!("{}::", file_identifier(prefix, p));
-            let parent = opt_str(parent, i)
-                .and_then(|x| x.strip_prefix(&file_prefix))
-                .map(String::from);
+            let parent = opt_str(parent, i).and_then(|x| x.strip_prefix(&file_prefix));
+            let u = |v: i64| u32::try_from(v).unwrap_or(0);
+            let symbol = Symbol::new(analyze::SymbolParts {
+                kind: static_kind(kind.value(i)),
+                name: name.value(i),
+                qualified_name: qname.value(i),
+                parent,
+                start: (u(sl.value(i)), u(sc.value(i))),
+                end: (u(el.value(i)), u(ec.value(i))),
+                signature: sig.value(i),
+                doc: opt_str(doc, i),
+                is_public: public.value(i),
+                complexity: (!arrow_array::Array::is_null(cx, i)).then(|| u(cx.value(i))),
+            });
+            if !qnames.contains(&*symbol.qualified_name) {
+                qnames.insert(symbol.qualified_name.clone());
+            }
             analyses
                 .entry(p.to_string())
                 .or_default()
                 .symbols
-                .push(Symbol {
-                    kind: static_kind(kind.value(i)),
-                    name: name.value(i).to_string(),
-                    qualified_name: qname.value(i).to_string(),
-                    parent,
-                    start_line: sl.value(i),
-                    start_character: sc.value(i),
-                    end_line: el.value(i),
-                    end_character: ec.value(i),
-                    signature: sig.value(i).to_string(),
-                    doc: opt_str(doc, i).map(String::from),
-                    summary: summary.value(i).to_string(),
-                    is_public: public.value(i),
-                    lines: lines.value(i),
-                    complexity: (!arrow_array::Array::is_null(cx, i)).then(|| cx.value(i)),
-                });
+                .push(symbol);
         }
     }
     let edges = tables::open_table(store, &source.id, "edges", ev).await?;
@@ -1174,11 +1170,12 @@ async fn load_previous_analyses(
                 .edges
                 .push(RawEdge {
                     kind,
-                    source: opt_str(sq, i).map(String::from),
-                    line: line.value(i),
-                    character: ch.value(i),
-                    target_name: tn.value(i).to_string(),
-                    qualifier: opt_str(tq, i).map(String::from),
+                    source: opt_str(sq, i)
+                        .map(|q| qnames.get(q).cloned().unwrap_or_else(|| Arc::from(q))),
+                    line: u32::try_from(line.value(i)).unwrap_or(0),
+                    character: u32::try_from(ch.value(i)).unwrap_or(0),
+                    target_name: tn.value(i).into(),
+                    qualifier: opt_str(tq, i).map(Into::into),
                 });
         }
     }
@@ -1262,33 +1259,24 @@ where
     })
 }
 
-/// Relationship counts per symbol identifier: [incoming calls, outgoing calls, incoming
+/// Relationship counts per symbol number: [incoming calls, outgoing calls, incoming
 /// references] — what ArtifactQuery's relationship fields mean (docs/artifactquery.md).
-fn tally(counts: &Mutex<FxHashMap<String, [i64; 3]>>, rows: &[resolve::EdgeRow]) -> Result<()> {
+fn tally(counts: &Mutex<Vec<[u32; 3]>>, rows: &[resolve::EdgeRow]) -> Result<()> {
     let mut counts = counts
         .lock()
         .map_err(|_| EngineError::Internal("poisoned".into()))?;
-    let mut bump = |key: &str, slot: usize| match counts.get_mut(key) {
-        Some(c) => c[slot] += 1,
-        None => {
-            let mut c = [0; 3];
-            c[slot] = 1;
-            counts.insert(key.to_string(), c);
+    let mut bump = |n: Option<usize>, slot: usize| {
+        if let Some(c) = n.and_then(|n| counts.get_mut(n)) {
+            c[slot] += 1;
         }
     };
     for e in rows {
         match e.kind {
             EdgeKind::Calls => {
-                bump(&e.source, 1);
-                if let Some(t) = &e.target {
-                    bump(t, 0);
-                }
+                bump(e.source_number, 1);
+                bump(e.target_number, 0);
             }
-            EdgeKind::References => {
-                if let Some(t) = &e.target {
-                    bump(t, 2);
-                }
-            }
+            EdgeKind::References => bump(e.target_number, 2),
             _ => {}
         }
     }
@@ -1298,14 +1286,12 @@ fn tally(counts: &Mutex<FxHashMap<String, [i64; 3]>>, rows: &[resolve::EdgeRow])
 fn symbol_batch(
     source_id: &str,
     rows: &[resolve::SymbolRow],
-    counts: &FxHashMap<String, [i64; 3]>,
+    counts: &[[u32; 3]],
 ) -> Result<RecordBatch> {
     let mut b = BatchBuilder::new(SYMBOLS.clone());
+    let mut summary = String::new();
     for r in rows {
-        let [incoming, outgoing, referenced] = counts
-            .get(r.identifier.as_str())
-            .copied()
-            .unwrap_or_default();
+        let [incoming, outgoing, referenced] = counts.get(r.number).copied().unwrap_or_default();
         let s = r.symbol;
         b.str(0, Some(source_id));
         b.str(1, Some(&r.identifier));
@@ -1315,19 +1301,27 @@ fn symbol_batch(
         b.str(5, Some(&s.name));
         b.str(6, Some(&s.qualified_name));
         b.str(7, r.parent.as_deref());
-        b.int(8, Some(s.start_line));
-        b.int(9, Some(s.start_character));
-        b.int(10, Some(s.end_line));
-        b.int(11, Some(s.end_character));
+        b.int(8, Some(s.start_line.into()));
+        b.int(9, Some(s.start_character.into()));
+        b.int(10, Some(s.end_line.into()));
+        b.int(11, Some(s.end_character.into()));
         b.str(12, Some(&s.signature));
         b.str(13, s.doc.as_deref());
-        b.str(14, Some(&s.summary));
+        summary.clear();
+        analyze::summarize_into(
+            &mut summary,
+            s.kind,
+            &s.qualified_name,
+            s.doc.as_deref(),
+            &s.signature,
+        );
+        b.str(14, Some(&summary));
         b.bool(15, s.is_public);
-        b.int(16, Some(s.lines));
-        b.int(17, s.complexity);
-        b.int(18, Some(incoming));
-        b.int(19, Some(outgoing));
-        b.int(20, Some(referenced));
+        b.int(16, Some(s.lines.into()));
+        b.int(17, s.complexity.map(i64::from));
+        b.int(18, Some(incoming.into()));
+        b.int(19, Some(outgoing.into()));
+        b.int(20, Some(referenced.into()));
     }
     b.finish()
 }
@@ -1338,12 +1332,12 @@ fn edge_batch(source_id: &str, rows: &[resolve::EdgeRow]) -> Result<RecordBatch>
         b.str(0, Some(source_id));
         b.str(1, Some(e.kind.as_str()));
         b.str(2, Some(&e.source));
-        b.str(3, e.source_qname.as_deref());
-        b.str(4, Some(&e.source_path));
-        b.int(5, Some(e.line));
-        b.int(6, Some(e.character));
-        b.str(7, Some(&e.target_name));
-        b.str(8, e.target_qualifier.as_deref());
+        b.str(3, e.source_qname);
+        b.str(4, Some(e.source_path));
+        b.int(5, Some(e.line.into()));
+        b.int(6, Some(e.character.into()));
+        b.str(7, Some(e.target_name));
+        b.str(8, e.target_qualifier);
         b.str(9, e.target.as_deref());
         b.str(10, Some(e.resolution));
     }

@@ -31,6 +31,8 @@ pub struct FileInput<'a> {
 /// A symbol ready to be stored.
 pub struct SymbolRow<'a> {
     pub identifier: String,
+    /// Position among all the repository's symbols (see [`Resolver::symbol_count`]).
+    pub number: usize,
     pub path: &'a str,
     pub language: &'a str,
     pub parent: Option<String>,
@@ -39,16 +41,20 @@ pub struct SymbolRow<'a> {
 
 /// An edge ready to be stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EdgeRow {
+pub struct EdgeRow<'a> {
     pub kind: EdgeKind,
     pub source: String,
-    pub source_qname: Option<String>,
-    pub source_path: String,
-    pub line: i64,
-    pub character: i64,
-    pub target_name: String,
-    pub target_qualifier: Option<String>,
+    /// The source symbol's number, when the source is a symbol (not the file).
+    pub source_number: Option<usize>,
+    pub source_qname: Option<&'a str>,
+    pub source_path: &'a str,
+    pub line: u32,
+    pub character: u32,
+    pub target_name: &'a str,
+    pub target_qualifier: Option<&'a str>,
     pub target: Option<String>,
+    /// The target symbol's number, when the target is a symbol (not a file, not unresolved).
+    pub target_number: Option<usize>,
     pub resolution: &'static str,
 }
 
@@ -96,22 +102,98 @@ const IMPORTABLE: &[&str] = &[
 ];
 const SELF_WORDS: &[&str] = &["self", "this", "Self", "cls", "@", "$this", "base", "super"];
 
-/// Candidate definitions of one name, for one kind class and language family, indexed for
-/// the lookups resolution makes (each O(1) or O(path depth), so common names such as `new`
-/// with thousands of definitions cost no more than rare ones).
+/// A definition: (file index, symbol index in the file).
+type Cand = (u32, u32);
+
+/// Candidate definitions of one name, for one kind class and language family, answering the
+/// lookups resolution makes. Most names have a handful of definitions: those are scanned
+/// (a vector of pairs, 8 bytes each). Names with many (`new`, `fmt`: thousands on the
+/// registry) get hash maps, so each lookup stays O(1) or O(path depth).
 /// Keys borrow from the analyses (a `String` per key was ~10 M allocations on the registry).
 #[derive(Default)]
 struct Cands<'a> {
     /// In path order.
-    all: Vec<(usize, usize)>,
+    all: Vec<Cand>,
+    /// Built when there are more than [`SCAN_MAX`] candidates.
+    maps: Option<Box<CandMaps<'a>>>,
+}
+
+/// Up to this many candidates are scanned instead of hashed (each map cost hundreds of bytes
+/// per name, most of the resolver's memory, for names with one or two definitions).
+const SCAN_MAX: usize = 16;
+
+#[derive(Default)]
+struct CandMaps<'a> {
     /// First candidate in a file.
-    by_file: HashMap<usize, (usize, usize)>,
+    by_file: HashMap<u32, Cand>,
     /// First candidate in a file with a given parent qualified name.
-    by_file_parent: HashMap<(usize, &'a str), (usize, usize)>,
+    by_file_parent: HashMap<(u32, &'a str), Cand>,
     /// First candidate whose parent's last segment is this name (`Type` in `Type::f`).
-    by_parent_last: HashMap<&'a str, (usize, usize)>,
+    by_parent_last: HashMap<&'a str, Cand>,
     /// First candidate under each directory (every ancestor of its path).
-    by_dir: HashMap<&'a str, (usize, usize)>,
+    by_dir: HashMap<&'a str, Cand>,
+}
+
+/// Is `dir` (as [`ancestors`] yields it) an ancestor directory of `path`?
+fn is_under(path: &str, dir: &str) -> bool {
+    dir.is_empty()
+        || (path.len() > dir.len() && path.starts_with(dir) && path.as_bytes()[dir.len()] == b'/')
+}
+
+impl<'a> Cands<'a> {
+    /// Build the maps of a name with many candidates.
+    fn index(&mut self, files: &'a [FileInput<'a>]) {
+        self.all.shrink_to_fit();
+        if self.all.len() <= SCAN_MAX {
+            return;
+        }
+        let mut m = CandMaps::default();
+        for &id in &self.all {
+            let f = &files[id.0 as usize];
+            let s = &f.analysis.symbols[id.1 as usize];
+            m.by_file.entry(id.0).or_insert(id);
+            if let Some(p) = s.parent() {
+                m.by_file_parent.entry((id.0, p)).or_insert(id);
+                m.by_parent_last.entry(last_segment(p)).or_insert(id);
+            }
+            for d in ancestors(f.path) {
+                m.by_dir.entry(d).or_insert(id);
+            }
+        }
+        self.maps = Some(Box::new(m));
+    }
+
+    fn first(&self, keep: impl Fn(Cand) -> bool) -> Option<Cand> {
+        self.all.iter().copied().find(|&c| keep(c))
+    }
+
+    fn in_file(&self, fi: u32) -> Option<Cand> {
+        match &self.maps {
+            Some(m) => m.by_file.get(&fi).copied(),
+            None => self.first(|c| c.0 == fi),
+        }
+    }
+
+    fn in_file_with_parent(&self, ix: &Index<'a>, fi: u32, parent: &str) -> Option<Cand> {
+        match &self.maps {
+            Some(m) => m.by_file_parent.get(&(fi, parent)).copied(),
+            None => self.first(|c| c.0 == fi && ix.sym(c).parent() == Some(parent)),
+        }
+    }
+
+    fn with_parent_last(&self, ix: &Index<'a>, last: &str) -> Option<Cand> {
+        match &self.maps {
+            Some(m) => m.by_parent_last.get(last).copied(),
+            None => self.first(|c| ix.sym(c).parent().map(last_segment) == Some(last)),
+        }
+    }
+
+    fn under_dir(&self, ix: &Index<'a>, dir: &str) -> Option<Cand> {
+        match &self.maps {
+            Some(m) => m.by_dir.get(dir).copied(),
+            None => self.first(|c| is_under(ix.files[c.0 as usize].path, dir)),
+        }
+    }
 }
 
 /// Kind classes: which definitions an edge kind may point at.
@@ -185,6 +267,7 @@ const SCAN_LIMIT: usize = 512;
 impl<'a> Index<'a> {
     fn new(files: &'a [FileInput<'a>]) -> Self {
         let mut cands: HashMap<(usize, &str, &str), Cands> = HashMap::default();
+        // Symbols and paths are counted in u32 (a repository has far fewer than 4 G).
         let mut by_path = HashMap::default();
         let mut imports = Vec::with_capacity(files.len());
         for (fi, f) in files.iter().enumerate() {
@@ -195,17 +278,8 @@ impl<'a> Index<'a> {
                     if !kinds.contains(&s.kind) {
                         continue;
                     }
-                    let c = cands.entry((class, fam, s.name.as_str())).or_default();
-                    let id = (fi, si);
-                    c.all.push(id);
-                    c.by_file.entry(fi).or_insert(id);
-                    if let Some(p) = &s.parent {
-                        c.by_file_parent.entry((fi, p.as_str())).or_insert(id);
-                        c.by_parent_last.entry(last_segment(p)).or_insert(id);
-                    }
-                    for d in ancestors(f.path) {
-                        c.by_dir.entry(d).or_insert(id);
-                    }
+                    let c = cands.entry((class, fam, &*s.name)).or_default();
+                    c.all.push((fi as u32, si as u32));
                 }
             }
             imports.push(
@@ -213,9 +287,13 @@ impl<'a> Index<'a> {
                     .edges
                     .iter()
                     .filter(|e| e.kind == EdgeKind::Imports)
-                    .map(|e| (e.target_name.as_str(), e.qualifier.as_deref()))
+                    .map(|e| (&*e.target_name, e.qualifier.as_deref()))
                     .collect(),
             );
+        }
+        {
+            use rayon::prelude::*;
+            cands.par_iter_mut().for_each(|(_, c)| c.index(files));
         }
         Index {
             files,
@@ -225,8 +303,12 @@ impl<'a> Index<'a> {
         }
     }
 
-    fn sym(&self, c: (usize, usize)) -> &'a Symbol {
-        &self.files[c.0].analysis.symbols[c.1]
+    fn sym(&self, c: Cand) -> &'a Symbol {
+        &self.files[c.0 as usize].analysis.symbols[c.1 as usize]
+    }
+
+    fn path(&self, c: Cand) -> &'a str {
+        self.files[c.0 as usize].path
     }
 
     fn pick(
@@ -236,7 +318,7 @@ impl<'a> Index<'a> {
         kind: EdgeKind,
         name: &str,
         qualifier: Option<&str>,
-    ) -> Option<((usize, usize), &'static str)> {
+    ) -> Option<(Cand, &'static str)> {
         let fam = family(self.files[fi].language);
         let cands = self.cands.get(&(class_of(kind), fam, name))?;
         let path = self.files[fi].path;
@@ -246,13 +328,13 @@ impl<'a> Index<'a> {
                 .iter()
                 .take(SCAN_LIMIT)
                 .copied()
-                .find(|&c| module_matches_path(m, self.files[c.0].path))
+                .find(|&c| module_matches_path(m, self.path(c)))
         };
         // An import of a relative path names its file exactly.
         if kind == EdgeKind::Imports
             && let Some(file) = qualifier.and_then(|m| self.relative_file(path, m))
             && let Some(&fi2) = self.by_path.get(file)
-            && let Some(&c) = cands.by_file.get(&fi2)
+            && let Some(c) = cands.in_file(fi2 as u32)
         {
             return Some((c, "import"));
         }
@@ -262,10 +344,9 @@ impl<'a> Index<'a> {
                 // A member of the caller's own type: the source's parent prefix.
                 if let Some((own, _)) = source_qname.and_then(|s| s.rsplit_once('.')) {
                     let hit = cands
-                        .by_file_parent
-                        .get(&(fi, own))
-                        .or_else(|| cands.by_parent_last.get(last_segment(own)));
-                    if let Some(&c) = hit {
+                        .in_file_with_parent(self, fi as u32, own)
+                        .or_else(|| cands.with_parent_last(self, last_segment(own)));
+                    if let Some(c) = hit {
                         return Some((c, "same_class"));
                     }
                 }
@@ -275,7 +356,7 @@ impl<'a> Index<'a> {
                     .find(|s| !s.is_empty())
                     .unwrap_or(q);
                 let q_last = q_last.split('<').next().unwrap_or(q_last);
-                if let Some(&c) = cands.by_parent_last.get(q_last) {
+                if let Some(c) = cands.with_parent_last(self, q_last) {
                     return Some((c, "qualified"));
                 }
                 // `module.f()` where the file imported `module`.
@@ -287,7 +368,7 @@ impl<'a> Index<'a> {
             }
         }
         if kind != EdgeKind::Imports
-            && let Some(&c) = cands.by_file.get(&fi)
+            && let Some(c) = cands.in_file(fi as u32)
         {
             return Some((c, "same_file"));
         }
@@ -305,7 +386,7 @@ impl<'a> Index<'a> {
             return Some((cands.all[0], "unique_name"));
         }
         // The nearest by directory (deepest shared ancestor; ties by path order).
-        let best = ancestors(path).find_map(|d| cands.by_dir.get(d)).copied()?;
+        let best = ancestors(path).find_map(|d| cands.under_dir(self, d))?;
         Some((best, "ambiguous"))
     }
 
@@ -359,13 +440,23 @@ impl<'a> Index<'a> {
 pub struct Resolver<'a> {
     prefix: &'a str,
     index: Index<'a>,
+    /// Number of the first symbol of each file, and the total at the end.
+    first_symbol: Vec<usize>,
 }
 
 impl<'a> Resolver<'a> {
     pub fn new(prefix: &'a str, files: &'a [FileInput<'a>]) -> Self {
+        let mut first_symbol = Vec::with_capacity(files.len() + 1);
+        let mut n = 0;
+        for f in files {
+            first_symbol.push(n);
+            n += f.analysis.symbols.len();
+        }
+        first_symbol.push(n);
         Resolver {
             prefix,
             index: Index::new(files),
+            first_symbol,
         }
     }
 
@@ -385,97 +476,111 @@ impl<'a> Resolver<'a> {
         self.index.files.is_empty()
     }
 
+    /// Number of symbols; rows number them `0..symbol_count()` in file order.
+    pub fn symbol_count(&self) -> usize {
+        self.first_symbol.last().copied().unwrap_or(0)
+    }
+
+    fn number(&self, c: Cand) -> usize {
+        self.first_symbol[c.0 as usize] + c.1 as usize
+    }
+
     /// The symbol rows of file `fi`.
     pub fn symbols(&self, fi: usize) -> Vec<SymbolRow<'a>> {
         let f = &self.index.files[fi];
         let prefix = self.prefix;
+        let first = self.first_symbol[fi];
         f.analysis
             .symbols
             .iter()
-            .map(|s| SymbolRow {
+            .enumerate()
+            .map(|(si, s)| SymbolRow {
                 identifier: symbol_identifier(prefix, f.path, &s.qualified_name),
+                number: first + si,
                 path: f.path,
                 language: f.language,
-                parent: s
-                    .parent
-                    .as_deref()
-                    .map(|p| symbol_identifier(prefix, f.path, p)),
+                parent: s.parent().map(|p| symbol_identifier(prefix, f.path, p)),
                 symbol: s,
             })
             .collect()
     }
 
     /// The resolved edge rows of file `fi`.
-    pub fn edges(&self, fi: usize) -> Vec<EdgeRow> {
-        resolve_file_edges(self.prefix, &self.index, fi, &self.index.files[fi])
-    }
-}
-
-fn resolve_file_edges<'a>(
-    prefix: &str,
-    index: &Index<'a>,
-    fi: usize,
-    f: &'a FileInput<'a>,
-) -> Vec<EdgeRow> {
-    let files = index.files;
-    let file_ident = file_identifier(prefix, f.path);
-    let own: std::collections::HashSet<&str> = f
-        .analysis
-        .symbols
-        .iter()
-        .map(|s| s.qualified_name.as_str())
-        .collect();
-    let mut edges = Vec::with_capacity(f.analysis.edges.len());
-    for e in &f.analysis.edges {
-        // The source: a symbol of this file, or (for `impl Trait for T` with `T` defined
-        // elsewhere) the type it names, or the file.
-        let source = match e.source.as_deref() {
-            None => file_ident.clone(),
-            Some(q) if own.contains(q) => symbol_identifier(prefix, f.path, q),
-            Some(q) => index
-                .pick(fi, None, EdgeKind::Implements, last_segment(q), None)
-                .map(|(c, _)| {
-                    symbol_identifier(prefix, files[c.0].path, &index.sym(c).qualified_name)
-                })
-                .unwrap_or_else(|| file_ident.clone()),
+    pub fn edges(&self, fi: usize) -> Vec<EdgeRow<'a>> {
+        let prefix = self.prefix;
+        let index = &self.index;
+        let f: &'a FileInput<'a> = &index.files[fi];
+        let file_ident = file_identifier(prefix, f.path);
+        let own: HashMap<&str, u32> = f
+            .analysis
+            .symbols
+            .iter()
+            .enumerate()
+            .map(|(si, s)| (&*s.qualified_name, si as u32))
+            .collect();
+        let symbol = |c: Cand| {
+            (
+                symbol_identifier(prefix, index.path(c), &index.sym(c).qualified_name),
+                self.number(c),
+            )
         };
-        let (target, resolution) = match index.pick(
-            fi,
-            e.source.as_deref(),
-            e.kind,
-            &e.target_name,
-            e.qualifier.as_deref(),
-        ) {
-            Some((c, how)) => (
-                Some(symbol_identifier(
-                    prefix,
-                    files[c.0].path,
-                    &index.sym(c).qualified_name,
-                )),
-                how,
-            ),
-            None => match e
-                .qualifier
-                .as_deref()
-                .filter(|_| e.kind == EdgeKind::Imports)
-                .and_then(|m| index.relative_file(f.path, m))
-            {
-                Some(p) => (Some(file_identifier(prefix, p)), "relative_path"),
-                None => (None, "unresolved"),
-            },
-        };
-        edges.push(EdgeRow {
-            kind: e.kind,
-            source,
-            source_qname: e.source.clone(),
-            source_path: f.path.to_string(),
-            line: e.line,
-            character: e.character,
-            target_name: e.target_name.clone(),
-            target_qualifier: e.qualifier.clone(),
-            target,
-            resolution,
-        });
+        let mut edges = Vec::with_capacity(f.analysis.edges.len());
+        for e in &f.analysis.edges {
+            // The source: a symbol of this file, or (for `impl Trait for T` with `T` defined
+            // elsewhere) the type it names, or the file.
+            let (source, source_number) = match e.source.as_deref() {
+                None => (file_ident.clone(), None),
+                Some(q) => match own.get(q) {
+                    Some(&si) => {
+                        let (id, n) = symbol((fi as u32, si));
+                        (id, Some(n))
+                    }
+                    None => match index.pick(fi, None, EdgeKind::Implements, last_segment(q), None)
+                    {
+                        Some((c, _)) => {
+                            let (id, n) = symbol(c);
+                            (id, Some(n))
+                        }
+                        None => (file_ident.clone(), None),
+                    },
+                },
+            };
+            let (target, target_number, resolution) = match index.pick(
+                fi,
+                e.source.as_deref(),
+                e.kind,
+                &e.target_name,
+                e.qualifier.as_deref(),
+            ) {
+                Some((c, how)) => {
+                    let (id, n) = symbol(c);
+                    (Some(id), Some(n), how)
+                }
+                None => match e
+                    .qualifier
+                    .as_deref()
+                    .filter(|_| e.kind == EdgeKind::Imports)
+                    .and_then(|m| index.relative_file(f.path, m))
+                {
+                    Some(p) => (Some(file_identifier(prefix, p)), None, "relative_path"),
+                    None => (None, None, "unresolved"),
+                },
+            };
+            edges.push(EdgeRow {
+                kind: e.kind,
+                source,
+                source_number,
+                source_qname: e.source.as_deref(),
+                source_path: f.path,
+                line: e.line,
+                character: e.character,
+                target_name: &e.target_name,
+                target_qualifier: e.qualifier.as_deref(),
+                target,
+                target_number,
+                resolution,
+            });
+        }
+        edges
     }
-    edges
 }

@@ -3,7 +3,7 @@ use super::*;
 fn sym<'a>(a: &'a FileAnalysis, qname: &str) -> &'a Symbol {
     a.symbols
         .iter()
-        .find(|s| s.qualified_name == qname)
+        .find(|s| &*s.qualified_name == qname)
         .unwrap_or_else(|| {
             panic!(
                 "no symbol {qname} in {:#?}",
@@ -24,7 +24,7 @@ fn rust_symbols_methods_and_impl_edges() {
         (p.kind, p.start_line, p.end_line, p.is_public),
         ("struct", 2, 2, true)
     );
-    assert_eq!(p.summary, "A parser.");
+    assert_eq!(p.summary(), "A parser.");
     assert_eq!(sym(&a, "Parser.pos").kind, "field");
     let next = sym(&a, "Parser.next");
     assert_eq!((next.kind, next.is_public), ("method", true));
@@ -34,10 +34,10 @@ fn rust_symbols_methods_and_impl_edges() {
     assert_eq!(bump.complexity, Some(4));
     assert!(a.edges.iter().any(|e| e.kind == EdgeKind::Implements
         && e.source.as_deref() == Some("Parser")
-        && e.target_name == "Iterator"));
+        && &*e.target_name == "Iterator"));
     assert!(a.edges.iter().any(|e| e.kind == EdgeKind::Calls
         && e.source.as_deref() == Some("Parser.next")
-        && e.target_name == "bump"
+        && &*e.target_name == "bump"
         && e.qualifier.as_deref() == Some("self")));
 }
 
@@ -54,8 +54,8 @@ fn syntax_errors_still_index_what_parses() {
     let src = "def ok():\n    return 1\n\ndef broken(:\n    pass\n\nclass Fine:\n    pass\n";
     let a = analyze(Lang::Python, src);
     assert!(a.had_errors);
-    assert!(a.symbols.iter().any(|s| s.name == "ok"));
-    assert!(a.symbols.iter().any(|s| s.name == "Fine"));
+    assert!(a.symbols.iter().any(|s| &*s.name == "ok"));
+    assert!(a.symbols.iter().any(|s| &*s.name == "Fine"));
 }
 
 #[test]
@@ -73,7 +73,7 @@ fn rust_use_lists_expand() {
         .edges
         .iter()
         .filter(|e| e.kind == EdgeKind::Imports)
-        .map(|e| (e.target_name.as_str(), e.qualifier.as_deref()))
+        .map(|e| (&*e.target_name, e.qualifier.as_deref()))
         .collect();
     assert_eq!(
         imports,
