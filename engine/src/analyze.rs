@@ -14,6 +14,7 @@ use tree_sitter::{Node, Parser};
 
 use crate::lang::Lang;
 pub use rules::TYPE_KINDS;
+use rules::Up;
 
 /// Deepest syntax-tree nesting the walker descends into; deeper subtrees (pathological or
 /// minified input) are not analysed, which bounds work and stack use.
@@ -162,11 +163,49 @@ pub struct FileAnalysis {
     pub had_errors: bool,
 }
 
+thread_local! {
+    /// Kind names of the language being analysed on this thread, indexed by kind id.
+    static KIND_NAMES: std::cell::Cell<&'static [&'static str]> = const { std::cell::Cell::new(&[]) };
+}
+
+/// A node's kind, as `Node::kind()` answers it but without its `strlen` and UTF-8 check
+/// (8 % of analysis time): the grammar's kind names are read once into a table.
+pub(crate) fn kind_of<'t>(n: impl std::borrow::Borrow<Node<'t>>) -> &'static str {
+    let n = n.borrow();
+    let id = usize::from(n.kind_id());
+    KIND_NAMES
+        .with(|names| names.get().get(id).copied())
+        .unwrap_or_else(|| n.kind())
+}
+
+/// The kind-name table of a grammar (built once per language per process).
+fn kind_names(lang: Lang, grammar: &tree_sitter::Language) -> &'static [&'static str] {
+    static TABLES: std::sync::Mutex<Vec<(Lang, &'static [&'static str])>> =
+        std::sync::Mutex::new(Vec::new());
+    let mut tables = TABLES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, names)) = tables.iter().find(|(l, _)| *l == lang) {
+        return names;
+    }
+    let names: Vec<&'static str> = (0..grammar.node_kind_count())
+        .map(|id| {
+            u16::try_from(id)
+                .ok()
+                .and_then(|id| grammar.node_kind_for_id(id))
+                .unwrap_or("")
+        })
+        .collect();
+    // One small table per grammar for the life of the process.
+    let names: &'static [&'static str] = Box::leak(names.into_boxed_slice());
+    tables.push((lang, names));
+    names
+}
+
 /// Analyse a file. Languages without a grammar yield an empty analysis.
 pub fn analyze(lang: Lang, src: &str) -> FileAnalysis {
     let Some(grammar) = lang.grammar() else {
         return FileAnalysis::default();
     };
+    KIND_NAMES.with(|names| names.set(kind_names(lang, &grammar)));
     // One parser per thread, reused from file to file.
     thread_local! {
         static PARSER: std::cell::RefCell<Parser> = std::cell::RefCell::new(Parser::new());
@@ -258,11 +297,16 @@ impl<'s> Walker<'s> {
         // two allocations per syntax node).
         let mut cursor = root.walk();
         let mut children: Vec<Node> = Vec::new();
+        // The visited node's ancestors and itself: popped in document order, so the path is
+        // the previous path cut to this node's depth.
+        let mut path: Vec<Node> = Vec::new();
         while let Some((node, scope, depth)) = stack.pop() {
             if depth > MAX_DEPTH {
                 continue;
             }
-            let child_scope = self.visit(node, &scope);
+            path.truncate(depth);
+            path.push(node);
+            let child_scope = self.visit(Up::new(&path), node, &scope);
             children.extend(node.named_children(&mut cursor));
             for child in children.drain(..).rev() {
                 stack.push((child, child_scope.clone(), depth + 1));
@@ -271,8 +315,8 @@ impl<'s> Walker<'s> {
     }
 
     /// Handle one node; return the scope its children see.
-    fn visit(&mut self, node: Node<'_>, scope: &Scope) -> Scope {
-        self.edges_at(node, scope);
+    fn visit<'t>(&mut self, up: Up<'_, 't>, node: Node<'t>, scope: &Scope) -> Scope {
+        self.edges_at(up, node, scope);
         if let Some(prefix) = rules::scope_prefix(self.lang, node, self.src) {
             // e.g. a Rust `impl Type` block: members are qualified by the type.
             let prefix: Rc<str> = match &scope.prefix {
@@ -286,7 +330,7 @@ impl<'s> Walker<'s> {
                 public_members: rules::impl_members_public(self.lang, node),
             };
         }
-        let Some(kind) = rules::def_kind(self.lang, node, self.src) else {
+        let Some(kind) = rules::def_kind(self.lang, up, node, self.src) else {
             return scope.clone();
         };
         let names = rules::def_names(self.lang, node);
@@ -296,7 +340,7 @@ impl<'s> Walker<'s> {
             if name.is_empty() {
                 continue;
             }
-            last = Some(self.add_symbol(node, kind, name, scope));
+            last = Some(self.add_symbol(up, node, kind, name, scope));
         }
         match last {
             Some(idx) => {
@@ -313,9 +357,10 @@ impl<'s> Walker<'s> {
         }
     }
 
-    fn add_symbol(
+    fn add_symbol<'t>(
         &mut self,
-        node: Node<'_>,
+        up: Up<'_, 't>,
+        node: Node<'t>,
         kind: &'static str,
         name: String,
         scope: &Scope,
@@ -349,10 +394,10 @@ impl<'s> Walker<'s> {
         let end = node.start_byte() + text.trim_end().len();
         let (end_line, end_character) = self.position(end.max(node.start_byte()));
         let signature = rules::signature(self.lang, node, self.src);
-        let doc = rules::doc_comment(self.lang, node, self.src);
+        let doc = rules::doc_comment(self.lang, up, node, self.src);
         let is_public = scope
             .public_members
-            .unwrap_or_else(|| rules::is_public(self.lang, node, &name, self.src));
+            .unwrap_or_else(|| rules::is_public(self.lang, up, node, &name, self.src));
         let complexity = matches!(kind, "function" | "method" | "constructor")
             .then(|| complexity::cognitive(node, self.src) as u32);
         self.out.symbols.push(Symbol::new(SymbolParts {
@@ -405,7 +450,7 @@ impl<'s> Walker<'s> {
         });
     }
 
-    fn edges_at(&mut self, node: Node<'_>, scope: &Scope) {
+    fn edges_at<'t>(&mut self, up: Up<'_, 't>, node: Node<'t>, scope: &Scope) {
         let lang = self.lang;
         let imports = rules::imports(lang, node, self.src);
         if !imports.is_empty() {
@@ -421,7 +466,7 @@ impl<'s> Walker<'s> {
             self.push_edge(EdgeKind::Calls, source, node, &name, qual.as_deref());
             return;
         }
-        if let Some(edges) = rules::heritage(lang, node, self.src) {
+        if let Some(edges) = rules::heritage(lang, up, node, self.src) {
             // Heritage clauses are children of the type they belong to, so the enclosing
             // symbol is the source; a Rust `impl Trait for T` names its source `T` itself.
             for (kind, target, source_override) in edges {
@@ -433,7 +478,7 @@ impl<'s> Walker<'s> {
             }
             return;
         }
-        if let Some(name) = rules::reference_target(lang, node) {
+        if let Some(name) = rules::reference_target(lang, up, node) {
             let source = self.source_of(scope);
             let text = self.text(name).to_string();
             if !rules::is_builtin_type(lang, &text) {

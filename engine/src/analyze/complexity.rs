@@ -12,6 +12,8 @@
 
 use tree_sitter::Node;
 
+use super::kind_of;
+
 const IFS: &[&str] = &[
     "if_statement",
     "if_expression",
@@ -88,9 +90,9 @@ pub fn cognitive(func: Node, src: &str) -> u32 {
         if depth > MAX_NESTING_DEPTH {
             continue;
         }
-        let k = n.kind();
+        let k = kind_of(n);
         let parent = Some(parent_node);
-        let parent_kind = parent.map(|p| p.kind()).unwrap_or("");
+        let parent_kind = parent.map(|p| kind_of(p)).unwrap_or("");
         let mut inner = nesting;
         if IFS.contains(&k) {
             let is_else_if = ELSES.contains(&parent_kind)
@@ -106,7 +108,7 @@ pub fn cognitive(func: Node, src: &str) -> u32 {
         } else if ELSE_IFS.contains(&k) {
             total += 1;
         } else if ELSES.contains(&k) {
-            let wraps_if = n.named_child(0).is_some_and(|c| IFS.contains(&c.kind()));
+            let wraps_if = n.named_child(0).is_some_and(|c| IFS.contains(&kind_of(c)));
             if !wraps_if && (IFS.contains(&parent_kind) || ELSE_IFS.contains(&parent_kind)) {
                 total += 1;
             }
@@ -136,7 +138,7 @@ pub fn cognitive(func: Node, src: &str) -> u32 {
             let mut cc = n.walk();
             let labelled = n.named_children(&mut cc).any(|c| {
                 matches!(
-                    c.kind(),
+                    kind_of(c),
                     "label" | "label_name" | "statement_identifier" | "identifier"
                 )
             });
@@ -160,7 +162,7 @@ pub fn cognitive(func: Node, src: &str) -> u32 {
 
 fn logical_op<'s>(n: Node, src: &'s str) -> Option<&'s str> {
     if !matches!(
-        n.kind(),
+        kind_of(n),
         "binary_expression" | "boolean_operator" | "binary"
     ) {
         return None;

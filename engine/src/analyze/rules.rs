@@ -4,6 +4,8 @@
 
 use tree_sitter::Node;
 
+use super::kind_of;
+
 use super::EdgeKind;
 use crate::lang::Lang;
 
@@ -14,8 +16,36 @@ fn field<'t>(n: Node<'t>, name: &str) -> Option<Node<'t>> {
     n.child_by_field_name(name)
 }
 
+/// The kind of a node's parent, asked of the tree (for nodes off the walker's path).
 fn parent_kind(n: Node) -> &'static str {
-    n.parent().map(|p| p.kind()).unwrap_or("")
+    n.parent().map(|p| kind_of(p)).unwrap_or("")
+}
+
+/// The ancestors of the node being visited, root first and ending with the node itself. The
+/// walker knows them; `Node::parent` searches down from the root on every call (5 % of
+/// analysis on the registry).
+#[derive(Clone, Copy)]
+pub struct Up<'a, 't> {
+    path: &'a [Node<'t>],
+}
+
+impl<'a, 't> Up<'a, 't> {
+    pub fn new(path: &'a [Node<'t>]) -> Self {
+        Up { path }
+    }
+
+    /// The parent of `n`: answered from the path when `n` is on it, else asked of the tree.
+    pub fn parent(self, n: Node<'t>) -> Option<Node<'t>> {
+        match self.path.iter().rposition(|a| a.id() == n.id()) {
+            Some(0) => None,
+            Some(i) => Some(self.path[i - 1]),
+            None => n.parent(),
+        }
+    }
+
+    fn parent_kind(self, n: Node<'t>) -> &'static str {
+        self.parent(n).map(|p| kind_of(p)).unwrap_or("")
+    }
 }
 
 fn named_children(n: Node) -> Vec<Node> {
@@ -24,8 +54,8 @@ fn named_children(n: Node) -> Vec<Node> {
 }
 
 /// The symbol kind a node defines, if any.
-pub fn def_kind(lang: Lang, n: Node, src: &str) -> Option<&'static str> {
-    let k = n.kind();
+pub fn def_kind<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, src: &str) -> Option<&'static str> {
+    let k = kind_of(n);
     Some(match lang {
         Lang::Rust => match k {
             "function_item" | "function_signature_item" => "function",
@@ -44,12 +74,12 @@ pub fn def_kind(lang: Lang, n: Node, src: &str) -> Option<&'static str> {
             "function_definition" => "function",
             "class_definition" => "class",
             "assignment"
-                if parent_kind(n) == "expression_statement"
-                    && n.parent().map(parent_kind) == Some("module") =>
+                if up.parent_kind(n) == "expression_statement"
+                    && up.parent(n).map(|p| up.parent_kind(p)) == Some("module") =>
             {
                 let left = field(n, "left")?;
                 let name = src.get(left.byte_range())?;
-                if left.kind() == "identifier"
+                if kind_of(left) == "identifier"
                     && name.len() > 1
                     && name
                         .chars()
@@ -75,7 +105,7 @@ pub fn def_kind(lang: Lang, n: Node, src: &str) -> Option<&'static str> {
             "public_field_definition" | "field_definition" | "property_signature" => "field",
             "variable_declarator" => {
                 let value = field(n, "value")?;
-                match value.kind() {
+                match kind_of(value) {
                     "arrow_function"
                     | "function_expression"
                     | "function"
@@ -89,7 +119,7 @@ pub fn def_kind(lang: Lang, n: Node, src: &str) -> Option<&'static str> {
         Lang::Go => match k {
             "function_declaration" => "function",
             "method_declaration" | "method_elem" | "method_spec" => "method",
-            "type_spec" => match field(n, "type").map(|t| t.kind()) {
+            "type_spec" => match field(n, "type").map(|t| kind_of(t)) {
                 Some("struct_type") => "struct",
                 Some("interface_type") => "interface",
                 _ => "type_alias",
@@ -183,7 +213,7 @@ pub fn def_kind(lang: Lang, n: Node, src: &str) -> Option<&'static str> {
 fn declarator_is_function(n: Node) -> bool {
     let mut d = field(n, "declarator");
     while let Some(x) = d {
-        if x.kind() == "function_declarator" {
+        if kind_of(x) == "function_declarator" {
             return true;
         }
         d = field(x, "declarator");
@@ -193,28 +223,28 @@ fn declarator_is_function(n: Node) -> bool {
 
 /// The nodes naming what `n` defines (several for `int a, b;`-style declarations).
 pub fn def_names(lang: Lang, n: Node) -> Vec<Node> {
-    match (lang, n.kind()) {
+    match (lang, kind_of(n)) {
         (Lang::Java, "field_declaration" | "constant_declaration") => named_children(n)
             .into_iter()
-            .filter(|c| c.kind() == "variable_declarator")
+            .filter(|c| kind_of(c) == "variable_declarator")
             .filter_map(|c| field(c, "name"))
             .collect(),
         (Lang::CSharp, "field_declaration" | "event_field_declaration") => named_children(n)
             .into_iter()
-            .filter(|c| c.kind() == "variable_declaration")
+            .filter(|c| kind_of(c) == "variable_declaration")
             .flat_map(named_children)
-            .filter(|c| c.kind() == "variable_declarator")
+            .filter(|c| kind_of(c) == "variable_declarator")
             .filter_map(|c| field(c, "name"))
             .collect(),
         (Lang::Php, "property_declaration") => named_children(n)
             .into_iter()
-            .filter(|c| c.kind() == "property_element")
+            .filter(|c| kind_of(c) == "property_element")
             .filter_map(|c| field(c, "name"))
             .collect(),
         (Lang::Php, "const_declaration") => named_children(n)
             .into_iter()
-            .filter(|c| c.kind() == "const_element")
-            .filter_map(|c| named_children(c).into_iter().find(|x| x.kind() == "name"))
+            .filter(|c| kind_of(c) == "const_element")
+            .filter_map(|c| named_children(c).into_iter().find(|x| kind_of(x) == "name"))
             .collect(),
         (Lang::Python, "assignment") => field(n, "left").into_iter().collect(),
         _ => {
@@ -224,7 +254,7 @@ pub fn def_names(lang: Lang, n: Node) -> Vec<Node> {
             // C-family: follow the declarator chain to the declared identifier.
             let mut d = field(n, "declarator");
             while let Some(x) = d {
-                match x.kind() {
+                match kind_of(x) {
                     "identifier" | "field_identifier" | "type_identifier" | "destructor_name"
                     | "operator_name" | "primitive_type" => return vec![x],
                     "qualified_identifier" => return vec![last_name(x)],
@@ -232,7 +262,7 @@ pub fn def_names(lang: Lang, n: Node) -> Vec<Node> {
                         d = field(x, "declarator").or_else(|| {
                             named_children(x).into_iter().find(|c| {
                                 matches!(
-                                    c.kind(),
+                                    kind_of(c),
                                     "identifier" | "field_identifier" | "qualified_identifier"
                                 )
                             })
@@ -247,7 +277,7 @@ pub fn def_names(lang: Lang, n: Node) -> Vec<Node> {
 
 /// The last name component of a possibly qualified name node.
 fn last_name(n: Node) -> Node {
-    match n.kind() {
+    match kind_of(n) {
         "qualified_identifier"
         | "scoped_identifier"
         | "scope_resolution"
@@ -271,7 +301,7 @@ pub fn name_text(raw: &str) -> String {
 /// out-of-line `Type::method` definition is handled by its qualified declarator), the prefix
 /// their members get.
 pub fn scope_prefix(lang: Lang, n: Node, src: &str) -> Option<String> {
-    if lang == Lang::Rust && n.kind() == "impl_item" {
+    if lang == Lang::Rust && kind_of(n) == "impl_item" {
         let ty = field(n, "type")?;
         let base = base_type_name(ty, src);
         return (!base.is_empty()).then_some(base);
@@ -282,12 +312,12 @@ pub fn scope_prefix(lang: Lang, n: Node, src: &str) -> Option<String> {
 /// A prefix a definition carries by itself: a Go method's receiver type (`func (s *Server)
 /// Handle` → `Server`), a C++ out-of-line definition's scope (`void Foo::bar()` → `Foo`).
 pub fn own_prefix(lang: Lang, n: Node, src: &str) -> Option<String> {
-    match (lang, n.kind()) {
+    match (lang, kind_of(n)) {
         (Lang::Go, "method_declaration") => {
             let recv = field(n, "receiver")?;
             let mut stack = vec![recv];
             while let Some(x) = stack.pop() {
-                if x.kind() == "type_identifier" {
+                if kind_of(x) == "type_identifier" {
                     return Some(name_text(src.get(x.byte_range())?));
                 }
                 let mut c = x.walk();
@@ -299,7 +329,7 @@ pub fn own_prefix(lang: Lang, n: Node, src: &str) -> Option<String> {
         (Lang::Cpp, "function_definition") => {
             let mut d = field(n, "declarator");
             while let Some(x) = d {
-                if x.kind() == "qualified_identifier" {
+                if kind_of(x) == "qualified_identifier" {
                     let scope = field(x, "scope")?;
                     return Some(name_text(src.get(scope.byte_range())?));
                 }
@@ -358,7 +388,7 @@ pub fn is_builtin_type(lang: Lang, name: &str) -> bool {
 
 /// Members of `impl Trait for T` are as public as the trait; inherent impls decide per item.
 pub fn impl_members_public(lang: Lang, n: Node) -> Option<bool> {
-    (lang == Lang::Rust && n.kind() == "impl_item" && field(n, "trait").is_some()).then_some(true)
+    (lang == Lang::Rust && kind_of(n) == "impl_item" && field(n, "trait").is_some()).then_some(true)
 }
 
 /// Publicity members inherit from their container, where the language implies it.
@@ -375,7 +405,7 @@ pub fn members_public(lang: Lang, kind: &str, container_public: bool) -> Option<
 fn base_type_name(ty: Node, src: &str) -> String {
     let mut n = ty;
     loop {
-        match n.kind() {
+        match kind_of(n) {
             "generic_type" | "reference_type" | "pointer_type" => {
                 match field(n, "type").or_else(|| n.named_child(0)) {
                     Some(t) => n = t,
@@ -396,12 +426,12 @@ fn modifiers_text(lang: Lang, n: Node, src: &str) -> String {
     let mut out = String::new();
     for c in named_children(n) {
         let hit = match lang {
-            Lang::Java => c.kind() == "modifiers",
-            Lang::CSharp => c.kind() == "modifier",
-            Lang::Php => matches!(c.kind(), "visibility_modifier" | "static_modifier"),
-            Lang::Rust => c.kind() == "visibility_modifier",
-            Lang::C | Lang::Cpp => c.kind() == "storage_class_specifier",
-            Lang::TypeScript | Lang::Tsx => c.kind() == "accessibility_modifier",
+            Lang::Java => kind_of(c) == "modifiers",
+            Lang::CSharp => kind_of(c) == "modifier",
+            Lang::Php => matches!(kind_of(c), "visibility_modifier" | "static_modifier"),
+            Lang::Rust => kind_of(c) == "visibility_modifier",
+            Lang::C | Lang::Cpp => kind_of(c) == "storage_class_specifier",
+            Lang::TypeScript | Lang::Tsx => kind_of(c) == "accessibility_modifier",
             _ => false,
         };
         if hit {
@@ -413,7 +443,7 @@ fn modifiers_text(lang: Lang, n: Node, src: &str) -> String {
 }
 
 /// Whether a definition is part of the public API surface.
-pub fn is_public(lang: Lang, n: Node, name: &str, src: &str) -> bool {
+pub fn is_public<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, name: &str, src: &str) -> bool {
     match lang {
         Lang::Rust => modifiers_text(lang, n, src).starts_with("pub"),
         Lang::Python => !name.starts_with('_') || (name.starts_with("__") && name.ends_with("__")),
@@ -421,11 +451,11 @@ pub fn is_public(lang: Lang, n: Node, name: &str, src: &str) -> bool {
         Lang::Java => {
             let m = modifiers_text(lang, n, src);
             m.contains("public")
-                || (!m.contains("private") && !m.contains("protected") && in_java_interface(n))
+                || (!m.contains("private") && !m.contains("protected") && in_java_interface(up, n))
         }
         Lang::CSharp => {
             modifiers_text(lang, n, src).contains("public")
-                || parent_is(n, "interface_declaration", 3)
+                || parent_is(up, n, "interface_declaration", 3)
         }
         Lang::Php => {
             let m = modifiers_text(lang, n, src);
@@ -433,24 +463,24 @@ pub fn is_public(lang: Lang, n: Node, name: &str, src: &str) -> bool {
         }
         Lang::C | Lang::Cpp => {
             if modifiers_text(lang, n, src).contains("static")
-                && !parent_is(n, "field_declaration_list", 1)
+                && !parent_is(up, n, "field_declaration_list", 1)
             {
                 return false;
             }
-            cpp_member_access(n).unwrap_or(true)
+            cpp_member_access(up, n).unwrap_or(true)
         }
         Lang::JavaScript | Lang::TypeScript | Lang::Tsx => {
             if name.starts_with('#') || modifiers_text(lang, n, src).contains("private") {
                 return false;
             }
-            match n.kind() {
+            match kind_of(n) {
                 "method_definition"
                 | "public_field_definition"
                 | "field_definition"
                 | "method_signature"
                 | "property_signature"
                 | "abstract_method_signature" => true,
-                _ => exported(n),
+                _ => exported(up, n),
             }
         }
         Lang::Ruby => true,
@@ -458,29 +488,29 @@ pub fn is_public(lang: Lang, n: Node, name: &str, src: &str) -> bool {
     }
 }
 
-fn parent_is(n: Node, kind: &str, levels: usize) -> bool {
-    let mut p = n.parent();
+fn parent_is<'t>(up: Up<'_, 't>, n: Node<'t>, kind: &str, levels: usize) -> bool {
+    let mut p = up.parent(n);
     for _ in 0..levels {
         match p {
-            Some(x) if x.kind() == kind => return true,
-            Some(x) => p = x.parent(),
+            Some(x) if kind_of(x) == kind => return true,
+            Some(x) => p = up.parent(x),
             None => return false,
         }
     }
     false
 }
 
-fn in_java_interface(n: Node) -> bool {
-    parent_is(n, "interface_declaration", 2)
+fn in_java_interface<'t>(up: Up<'_, 't>, n: Node<'t>) -> bool {
+    parent_is(up, n, "interface_declaration", 2)
 }
 
-fn exported(n: Node) -> bool {
-    let mut p = n.parent();
+fn exported<'t>(up: Up<'_, 't>, n: Node<'t>) -> bool {
+    let mut p = up.parent(n);
     for _ in 0..3 {
         match p {
-            Some(x) if x.kind() == "export_statement" => return true,
-            Some(x) if matches!(x.kind(), "lexical_declaration" | "variable_declaration") => {
-                p = x.parent()
+            Some(x) if kind_of(x) == "export_statement" => return true,
+            Some(x) if matches!(kind_of(x), "lexical_declaration" | "variable_declaration") => {
+                p = up.parent(x)
             }
             _ => return false,
         }
@@ -490,27 +520,27 @@ fn exported(n: Node) -> bool {
 
 /// C++ access of a class member: the nearest preceding `public:`/`private:` label, else the
 /// default of the class kind (`struct` public, `class` private). `None` outside classes.
-fn cpp_member_access(n: Node) -> Option<bool> {
-    let list = n
-        .parent()
-        .filter(|p| p.kind() == "field_declaration_list")?;
+fn cpp_member_access<'t>(up: Up<'_, 't>, n: Node<'t>) -> Option<bool> {
+    let list = up
+        .parent(n)
+        .filter(|p| kind_of(p) == "field_declaration_list")?;
     let mut prev = n.prev_sibling();
     while let Some(p) = prev {
-        if p.kind() == "access_specifier" {
-            return Some(p.child(0).map(|k| k.kind() == "public").unwrap_or(false));
+        if kind_of(p) == "access_specifier" {
+            return Some(p.child(0).map(|k| kind_of(k) == "public").unwrap_or(false));
         }
         prev = p.prev_sibling();
     }
     Some(
-        list.parent()
-            .map(|c| c.kind() != "class_specifier")
+        up.parent(list)
+            .map(|c| kind_of(c) != "class_specifier")
             .unwrap_or(true),
     )
 }
 
 /// The declaration head: the text before the body, whitespace collapsed, bounded.
 pub fn signature(lang: Lang, n: Node, src: &str) -> String {
-    let body = match (lang, n.kind()) {
+    let body = match (lang, kind_of(n)) {
         (Lang::Go, "type_spec") => None,
         _ => field(n, "body").or_else(|| field(n, "value").filter(|_| lang != Lang::Rust)),
     };
@@ -544,13 +574,13 @@ const SKIPPABLE_BEFORE_DEF: &[&str] = &[
 ];
 
 /// The doc comment of a definition: a Python docstring, else the comments directly above it.
-pub fn doc_comment(lang: Lang, n: Node, src: &str) -> Option<String> {
+pub fn doc_comment<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, src: &str) -> Option<String> {
     if lang == Lang::Python
         && let Some(body) = field(n, "body")
         && let Some(first) = body.named_child(0)
-        && first.kind() == "expression_statement"
+        && kind_of(first) == "expression_statement"
         && let Some(s) = first.named_child(0)
-        && s.kind() == "string"
+        && kind_of(s) == "string"
     {
         let raw = src.get(s.byte_range()).unwrap_or("");
         let t = raw.trim_start_matches(['r', 'u', 'b', 'R', 'U', 'B']);
@@ -559,9 +589,9 @@ pub fn doc_comment(lang: Lang, n: Node, src: &str) -> Option<String> {
     }
     // Definitions wrapped by export/decorator/template nodes carry their comments outside.
     let mut anchor = n;
-    while let Some(p) = anchor.parent() {
+    while let Some(p) = up.parent(anchor) {
         if matches!(
-            p.kind(),
+            kind_of(p),
             "export_statement" | "decorated_definition" | "template_declaration"
         ) {
             anchor = p;
@@ -573,13 +603,13 @@ pub fn doc_comment(lang: Lang, n: Node, src: &str) -> Option<String> {
     let mut next_start = anchor.start_position().row;
     let mut prev = anchor.prev_sibling();
     while let Some(p) = prev {
-        if COMMENT_KINDS.contains(&p.kind()) {
+        if COMMENT_KINDS.contains(&kind_of(p)) {
             if p.end_position().row + 1 < next_start {
                 break;
             }
             parts.push(src.get(p.byte_range()).unwrap_or(""));
             next_start = p.start_position().row;
-        } else if !SKIPPABLE_BEFORE_DEF.contains(&p.kind()) {
+        } else if !SKIPPABLE_BEFORE_DEF.contains(&kind_of(p)) {
             break;
         }
         prev = p.prev_sibling();
@@ -617,7 +647,7 @@ fn clean_doc(raw: &str) -> Option<String> {
 
 /// For a call node: the node naming the callee, and the qualifier written before it.
 pub fn call_target<'t>(lang: Lang, n: Node<'t>) -> Option<(Node<'t>, Option<Node<'t>>)> {
-    let callee = match (lang, n.kind()) {
+    let callee = match (lang, kind_of(n)) {
         (_, "call_expression") => field(n, "function"),
         (Lang::Python, "call") => field(n, "function"),
         (Lang::Ruby, "call") => {
@@ -641,7 +671,7 @@ pub fn call_target<'t>(lang: Lang, n: Node<'t>) -> Option<(Node<'t>, Option<Node
         (Lang::Java | Lang::CSharp, "object_creation_expression") => field(n, "type"),
         (Lang::Php, "object_creation_expression") => named_children(n)
             .into_iter()
-            .find(|c| matches!(c.kind(), "name" | "qualified_name")),
+            .find(|c| matches!(kind_of(c), "name" | "qualified_name")),
         _ => None,
     }?;
     split_callee(callee)
@@ -649,7 +679,7 @@ pub fn call_target<'t>(lang: Lang, n: Node<'t>) -> Option<(Node<'t>, Option<Node
 
 fn split_callee(c: Node) -> Option<(Node, Option<Node>)> {
     let pair = |name: &str, qual: &str| Some((field(c, name)?, field(c, qual)));
-    match c.kind() {
+    match kind_of(c) {
         "identifier"
         | "field_identifier"
         | "property_identifier"
@@ -682,10 +712,11 @@ fn split_callee(c: Node) -> Option<(Node, Option<Node>)> {
 /// Heritage edges: (kind, target name node, source override) for a heritage clause node.
 pub fn heritage<'t>(
     lang: Lang,
+    up: Up<'_, 't>,
     n: Node<'t>,
     src: &str,
 ) -> Option<Vec<(EdgeKind, Node<'t>, Option<String>)>> {
-    let k = n.kind();
+    let k = kind_of(n);
     let (kind, container) = match lang {
         Lang::Rust => match k {
             "impl_item" => {
@@ -700,10 +731,10 @@ pub fn heritage<'t>(
                         .collect(),
                 );
             }
-            "trait_bounds" if parent_kind(n) == "trait_item" => (EdgeKind::Inherits, n),
+            "trait_bounds" if up.parent_kind(n) == "trait_item" => (EdgeKind::Inherits, n),
             _ => return None,
         },
-        Lang::Python if k == "argument_list" && parent_kind(n) == "class_definition" => {
+        Lang::Python if k == "argument_list" && up.parent_kind(n) == "class_definition" => {
             (EdgeKind::Inherits, n)
         }
         Lang::JavaScript | Lang::TypeScript | Lang::Tsx => match k {
@@ -714,7 +745,7 @@ pub fn heritage<'t>(
         },
         Lang::Go => match k {
             "field_declaration" if field(n, "name").is_none() => (EdgeKind::Inherits, n),
-            "type_elem" if parent_kind(n) == "interface_type" => (EdgeKind::Inherits, n),
+            "type_elem" if up.parent_kind(n) == "interface_type" => (EdgeKind::Inherits, n),
             _ => return None,
         },
         Lang::Java => match k {
@@ -759,7 +790,7 @@ fn type_names(container: Node) -> Vec<Node> {
     let mut out = Vec::new();
     let mut stack = vec![container];
     while let Some(n) = stack.pop() {
-        match n.kind() {
+        match kind_of(n) {
             "type_arguments"
             | "type_argument_list"
             | "template_argument_list"
@@ -788,7 +819,7 @@ fn type_names(container: Node) -> Vec<Node> {
             }
         }
     }
-    out.retain(|n| n.kind() != "access_specifier");
+    out.retain(|n| kind_of(n) != "access_specifier");
     out
 }
 
@@ -796,7 +827,7 @@ fn type_names(container: Node) -> Vec<Node> {
 pub fn imports(lang: Lang, n: Node, src: &str) -> Vec<(String, Option<String>)> {
     let text = |x: Node| src.get(x.byte_range()).unwrap_or("").to_string();
     let unquote = |s: String| s.trim_matches(['"', '\'', '`', '<', '>']).to_string();
-    match (lang, n.kind()) {
+    match (lang, kind_of(n)) {
         (Lang::Rust, "use_declaration") => {
             let Some(arg) = field(n, "argument") else {
                 return vec![];
@@ -805,7 +836,7 @@ pub fn imports(lang: Lang, n: Node, src: &str) -> Vec<(String, Option<String>)> 
         }
         (Lang::Python, "import_statement") => named_children(n)
             .into_iter()
-            .map(|c| match c.kind() {
+            .map(|c| match kind_of(c) {
                 "aliased_import" => field(c, "name").map(text).unwrap_or_default(),
                 _ => text(c),
             })
@@ -816,7 +847,7 @@ pub fn imports(lang: Lang, n: Node, src: &str) -> Vec<(String, Option<String>)> 
             let mut c = n.walk();
             let names: Vec<_> = n
                 .children_by_field_name("name", &mut c)
-                .map(|x| match x.kind() {
+                .map(|x| match kind_of(x) {
                     "aliased_import" => field(x, "name").map(text).unwrap_or_default(),
                     _ => text(x),
                 })
@@ -834,7 +865,7 @@ pub fn imports(lang: Lang, n: Node, src: &str) -> Vec<(String, Option<String>)> 
             let mut names = Vec::new();
             let mut stack = named_children(n);
             while let Some(c) = stack.pop() {
-                match c.kind() {
+                match kind_of(c) {
                     "import_specifier" => names.extend(field(c, "name").map(text)),
                     "identifier" if parent_kind(c) == "import_clause" => names.push(text(c)),
                     "namespace_import" => names.push("*".into()),
@@ -859,7 +890,7 @@ pub fn imports(lang: Lang, n: Node, src: &str) -> Vec<(String, Option<String>)> 
         }
         (Lang::Java, "import_declaration") => named_children(n)
             .into_iter()
-            .filter(|c| matches!(c.kind(), "scoped_identifier" | "identifier"))
+            .filter(|c| matches!(kind_of(c), "scoped_identifier" | "identifier"))
             .map(|c| split_path(&text(c), "."))
             .collect(),
         (Lang::C | Lang::Cpp, "preproc_include") => field(n, "path")
@@ -871,7 +902,7 @@ pub fn imports(lang: Lang, n: Node, src: &str) -> Vec<(String, Option<String>)> 
             .collect(),
         (Lang::CSharp, "using_directive") => named_children(n)
             .into_iter()
-            .rfind(|c| matches!(c.kind(), "qualified_name" | "identifier"))
+            .rfind(|c| matches!(kind_of(c), "qualified_name" | "identifier"))
             .map(|c| split_path(&text(c), "."))
             .into_iter()
             .collect(),
@@ -893,7 +924,7 @@ pub fn imports(lang: Lang, n: Node, src: &str) -> Vec<(String, Option<String>)> 
         }
         (Lang::Php, "namespace_use_clause") => named_children(n)
             .into_iter()
-            .find(|c| matches!(c.kind(), "qualified_name" | "name"))
+            .find(|c| matches!(kind_of(c), "qualified_name" | "name"))
             .map(|c| split_path(&text(c), "\\"))
             .into_iter()
             .collect(),
@@ -972,11 +1003,11 @@ fn expand_use_into(s: &str, prefix: &str, out: &mut Vec<(String, Option<String>)
 }
 
 /// A non-call use of a type or field: the node naming it.
-pub fn reference_target<'t>(lang: Lang, n: Node<'t>) -> Option<Node<'t>> {
+pub fn reference_target<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>) -> Option<Node<'t>> {
     // Only a few node kinds can be references; check the kind before asking for the parent
     // (`Node::parent` is not O(1)).
     if !matches!(
-        n.kind(),
+        kind_of(n),
         "type_identifier"
             | "field_expression"
             | "member_expression"
@@ -985,22 +1016,22 @@ pub fn reference_target<'t>(lang: Lang, n: Node<'t>) -> Option<Node<'t>> {
             | "field_access"
             | "member_access_expression"
             | "identifier"
-    ) || (n.kind() == "identifier" && lang != Lang::Python)
+    ) || (kind_of(n) == "identifier" && lang != Lang::Python)
     {
         return None;
     }
-    let p = n.parent()?;
-    match n.kind() {
+    let p = up.parent(n)?;
+    match kind_of(n) {
         "type_identifier" => {
             // Not the name of a definition, not inside heritage (those are edges already).
             if field(p, "name").is_some_and(|x| x.id() == n.id()) {
                 return None;
             }
             if matches!(
-                p.kind(),
+                kind_of(p),
                 "scoped_type_identifier" | "generic_type" | "nested_type_identifier"
-            ) && p
-                .parent()
+            ) && up
+                .parent(p)
                 .is_some_and(|g| field(g, "name").is_some_and(|x| x.id() == p.id()))
             {
                 return None;
@@ -1010,7 +1041,7 @@ pub fn reference_target<'t>(lang: Lang, n: Node<'t>) -> Option<Node<'t>> {
                 match a {
                     Some(x)
                         if matches!(
-                            x.kind(),
+                            kind_of(x),
                             "impl_item"
                                 | "superclass"
                                 | "super_interfaces"
@@ -1023,7 +1054,7 @@ pub fn reference_target<'t>(lang: Lang, n: Node<'t>) -> Option<Node<'t>> {
                                 | "extends_interfaces"
                         ) =>
                     {
-                        if x.kind() != "impl_item"
+                        if kind_of(x) != "impl_item"
                             || field(x, "trait").is_some_and(|t| {
                                 t.byte_range().contains(&n.start_byte()) || t.id() == n.id()
                             })
@@ -1031,39 +1062,41 @@ pub fn reference_target<'t>(lang: Lang, n: Node<'t>) -> Option<Node<'t>> {
                         {
                             return None;
                         }
-                        a = x.parent();
+                        a = up.parent(x);
                     }
-                    Some(x) => a = x.parent(),
+                    Some(x) => a = up.parent(x),
                     None => break,
                 }
             }
             Some(n)
         }
         "field_expression" if lang == Lang::Rust || lang == Lang::C || lang == Lang::Cpp => {
-            (!is_call_function(n)).then(|| field(n, "field")).flatten()
+            (!is_call_function(up, n))
+                .then(|| field(n, "field"))
+                .flatten()
         }
         "member_expression" if matches!(lang, Lang::JavaScript | Lang::TypeScript | Lang::Tsx) => {
-            (!is_call_function(n) && p.kind() != "member_expression")
+            (!is_call_function(up, n) && kind_of(p) != "member_expression")
                 .then(|| field(n, "property"))
                 .flatten()
         }
-        "selector_expression" if lang == Lang::Go => {
-            (!is_call_function(n)).then(|| field(n, "field")).flatten()
-        }
-        "attribute" if lang == Lang::Python => (!is_call_function(n))
+        "selector_expression" if lang == Lang::Go => (!is_call_function(up, n))
+            .then(|| field(n, "field"))
+            .flatten(),
+        "attribute" if lang == Lang::Python => (!is_call_function(up, n))
             .then(|| field(n, "attribute"))
             .flatten(),
         "field_access" if lang == Lang::Java => field(n, "field"),
-        "member_access_expression" if lang == Lang::CSharp => {
-            (!is_call_function(n)).then(|| field(n, "name")).flatten()
-        }
-        "identifier" if lang == Lang::Python && p.kind() == "type" => Some(n),
+        "member_access_expression" if lang == Lang::CSharp => (!is_call_function(up, n))
+            .then(|| field(n, "name"))
+            .flatten(),
+        "identifier" if lang == Lang::Python && kind_of(p) == "type" => Some(n),
         _ => None,
     }
 }
 
-fn is_call_function(n: Node) -> bool {
-    n.parent()
+fn is_call_function<'t>(up: Up<'_, 't>, n: Node<'t>) -> bool {
+    up.parent(n)
         .and_then(|p| field(p, "function"))
         .is_some_and(|f| f.id() == n.id())
 }
