@@ -1082,6 +1082,7 @@ async fn load_previous_analyses(
     prefix: &str,
     wanted: &std::collections::HashSet<&str>,
 ) -> Result<HashMap<String, FileAnalysis>> {
+    use futures::TryStreamExt;
     let store = catalog.store();
     let snap = source
         .snapshot
@@ -1090,33 +1091,116 @@ async fn load_previous_analyses(
     let (Some(sv), Some(ev)) = (snap.symbols, snap.edges) else {
         return Err(EngineError::Internal("snapshot without analysis".into()));
     };
-    let mut analyses: HashMap<String, FileAnalysis> = HashMap::new();
-    // Edges share their source's qualified name with the symbol, as analysis makes them.
-    let mut qnames: HashSet<Arc<str>> = HashSet::new();
+    let mut loader = Loader {
+        wanted,
+        prefix,
+        analyses: HashMap::new(),
+        path: String::new(),
+        keep: false,
+        file_prefix: String::new(),
+        current: FileAnalysis::default(),
+        qnames: HashSet::new(),
+    };
     let symbols = tables::open_table(store, &source.id, "symbols", sv).await?;
-    for batch in tables::scan_columns(
-        &symbols,
-        "symbols",
-        &[
-            "identifier",
-            "path",
-            "kind",
-            "name",
-            "qualified_name",
-            "parent",
-            "start_line",
-            "start_character",
-            "end_line",
-            "end_character",
-            "signature",
-            "doc",
-            "is_public",
-            "complexity",
-        ],
-    )
-    .await?
-    {
-        let c = Columns::new(&batch);
+    let mut stream = tables::scan_stream(&symbols, "symbols", Loader::SYMBOL_COLUMNS).await?;
+    while let Some(batch) = stream.try_next().await? {
+        tokio::task::block_in_place(|| loader.symbols(&batch))?;
+    }
+    loader.flush();
+    let edges = tables::open_table(store, &source.id, "edges", ev).await?;
+    let mut stream = tables::scan_stream(&edges, "edges", Loader::EDGE_COLUMNS).await?;
+    while let Some(batch) = stream.try_next().await? {
+        tokio::task::block_in_place(|| loader.edges(&batch))?;
+    }
+    loader.flush();
+    Ok(loader.analyses)
+}
+
+/// Rebuilds the analyses of unchanged files from the published `symbols` and `edges` rows,
+/// streaming. Rows come file by file (each table is written in file order), so one file is
+/// built at a time: its path, identifier prefix and membership in `wanted` are worked out
+/// once per file, not once per row.
+struct Loader<'a> {
+    wanted: &'a std::collections::HashSet<&'a str>,
+    prefix: &'a str,
+    analyses: HashMap<String, FileAnalysis>,
+    /// The file being built, and whether it is wanted.
+    path: String,
+    keep: bool,
+    /// `<file identifier>::`, stripped from parent identifiers.
+    file_prefix: String,
+    current: FileAnalysis,
+    /// The current file's qualified names: edges share them with their source symbol.
+    qnames: HashSet<Arc<str>>,
+}
+
+impl Loader<'_> {
+    const SYMBOL_COLUMNS: &'static [&'static str] = &[
+        "path",
+        "kind",
+        "name",
+        "qualified_name",
+        "parent",
+        "start_line",
+        "start_character",
+        "end_line",
+        "end_character",
+        "signature",
+        "doc",
+        "is_public",
+        "complexity",
+    ];
+    const EDGE_COLUMNS: &'static [&'static str] = &[
+        "kind",
+        "source_qname",
+        "source_path",
+        "line",
+        "character",
+        "target_name",
+        "target_qualifier",
+    ];
+
+    /// Move on to `path` (when it is not the current file); `edges`: resume its analysis.
+    fn switch(&mut self, path: &str, edges: bool) {
+        if path == self.path {
+            return;
+        }
+        self.flush();
+        self.path = path.to_string();
+        self.keep = self.wanted.contains(path);
+        if !self.keep {
+            return;
+        }
+        if edges {
+            self.current = self.analyses.remove(path).unwrap_or_default();
+            self.qnames.clear();
+            self.qnames.extend(
+                self.current
+                    .symbols
+                    .iter()
+                    .map(|s| s.qualified_name.clone()),
+            );
+        } else {
+            self.file_prefix = format!("{}::", file_identifier(self.prefix, path));
+        }
+    }
+
+    /// File the current analysis (merging, should a file's rows not be contiguous).
+    fn flush(&mut self) {
+        let done = std::mem::take(&mut self.current);
+        if !self.keep || (done.symbols.is_empty() && done.edges.is_empty()) {
+            return;
+        }
+        let entry = self
+            .analyses
+            .entry(std::mem::take(&mut self.path))
+            .or_default();
+        entry.symbols.extend(done.symbols);
+        entry.edges.extend(done.edges);
+    }
+
+    fn symbols(&mut self, batch: &RecordBatch) -> Result<()> {
+        let c = Columns::new(batch);
         let (path, kind, name, qname, parent) = (
             c.str("path")?,
             c.str("kind")?,
@@ -1136,15 +1220,14 @@ async fn load_previous_analyses(
             c.bool("is_public")?,
             c.int("complexity")?,
         );
+        let u = |v: i64| u32::try_from(v).unwrap_or(0);
         for i in 0..batch.num_rows() {
-            let p = path.value(i);
-            if !wanted.contains(p) {
+            self.switch(path.value(i), false);
+            if !self.keep {
                 continue;
             }
-            let file_prefix = format!("{}::", file_identifier(prefix, p));
-            let parent = opt_str(parent, i).and_then(|x| x.strip_prefix(&file_prefix));
-            let u = |v: i64| u32::try_from(v).unwrap_or(0);
-            let symbol = Symbol::new(analyze::SymbolParts {
+            let parent = opt_str(parent, i).and_then(|x| x.strip_prefix(&self.file_prefix));
+            self.current.symbols.push(Symbol::new(analyze::SymbolParts {
                 kind: static_kind(kind.value(i)),
                 name: name.value(i),
                 qualified_name: qname.value(i),
@@ -1155,34 +1238,13 @@ async fn load_previous_analyses(
                 doc: opt_str(doc, i),
                 is_public: public.value(i),
                 complexity: (!arrow_array::Array::is_null(cx, i)).then(|| u(cx.value(i))),
-            });
-            if !qnames.contains(&*symbol.qualified_name) {
-                qnames.insert(symbol.qualified_name.clone());
-            }
-            analyses
-                .entry(p.to_string())
-                .or_default()
-                .symbols
-                .push(symbol);
+            }));
         }
+        Ok(())
     }
-    let edges = tables::open_table(store, &source.id, "edges", ev).await?;
-    for batch in tables::scan_columns(
-        &edges,
-        "edges",
-        &[
-            "kind",
-            "source_qname",
-            "source_path",
-            "line",
-            "character",
-            "target_name",
-            "target_qualifier",
-        ],
-    )
-    .await?
-    {
-        let c = Columns::new(&batch);
+
+    fn edges(&mut self, batch: &RecordBatch) -> Result<()> {
+        let c = Columns::new(batch);
         let (kind, sq, sp, line, ch, tn, tq) = (
             c.str("kind")?,
             c.str("source_qname")?,
@@ -1193,28 +1255,26 @@ async fn load_previous_analyses(
             c.str("target_qualifier")?,
         );
         for i in 0..batch.num_rows() {
-            if !wanted.contains(sp.value(i)) {
+            self.switch(sp.value(i), true);
+            if !self.keep {
                 continue;
             }
             let Some(kind) = EdgeKind::parse(kind.value(i)) else {
                 continue;
             };
-            analyses
-                .entry(sp.value(i).to_string())
-                .or_default()
-                .edges
-                .push(RawEdge {
-                    kind,
-                    source: opt_str(sq, i)
-                        .map(|q| qnames.get(q).cloned().unwrap_or_else(|| Arc::from(q))),
-                    line: u32::try_from(line.value(i)).unwrap_or(0),
-                    character: u32::try_from(ch.value(i)).unwrap_or(0),
-                    target_name: tn.value(i).into(),
-                    qualifier: opt_str(tq, i).map(Into::into),
-                });
+            let qnames = &self.qnames;
+            self.current.edges.push(RawEdge {
+                kind,
+                source: opt_str(sq, i)
+                    .map(|q| qnames.get(q).cloned().unwrap_or_else(|| Arc::from(q))),
+                line: u32::try_from(line.value(i)).unwrap_or(0),
+                character: u32::try_from(ch.value(i)).unwrap_or(0),
+                target_name: tn.value(i).into(),
+                qualifier: opt_str(tq, i).map(Into::into),
+            });
         }
+        Ok(())
     }
-    Ok(analyses)
 }
 
 const KINDS: &[&str] = &[

@@ -122,6 +122,23 @@ pub async fn scan_columns(ds: &Dataset, table: &str, columns: &[&str]) -> Result
         .map_err(|e| StorageError::lance(table, e))
 }
 
+/// Scan some columns of a table as a stream of batches (in table order), for callers that
+/// process a large table without holding it.
+pub async fn scan_stream(
+    ds: &Dataset,
+    table: &'static str,
+    columns: &[&str],
+) -> Result<impl futures::Stream<Item = Result<RecordBatch>> + use<>> {
+    let mut scan = ds.scan();
+    scan.project(columns)
+        .map_err(|e| StorageError::lance(table, e))?;
+    let stream = scan
+        .try_into_stream()
+        .await
+        .map_err(|e| StorageError::lance(table, e))?;
+    Ok(stream.map_err(move |e| StorageError::lance(table, e)))
+}
+
 /// Like [`write_table`], but consumes a (possibly lazy) reader, so a large table streams to
 /// storage without being held in memory.
 pub async fn write_table_reader(
