@@ -6,6 +6,7 @@
 //! across the whole repository by [`crate::resolve`].
 
 mod complexity;
+pub mod packed;
 mod rules;
 
 use std::rc::Rc;
@@ -486,6 +487,30 @@ impl<'s> Walker<'s> {
             }
         }
     }
+}
+
+/// Every symbol kind analysis produces.
+pub const KINDS: &[&str] = &[
+    "function",
+    "method",
+    "constructor",
+    "class",
+    "struct",
+    "interface",
+    "trait",
+    "enum",
+    "variant",
+    "module",
+    "constant",
+    "field",
+    "property",
+    "type_alias",
+    "macro",
+];
+
+/// The kind among [`KINDS`] spelled `s`; `symbol` for any other.
+pub fn static_kind(s: &str) -> &'static str {
+    KINDS.iter().find(|k| **k == s).copied().unwrap_or("symbol")
 }
 
 /// A one-line summary: the doc comment's first sentence, else derived from the signature.

@@ -22,6 +22,7 @@ use quarry_storage::{Catalog, DataSource, IndexStats, Readiness, Snapshot, Sourc
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
+use crate::analyze::packed::Packed;
 use crate::analyze::{self, EdgeKind, FileAnalysis, RawEdge, Symbol};
 use crate::batch::{BatchBuilder, Columns, opt_str};
 use crate::error::{EngineError, Result};
@@ -185,7 +186,7 @@ struct Previous {
 #[derive(Default)]
 struct Accum {
     /// `None`: unchanged, its analysis is the published one (loaded only if needed).
-    analysed: Vec<(String, &'static str, Option<Arc<FileAnalysis>>)>,
+    analysed: Vec<(String, &'static str, Option<Arc<Packed>>)>,
     /// Files whose previous row (path, old hash) must be replaced.
     replaced: Vec<(String, String)>,
     stats: IndexStats,
@@ -257,12 +258,14 @@ impl FileStream {
             text: &'a str,
             lang: &'static str,
             hash: String,
-            analysis: Option<Arc<FileAnalysis>>,
+            analysis: Option<Arc<Packed>>,
         }
         let previous = self.previous.clone();
         let mut skipped = skipped;
         // Classify, hash and (for changed files) analyse in parallel; keep document order.
-        let results: Vec<std::result::Result<Prepared, &'static str>> = chunk
+        // Analyses are packed as they are made (only names stay decoded until rows are written).
+        type Outcome<'a> = std::result::Result<std::io::Result<Prepared<'a>>, &'static str>;
+        let results: Vec<Outcome> = chunk
             .par_iter()
             .map(|(entry, bytes)| {
                 let text = classify_content(bytes)?;
@@ -270,25 +273,31 @@ impl FileStream {
                 let hash = hash_bytes(bytes);
                 let unchanged = previous.reusable && previous.files.get(&entry.path) == Some(&hash);
                 let parse_as = if unchanged { None } else { lang };
-                let analysis = (!unchanged).then(|| {
-                    Arc::new(match parse_as {
+                let analysis = match (!unchanged).then(|| {
+                    Packed::new(&match parse_as {
                         Some(l) => analyze::analyze(l, text),
                         None => FileAnalysis::default(),
                     })
-                });
-                Ok(Prepared {
+                }) {
+                    Some(Ok(p)) => Some(Arc::new(p)),
+                    Some(Err(e)) => return Ok(Err(e)),
+                    None => None,
+                };
+                Ok(Ok(Prepared {
                     path: &entry.path,
                     text,
                     lang: lang.map(Lang::name).unwrap_or("text"),
                     hash,
                     analysis,
-                })
+                }))
             })
             .collect();
         let mut prepared: Vec<Prepared> = Vec::with_capacity(results.len());
         for r in results {
             match r {
-                Ok(p) => prepared.push(p),
+                Ok(p) => prepared.push(
+                    p.map_err(|e| EngineError::Internal(format!("packing an analysis: {e}")))?,
+                ),
                 Err(reason) => skipped.push(reason),
             }
         }
@@ -530,22 +539,52 @@ pub async fn index_repository(
                 progress.phase("loading unchanged analyses", None);
                 load_previous_analyses(catalog, &source, &prefix, &missing).await?
             };
-            let analysed: Vec<(String, &'static str, Arc<FileAnalysis>)> = analysed
+            let analysed: Vec<(
+                String,
+                &'static str,
+                Option<Arc<Packed>>,
+                Option<FileAnalysis>,
+            )> = analysed
                 .into_iter()
                 .map(|(p, l, a)| {
-                    let a = a.unwrap_or_else(|| Arc::new(loaded.remove(&p).unwrap_or_default()));
-                    (p, l, a)
+                    let loaded = a.is_none().then(|| loaded.remove(&p).unwrap_or_default());
+                    (p, l, a, loaded)
                 })
                 .collect();
+            let analysed: Vec<(String, &'static str, Arc<Packed>)> = analysed
+                .into_par_iter()
+                .map(|(p, l, a, loaded)| {
+                    let a = match (a, loaded) {
+                        (Some(a), _) => a,
+                        (None, loaded) => {
+                            Arc::new(Packed::new(&loaded.unwrap_or_default()).map_err(|e| {
+                                EngineError::Internal(format!("packing an analysis: {e}"))
+                            })?)
+                        }
+                    };
+                    Ok((p, l, a))
+                })
+                .collect::<Result<_>>()?;
             progress.phase("resolving edges", Some(analysed.len() as u64));
             let inputs: Vec<FileInput> = analysed
                 .iter()
                 .map(|(path, lang, a)| FileInput {
                     path,
                     language: lang,
-                    analysis: a,
+                    names: a.names(),
                 })
                 .collect();
+            // A chunk's analyses, unpacked for its rows (in parallel) and dropped after.
+            let unpack = |range: std::ops::Range<usize>| -> Result<Vec<FileAnalysis>> {
+                range
+                    .into_par_iter()
+                    .map(|fi| {
+                        analysed[fi].2.unpack().map_err(|e| {
+                            EngineError::Internal(format!("unpacking {}: {e}", analysed[fi].0))
+                        })
+                    })
+                    .collect()
+            };
             // Stream both tables: rows are resolved per file chunk straight into Arrow
             // batches that Lance consumes, so no repository-wide row set is ever built.
             let mut resolver = resolve::Resolver::new(&prefix, &inputs);
@@ -563,9 +602,11 @@ pub async fn index_repository(
                 resolver.len(),
                 progress.as_ref(),
                 |range| {
+                    let unpacked = unpack(range.clone())?;
                     let rows: Vec<resolve::EdgeRow> = range
                         .into_par_iter()
-                        .flat_map_iter(|fi| resolver.edges(fi))
+                        .zip(unpacked.par_iter())
+                        .flat_map_iter(|(fi, a)| resolver.edges(fi, a))
                         .collect();
                     tally(&counts, &rows)?;
                     Ok((edge_batch(&id, &rows)?, rows.len() as u64))
@@ -584,9 +625,11 @@ pub async fn index_repository(
                 resolver.len(),
                 progress.as_ref(),
                 |range| {
+                    let unpacked = unpack(range.clone())?;
                     let rows: Vec<resolve::SymbolRow> = range
                         .into_par_iter()
-                        .flat_map_iter(|fi| resolver.symbols(fi))
+                        .zip(unpacked.par_iter())
+                        .flat_map_iter(|(fi, a)| resolver.symbols(fi, a))
                         .collect();
                     Ok((symbol_batch(&id, &rows, &counts)?, rows.len() as u64))
                 },
@@ -1228,7 +1271,7 @@ impl Loader<'_> {
             }
             let parent = opt_str(parent, i).and_then(|x| x.strip_prefix(&self.file_prefix));
             self.current.symbols.push(Symbol::new(analyze::SymbolParts {
-                kind: static_kind(kind.value(i)),
+                kind: analyze::static_kind(kind.value(i)),
                 name: name.value(i),
                 qualified_name: qname.value(i),
                 parent,
@@ -1275,28 +1318,6 @@ impl Loader<'_> {
         }
         Ok(())
     }
-}
-
-const KINDS: &[&str] = &[
-    "function",
-    "method",
-    "constructor",
-    "class",
-    "struct",
-    "interface",
-    "trait",
-    "enum",
-    "variant",
-    "module",
-    "constant",
-    "field",
-    "property",
-    "type_alias",
-    "macro",
-];
-
-fn static_kind(s: &str) -> &'static str {
-    KINDS.iter().find(|k| **k == s).copied().unwrap_or("symbol")
 }
 
 /// Files resolved per streamed batch.

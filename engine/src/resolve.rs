@@ -19,13 +19,15 @@
 // the phase. No output depends on map order.
 use rustc_hash::FxHashMap as HashMap;
 
+use crate::analyze::packed::Names;
 use crate::analyze::{EdgeKind, FileAnalysis, Symbol, TYPE_KINDS};
 
-/// One analysed file, as input to resolution.
+/// One analysed file, as input to resolution: its names (the whole analysis is only needed
+/// for the file's own rows, and is passed in then).
 pub struct FileInput<'a> {
     pub path: &'a str,
     pub language: &'a str,
-    pub analysis: &'a FileAnalysis,
+    pub names: &'a Names,
 }
 
 /// A symbol ready to be stored.
@@ -150,9 +152,8 @@ impl<'a> Cands<'a> {
         let mut m = CandMaps::default();
         for &id in &self.all {
             let f = &files[id.0 as usize];
-            let s = &f.analysis.symbols[id.1 as usize];
             m.by_file.entry(id.0).or_insert(id);
-            if let Some(p) = s.parent() {
+            if let Some(p) = f.names.parent(id.1 as usize) {
                 m.by_file_parent.entry((id.0, p)).or_insert(id);
                 m.by_parent_last.entry(last_segment(p)).or_insert(id);
             }
@@ -177,14 +178,14 @@ impl<'a> Cands<'a> {
     fn in_file_with_parent(&self, ix: &Index<'a>, fi: u32, parent: &str) -> Option<Cand> {
         match &self.maps {
             Some(m) => m.by_file_parent.get(&(fi, parent)).copied(),
-            None => self.first(|c| c.0 == fi && ix.sym(c).parent() == Some(parent)),
+            None => self.first(|c| c.0 == fi && ix.parent(c) == Some(parent)),
         }
     }
 
     fn with_parent_last(&self, ix: &Index<'a>, last: &str) -> Option<Cand> {
         match &self.maps {
             Some(m) => m.by_parent_last.get(last).copied(),
-            None => self.first(|c| ix.sym(c).parent().map(last_segment) == Some(last)),
+            None => self.first(|c| ix.parent(c).map(last_segment) == Some(last)),
         }
     }
 
@@ -273,23 +274,18 @@ impl<'a> Index<'a> {
         for (fi, f) in files.iter().enumerate() {
             by_path.insert(f.path, fi);
             let fam = family(f.language);
-            for (si, s) in f.analysis.symbols.iter().enumerate() {
+            let names = f.names;
+            for si in 0..names.symbol_count() {
+                let kind = names.kind(si);
                 for (class, kinds) in CLASSES.iter().enumerate() {
-                    if !kinds.contains(&s.kind) {
+                    if !kinds.contains(&kind) {
                         continue;
                     }
-                    let c = cands.entry((class, fam, &*s.name)).or_default();
+                    let c = cands.entry((class, fam, names.name(si))).or_default();
                     c.all.push((fi as u32, si as u32));
                 }
             }
-            imports.push(
-                f.analysis
-                    .edges
-                    .iter()
-                    .filter(|e| e.kind == EdgeKind::Imports)
-                    .map(|e| (&*e.target_name, e.qualifier.as_deref()))
-                    .collect(),
-            );
+            imports.push(names.imports().collect());
         }
         {
             use rayon::prelude::*;
@@ -303,8 +299,12 @@ impl<'a> Index<'a> {
         }
     }
 
-    fn sym(&self, c: Cand) -> &'a Symbol {
-        &self.files[c.0 as usize].analysis.symbols[c.1 as usize]
+    fn qualified_name(&self, c: Cand) -> &'a str {
+        self.files[c.0 as usize].names.qualified_name(c.1 as usize)
+    }
+
+    fn parent(&self, c: Cand) -> Option<&'a str> {
+        self.files[c.0 as usize].names.parent(c.1 as usize)
     }
 
     fn path(&self, c: Cand) -> &'a str {
@@ -450,7 +450,7 @@ impl<'a> Resolver<'a> {
         let mut n = 0;
         for f in files {
             first_symbol.push(n);
-            n += f.analysis.symbols.len();
+            n += f.names.symbol_count();
         }
         first_symbol.push(n);
         Resolver {
@@ -485,12 +485,12 @@ impl<'a> Resolver<'a> {
         self.first_symbol[c.0 as usize] + c.1 as usize
     }
 
-    /// The symbol rows of file `fi`.
-    pub fn symbols(&self, fi: usize) -> Vec<SymbolRow<'a>> {
+    /// The symbol rows of file `fi`, whose analysis is `analysis`.
+    pub fn symbols<'b>(&'b self, fi: usize, analysis: &'b FileAnalysis) -> Vec<SymbolRow<'b>> {
         let f = &self.index.files[fi];
         let prefix = self.prefix;
         let first = self.first_symbol[fi];
-        f.analysis
+        analysis
             .symbols
             .iter()
             .enumerate()
@@ -505,14 +505,13 @@ impl<'a> Resolver<'a> {
             .collect()
     }
 
-    /// The resolved edge rows of file `fi`.
-    pub fn edges(&self, fi: usize) -> Vec<EdgeRow<'a>> {
+    /// The resolved edge rows of file `fi`, whose analysis is `analysis`.
+    pub fn edges<'b>(&'b self, fi: usize, analysis: &'b FileAnalysis) -> Vec<EdgeRow<'b>> {
         let prefix = self.prefix;
         let index = &self.index;
         let f: &'a FileInput<'a> = &index.files[fi];
         let file_ident = file_identifier(prefix, f.path);
-        let own: HashMap<&str, u32> = f
-            .analysis
+        let own: HashMap<&str, u32> = analysis
             .symbols
             .iter()
             .enumerate()
@@ -520,12 +519,12 @@ impl<'a> Resolver<'a> {
             .collect();
         let symbol = |c: Cand| {
             (
-                symbol_identifier(prefix, index.path(c), &index.sym(c).qualified_name),
+                symbol_identifier(prefix, index.path(c), index.qualified_name(c)),
                 self.number(c),
             )
         };
-        let mut edges = Vec::with_capacity(f.analysis.edges.len());
-        for e in &f.analysis.edges {
+        let mut edges = Vec::with_capacity(analysis.edges.len());
+        for e in &analysis.edges {
             // The source: a symbol of this file, or (for `impl Trait for T` with `T` defined
             // elsewhere) the type it names, or the file.
             let (source, source_number) = match e.source.as_deref() {

@@ -1,0 +1,464 @@
+//! Analyses as they wait between parsing and writing.
+//!
+//! Every file's analysis must be at hand until edges are resolved across the repository, but
+//! resolution reads only a sliver of it: each symbol's kind, name, qualified name and parent,
+//! and each file's imports. [`Packed`] keeps that sliver decoded ([`Names`], one string arena
+//! per file) and the whole analysis as one compressed frame, unpacked again file by file when
+//! its rows are written. On the cargo registry the analyses took ~730 MB as structs; packed
+//! they are a fraction of that (docs/benchmarks.md).
+
+use std::sync::Arc;
+
+use super::{EdgeKind, FileAnalysis, NO_PARENT, RawEdge, Symbol, static_kind};
+
+/// A file's analysis: the names resolution needs, and the rest compressed.
+pub struct Packed {
+    names: Names,
+    frame: Box<[u8]>,
+    /// Length of the encoded analysis before compression.
+    raw_len: usize,
+}
+
+/// A span of a [`Names`] arena.
+#[derive(Clone, Copy)]
+struct Span {
+    at: u32,
+    len: u32,
+}
+
+struct NameEntry {
+    kind: &'static str,
+    qualified_name: Span,
+    name: Span,
+    parent_len: u32,
+}
+
+/// What resolution reads of one file's analysis, in one string arena.
+pub struct Names {
+    text: Box<str>,
+    symbols: Box<[NameEntry]>,
+    imports: Box<[(Span, Option<Span>)]>,
+}
+
+impl Names {
+    fn new(a: &FileAnalysis) -> Names {
+        let mut text = String::new();
+        let mut push = |s: &str| {
+            let at = text.len() as u32;
+            text.push_str(s);
+            Span {
+                at,
+                len: s.len() as u32,
+            }
+        };
+        let mut symbols = Vec::with_capacity(a.symbols.len());
+        for s in &a.symbols {
+            let qualified_name = push(&s.qualified_name);
+            // The name is usually the qualified name's last segment: share its bytes.
+            let offset = if s.parent_len == NO_PARENT {
+                0
+            } else {
+                s.parent_len as usize + 1
+            };
+            let name = if s.qualified_name.get(offset..offset + s.name.len()) == Some(&*s.name) {
+                Span {
+                    at: qualified_name.at + offset as u32,
+                    len: s.name.len() as u32,
+                }
+            } else {
+                push(&s.name)
+            };
+            symbols.push(NameEntry {
+                kind: s.kind,
+                qualified_name,
+                name,
+                parent_len: s.parent_len,
+            });
+        }
+        let imports: Vec<(Span, Option<Span>)> = a
+            .edges
+            .iter()
+            .filter(|e| e.kind == EdgeKind::Imports)
+            .map(|e| (push(&e.target_name), e.qualifier.as_deref().map(&mut push)))
+            .collect();
+        Names {
+            text: text.into_boxed_str(),
+            symbols: symbols.into_boxed_slice(),
+            imports: imports.into_boxed_slice(),
+        }
+    }
+
+    fn get(&self, s: Span) -> &str {
+        self.text
+            .get(s.at as usize..(s.at + s.len) as usize)
+            .unwrap_or("")
+    }
+
+    pub fn symbol_count(&self) -> usize {
+        self.symbols.len()
+    }
+
+    pub fn kind(&self, i: usize) -> &'static str {
+        self.symbols[i].kind
+    }
+
+    pub fn name(&self, i: usize) -> &str {
+        self.get(self.symbols[i].name)
+    }
+
+    pub fn qualified_name(&self, i: usize) -> &str {
+        self.get(self.symbols[i].qualified_name)
+    }
+
+    /// Qualified name of symbol `i`'s parent (see [`Symbol::parent`]).
+    pub fn parent(&self, i: usize) -> Option<&str> {
+        let s = &self.symbols[i];
+        (s.parent_len != NO_PARENT).then(|| {
+            self.get(Span {
+                at: s.qualified_name.at,
+                len: s.parent_len,
+            })
+        })
+    }
+
+    /// The file's imports: (imported name, module qualifier).
+    pub fn imports(&self) -> impl Iterator<Item = (&str, Option<&str>)> {
+        self.imports
+            .iter()
+            .map(|&(n, q)| (self.get(n), q.map(|q| self.get(q))))
+    }
+
+    /// Bytes held (for progress reports and tests).
+    fn heap_bytes(&self) -> usize {
+        self.text.len()
+            + self.symbols.len() * std::mem::size_of::<NameEntry>()
+            + self.imports.len() * std::mem::size_of::<(Span, Option<Span>)>()
+    }
+}
+
+impl Packed {
+    pub fn new(a: &FileAnalysis) -> std::io::Result<Packed> {
+        let raw = encode(a);
+        Ok(Packed {
+            names: Names::new(a),
+            frame: compress(&raw)?.into_boxed_slice(),
+            raw_len: raw.len(),
+        })
+    }
+
+    pub fn names(&self) -> &Names {
+        &self.names
+    }
+
+    /// The analysis, as it was packed.
+    pub fn unpack(&self) -> Result<FileAnalysis, String> {
+        let raw = decompress(&self.frame, self.raw_len).map_err(|e| e.to_string())?;
+        decode(&raw).ok_or_else(|| "a packed analysis does not decode".to_string())
+    }
+
+    /// Bytes held.
+    pub fn heap_bytes(&self) -> usize {
+        self.frame.len() + self.names.heap_bytes()
+    }
+}
+
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+fn put_str(out: &mut Vec<u8>, s: &str) {
+    put_varint(out, s.len() as u64);
+    out.extend_from_slice(s.as_bytes());
+}
+
+/// `None` as 0, `Some(v)` as v + 1.
+fn put_opt(out: &mut Vec<u8>, v: Option<u32>) {
+    put_varint(out, v.map_or(0, |v| u64::from(v) + 1));
+}
+
+fn kind_code(kind: &str) -> u8 {
+    super::KINDS
+        .iter()
+        .position(|k| *k == kind)
+        .map_or(u8::MAX, |i| i as u8)
+}
+
+fn edge_code(kind: EdgeKind) -> u8 {
+    match kind {
+        EdgeKind::Calls => 0,
+        EdgeKind::Inherits => 1,
+        EdgeKind::Implements => 2,
+        EdgeKind::References => 3,
+        EdgeKind::Imports => 4,
+    }
+}
+
+fn encode(a: &FileAnalysis) -> Vec<u8> {
+    let mut out = Vec::with_capacity(64 * (a.symbols.len() + a.edges.len()) + 8);
+    out.push(u8::from(a.had_errors));
+    put_varint(&mut out, a.symbols.len() as u64);
+    let mut own: rustc_hash::FxHashMap<&str, u32> = rustc_hash::FxHashMap::default();
+    for (i, s) in a.symbols.iter().enumerate() {
+        own.entry(&*s.qualified_name).or_insert(i as u32);
+        out.push(kind_code(s.kind));
+        put_str(&mut out, &s.name);
+        put_str(&mut out, &s.qualified_name);
+        put_opt(
+            &mut out,
+            (s.parent_len != NO_PARENT).then_some(s.parent_len),
+        );
+        for v in [s.start_line, s.start_character, s.end_line, s.end_character] {
+            put_varint(&mut out, u64::from(v));
+        }
+        put_str(&mut out, &s.signature);
+        match &s.doc {
+            Some(d) => {
+                out.push(1);
+                put_str(&mut out, d);
+            }
+            None => out.push(0),
+        }
+        out.push(u8::from(s.is_public));
+        put_varint(&mut out, u64::from(s.lines));
+        put_opt(&mut out, s.complexity);
+    }
+    put_varint(&mut out, a.edges.len() as u64);
+    for e in &a.edges {
+        out.push(edge_code(e.kind));
+        // The source: none, one of this file's symbols (by index), or a name.
+        match e.source.as_deref() {
+            None => out.push(0),
+            Some(q) => match own.get(q) {
+                Some(&i) => {
+                    out.push(1);
+                    put_varint(&mut out, u64::from(i));
+                }
+                None => {
+                    out.push(2);
+                    put_str(&mut out, q);
+                }
+            },
+        }
+        put_varint(&mut out, u64::from(e.line));
+        put_varint(&mut out, u64::from(e.character));
+        put_str(&mut out, &e.target_name);
+        match &e.qualifier {
+            Some(q) => {
+                out.push(1);
+                put_str(&mut out, q);
+            }
+            None => out.push(0),
+        }
+    }
+    out
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn byte(&mut self) -> Option<u8> {
+        let b = *self.bytes.get(self.at)?;
+        self.at += 1;
+        Some(b)
+    }
+
+    fn varint(&mut self) -> Option<u64> {
+        let mut v = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = self.byte()?;
+            v |= u64::from(b & 0x7f) << shift;
+            if b & 0x80 == 0 {
+                return Some(v);
+            }
+        }
+        None
+    }
+
+    fn u32(&mut self) -> Option<u32> {
+        u32::try_from(self.varint()?).ok()
+    }
+
+    fn opt(&mut self) -> Option<Option<u32>> {
+        Some(match self.varint()? {
+            0 => None,
+            v => Some(u32::try_from(v - 1).ok()?),
+        })
+    }
+
+    fn str(&mut self) -> Option<&'a str> {
+        let len = usize::try_from(self.varint()?).ok()?;
+        let s = self.bytes.get(self.at..self.at.checked_add(len)?)?;
+        self.at += len;
+        std::str::from_utf8(s).ok()
+    }
+}
+
+fn decode(bytes: &[u8]) -> Option<FileAnalysis> {
+    let mut r = Reader { bytes, at: 0 };
+    let had_errors = r.byte()? != 0;
+    let n = usize::try_from(r.varint()?).ok()?;
+    let mut symbols = Vec::with_capacity(n.min(bytes.len()));
+    for _ in 0..n {
+        let kind = r.byte()?;
+        let kind = super::KINDS
+            .get(usize::from(kind))
+            .copied()
+            .unwrap_or_else(|| static_kind(""));
+        let name = r.str()?;
+        let qualified_name = r.str()?;
+        let parent_len = r.opt()?.unwrap_or(NO_PARENT);
+        let (sl, sc, el, ec) = (r.u32()?, r.u32()?, r.u32()?, r.u32()?);
+        let signature = r.str()?;
+        let doc = match r.byte()? {
+            0 => None,
+            _ => Some(r.str()?),
+        };
+        let is_public = r.byte()? != 0;
+        let lines = r.u32()?;
+        let complexity = r.opt()?;
+        symbols.push(Symbol {
+            kind,
+            name: name.into(),
+            qualified_name: qualified_name.into(),
+            parent_len,
+            start_line: sl,
+            start_character: sc,
+            end_line: el,
+            end_character: ec,
+            signature: signature.into(),
+            doc: doc.map(Into::into),
+            is_public,
+            lines,
+            complexity,
+        });
+    }
+    let n = usize::try_from(r.varint()?).ok()?;
+    let mut edges = Vec::with_capacity(n.min(bytes.len()));
+    for _ in 0..n {
+        let kind = match r.byte()? {
+            0 => EdgeKind::Calls,
+            1 => EdgeKind::Inherits,
+            2 => EdgeKind::Implements,
+            3 => EdgeKind::References,
+            4 => EdgeKind::Imports,
+            _ => return None,
+        };
+        let source: Option<Arc<str>> = match r.byte()? {
+            0 => None,
+            1 => {
+                let i = usize::try_from(r.varint()?).ok()?;
+                Some(symbols.get(i)?.qualified_name.clone())
+            }
+            _ => Some(r.str()?.into()),
+        };
+        let (line, character) = (r.u32()?, r.u32()?);
+        let target_name = r.str()?.into();
+        let qualifier = match r.byte()? {
+            0 => None,
+            _ => Some(r.str()?.into()),
+        };
+        edges.push(RawEdge {
+            kind,
+            source,
+            line,
+            character,
+            target_name,
+            qualifier,
+        });
+    }
+    (r.at == bytes.len()).then_some(FileAnalysis {
+        symbols,
+        edges,
+        had_errors,
+    })
+}
+
+/// One frame, with this thread's zstd context (level 1: packing runs while files are parsed).
+fn compress(raw: &[u8]) -> std::io::Result<Vec<u8>> {
+    use std::cell::RefCell;
+    thread_local! {
+        static CONTEXT: RefCell<Option<zstd::bulk::Compressor<'static>>> =
+            const { RefCell::new(None) };
+    }
+    CONTEXT.with(|cell| {
+        let mut cell = cell.borrow_mut();
+        let cctx = match &mut *cell {
+            Some(c) => c,
+            none => none.insert(zstd::bulk::Compressor::new(1)?),
+        };
+        cctx.compress(raw)
+    })
+}
+
+fn decompress(frame: &[u8], len: usize) -> std::io::Result<Vec<u8>> {
+    use std::cell::RefCell;
+    thread_local! {
+        static CONTEXT: RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+            const { RefCell::new(None) };
+    }
+    CONTEXT.with(|cell| {
+        let mut cell = cell.borrow_mut();
+        let dctx = match &mut *cell {
+            Some(d) => d,
+            none => none.insert(zstd::bulk::Decompressor::new()?),
+        };
+        dctx.decompress(frame, len)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::Lang;
+
+    #[test]
+    fn packing_round_trips_and_names_match_the_symbols() {
+        let src = "use std::fmt;\nuse crate::a::b as c;\n/// Doc.\npub struct P { x: u8 }\nimpl P {\n    fn f(&self) { self.g(); fmt::x(); }\n    fn g(&self) {}\n}\nimpl fmt::Display for Q { fn fmt(&self) {} }\nfn f() {}\nfn f() {}\n";
+        let a = super::super::analyze(Lang::Rust, src);
+        assert!(a.symbols.len() >= 5 && a.edges.len() >= 3, "{a:#?}");
+        let p = Packed::new(&a).unwrap();
+        assert_eq!(p.unpack().unwrap(), a);
+        let n = p.names();
+        assert_eq!(n.symbol_count(), a.symbols.len());
+        for (i, s) in a.symbols.iter().enumerate() {
+            assert_eq!(n.kind(i), s.kind);
+            assert_eq!(n.name(i), &*s.name);
+            assert_eq!(n.qualified_name(i), &*s.qualified_name);
+            assert_eq!(n.parent(i), s.parent());
+        }
+        let imports: Vec<(&str, Option<&str>)> = a
+            .edges
+            .iter()
+            .filter(|e| e.kind == EdgeKind::Imports)
+            .map(|e| (&*e.target_name, e.qualifier.as_deref()))
+            .collect();
+        assert_eq!(n.imports().collect::<Vec<_>>(), imports);
+        // Sources shared with their symbol again after unpacking.
+        let un = p.unpack().unwrap();
+        let e = un.edges.iter().find(|e| e.source.is_some()).unwrap();
+        let s = un
+            .symbols
+            .iter()
+            .find(|s| Some(&s.qualified_name) == e.source.as_ref())
+            .unwrap();
+        assert!(Arc::ptr_eq(&s.qualified_name, e.source.as_ref().unwrap()));
+    }
+
+    #[test]
+    fn a_damaged_frame_is_an_error_not_a_panic() {
+        let a = super::super::analyze(Lang::Rust, "fn main() { run(); }\n");
+        let mut p = Packed::new(&a).unwrap();
+        p.frame = p.frame[..p.frame.len() / 2].into();
+        assert!(p.unpack().is_err());
+        for cut in 0..encode(&a).len() {
+            assert!(decode(&encode(&a)[..cut]).is_none());
+        }
+    }
+}
