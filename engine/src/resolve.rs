@@ -583,3 +583,89 @@ impl<'a> Resolver<'a> {
         edges
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyze::packed::Packed;
+    use crate::analyze::{FileAnalysis, SymbolParts};
+
+    fn function(name: &str, parent: Option<&str>) -> Symbol {
+        let qualified_name = match parent {
+            Some(p) => format!("{p}.{name}"),
+            None => name.to_string(),
+        };
+        Symbol::new(SymbolParts {
+            kind: "function",
+            name,
+            qualified_name: &qualified_name,
+            parent,
+            start: (1, 0),
+            end: (1, 10),
+            signature: "fn new()",
+            doc: None,
+            is_public: true,
+            complexity: Some(0),
+        })
+    }
+
+    /// Lookups answer the same whether a name's candidates are scanned or hashed.
+    #[test]
+    fn scanned_and_hashed_candidates_agree() {
+        let parents = [Some("A"), Some("m.B"), None, Some("A")];
+        let packed: Vec<(String, Packed)> = (0..40)
+            .map(|i| {
+                let path = format!("d{}/s{}/f{i}.rs", i % 3, i % 2);
+                let mut symbols = vec![function("new", parents[i % 4])];
+                if i % 5 == 0 {
+                    symbols.push(function("new", Some("C")));
+                }
+                let a = FileAnalysis {
+                    symbols,
+                    ..Default::default()
+                };
+                (path, Packed::new(&a).unwrap())
+            })
+            .collect();
+        let files: Vec<FileInput> = packed
+            .iter()
+            .map(|(path, p)| FileInput {
+                path,
+                language: "rust",
+                names: p.names(),
+            })
+            .collect();
+        let index = Index::new(&files);
+        let hashed = &index.cands[&(0, "rust", "new")];
+        assert!(hashed.maps.is_some() && hashed.all.len() > SCAN_MAX);
+        let scanned = Cands {
+            all: hashed.all.clone(),
+            maps: None,
+        };
+        let mut dirs: Vec<&str> = files.iter().flat_map(|f| ancestors(f.path)).collect();
+        dirs.extend(["d9", "d1/s", "d1/s1/f"]);
+        for fi in 0..files.len() as u32 + 2 {
+            assert_eq!(hashed.in_file(fi), scanned.in_file(fi));
+            for p in ["A", "m.B", "C", "B", "X"] {
+                assert_eq!(
+                    hashed.in_file_with_parent(&index, fi, p),
+                    scanned.in_file_with_parent(&index, fi, p)
+                );
+            }
+        }
+        for last in ["A", "B", "C", "m", "X"] {
+            assert_eq!(
+                hashed.with_parent_last(&index, last),
+                scanned.with_parent_last(&index, last),
+                "{last}"
+            );
+        }
+        for d in dirs {
+            assert_eq!(
+                hashed.under_dir(&index, d),
+                scanned.under_dir(&index, d),
+                "{d}"
+            );
+        }
+    }
+}

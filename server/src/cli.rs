@@ -227,6 +227,11 @@ pub fn main() -> ExitCode {
         )
         .with_writer(std::io::stderr)
         .init();
+    // Name rayon's workers (otherwise they take the name of whichever thread first used the
+    // pool, which misleads `top` and profiles). Fails only if the pool already exists.
+    let _ = rayon::ThreadPoolBuilder::new()
+        .thread_name(|i| format!("quarry-cpu-{i}"))
+        .build_global();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

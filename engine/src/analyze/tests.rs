@@ -84,3 +84,74 @@ fn rust_use_lists_expand() {
         ]
     );
 }
+
+/// The polyglot fixture's sources, one per grammar.
+fn fixture_sources() -> Vec<(Lang, &'static str)> {
+    macro_rules! fixture {
+        ($path:literal) => {
+            include_str!(concat!("../../../tests/fixtures/polyglot/", $path))
+        };
+    }
+    vec![
+        (Lang::Rust, fixture!("rust/src/lib.rs")),
+        (Lang::Python, fixture!("python/shapes.py")),
+        (Lang::Python, fixture!("python/broken.py")),
+        (Lang::JavaScript, fixture!("js/app.js")),
+        (Lang::TypeScript, fixture!("ts/service.ts")),
+        (Lang::Go, fixture!("go/server.go")),
+        (Lang::Java, fixture!("java/Animal.java")),
+        (Lang::C, fixture!("c/util.c")),
+        (Lang::Cpp, fixture!("cpp/shape.cpp")),
+        (Lang::CSharp, fixture!("csharp/Repo.cs")),
+        (Lang::Ruby, fixture!("ruby/greeter.rb")),
+        (Lang::Php, fixture!("php/User.php")),
+    ]
+}
+
+/// Every node of a tree in document order, each with its path of ancestors (root first,
+/// ending with the node), as the walker keeps it.
+fn nodes_with_paths(tree: &tree_sitter::Tree, mut f: impl FnMut(&[Node])) {
+    let mut path: Vec<Node> = Vec::new();
+    let mut stack = vec![(tree.root_node(), 0usize)];
+    let mut cursor = tree.walk();
+    while let Some((node, depth)) = stack.pop() {
+        path.truncate(depth);
+        path.push(node);
+        f(&path);
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        for c in children.into_iter().rev() {
+            stack.push((c, depth + 1));
+        }
+    }
+}
+
+#[test]
+fn kind_table_and_walker_parents_agree_with_tree_sitter() {
+    for (lang, src) in fixture_sources() {
+        let grammar = lang.grammar().unwrap();
+        let mut parser = Parser::new();
+        parser.set_language(&grammar).unwrap();
+        let tree = parser.parse(src, None).unwrap();
+        // `kind_of` reads the table analysis installs for its language.
+        analyze(lang, src);
+        let mut nodes = 0;
+        nodes_with_paths(&tree, |path| {
+            let up = Up::new(path);
+            for (i, &n) in path.iter().enumerate() {
+                assert_eq!(kind_of(n), n.kind(), "{lang:?}");
+                let expected = n.parent().map(|p| p.id());
+                assert_eq!(
+                    up.parent(n).map(|p| p.id()),
+                    expected,
+                    "{lang:?} {}",
+                    n.kind()
+                );
+                if i > 0 {
+                    assert_eq!(expected, Some(path[i - 1].id()));
+                }
+            }
+            nodes += 1;
+        });
+        assert!(nodes > 20, "{lang:?}: {nodes} nodes");
+    }
+}
