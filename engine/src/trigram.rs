@@ -96,12 +96,18 @@ impl Seen {
 
     /// This thread's table (rayon's `map_init` would make one per split: 32 MB each).
     fn with<R>(f: impl FnOnce(&mut Seen) -> R) -> R {
-        use std::cell::RefCell;
-        thread_local! {
-            static SEEN: RefCell<Option<Seen>> = const { RefCell::new(None) };
-        }
         SEEN.with(|cell| f(cell.borrow_mut().get_or_insert_with(Seen::new)))
     }
+
+    /// Free every worker's table once an index is built (32 MB per thread, otherwise held
+    /// for the life of the process: through the rest of an index run, or a server's life).
+    fn release() {
+        rayon::broadcast(|_| SEEN.with(|cell| cell.borrow_mut().take()));
+    }
+}
+
+thread_local! {
+    static SEEN: std::cell::RefCell<Option<Seen>> = const { std::cell::RefCell::new(None) };
 }
 
 struct Posting {
@@ -166,6 +172,7 @@ impl Builder {
 
     /// The serialised index and the contents' frames.
     pub fn finish(self) -> (Vec<u8>, Vec<u8>) {
+        Seen::release();
         let mut grams: Vec<(u32, Posting)> = self.postings.into_iter().collect();
         grams.sort_unstable_by_key(|(g, _)| *g);
         let postings_len: usize = grams.iter().map(|(_, p)| p.data.len()).sum();
