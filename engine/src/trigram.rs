@@ -137,7 +137,7 @@ impl Builder {
             .par_iter()
             .map(|(_, content)| {
                 let grams = Seen::with(|seen| seen.distinct(content));
-                Ok((grams, compress_frame(content)?))
+                Ok((grams, crate::derived::compress_frame(content)?))
             })
             .collect();
         for ((path, content), done) in files.iter().zip(done) {
@@ -529,50 +529,11 @@ fn decompress(
         .zip(frames)
         .map(|(&d, frame)| {
             let path = &ix.paths[d as usize];
-            let bytes = decompress_frame(&frame, ix.spans[d as usize].2 as usize)
+            let bytes = crate::derived::decompress_frame(&frame, ix.spans[d as usize].2 as usize)
                 .map_err(|e| format!("content of {path}: {e}"))?;
             String::from_utf8(bytes).map_err(|_| format!("content of {path} is not UTF-8"))
         })
         .collect()
-}
-
-/// Compress one file's content into a frame, with this thread's zstd context (a context per
-/// file, `zstd::bulk::compress`, was 6 % of building the index on the registry).
-fn compress_frame(content: &[u8]) -> std::io::Result<Vec<u8>> {
-    use std::cell::RefCell;
-    thread_local! {
-        static CONTEXT: RefCell<Option<zstd::bulk::Compressor<'static>>> =
-            const { RefCell::new(None) };
-    }
-    CONTEXT.with(|cell| {
-        let mut cell = cell.borrow_mut();
-        let cctx = match &mut *cell {
-            Some(c) => c,
-            none => none.insert(zstd::bulk::Compressor::new(1)?),
-        };
-        cctx.compress(content)
-    })
-}
-
-/// One frame, with this thread's zstd context (made once per thread: rayon's `map_init` made
-/// one per split, 2 % of a selective grep), into the vector's spare capacity (no zero-filling
-/// of a buffer about to be overwritten: a tenth of a selective grep in the debug build).
-fn decompress_frame(frame: &[u8], len: usize) -> std::io::Result<Vec<u8>> {
-    use std::cell::RefCell;
-    thread_local! {
-        static CONTEXT: RefCell<Option<zstd::bulk::Decompressor<'static>>> =
-            const { RefCell::new(None) };
-    }
-    CONTEXT.with(|cell| {
-        let mut cell = cell.borrow_mut();
-        let dctx = match &mut *cell {
-            Some(d) => d,
-            none => none.insert(zstd::bulk::Decompressor::new()?),
-        };
-        let mut bytes = Vec::with_capacity(len);
-        dctx.decompress_to_buffer(frame, &mut bytes)?;
-        Ok(bytes)
-    })
 }
 
 static LOADED: crate::derived::Cache<TrigramIndex> = crate::derived::Cache::new();

@@ -108,18 +108,12 @@ pub async fn open_table(
 }
 
 /// Read the given columns of a table (all rows).
-pub async fn scan_columns(ds: &Dataset, table: &str, columns: &[&str]) -> Result<Vec<RecordBatch>> {
-    let mut scan = ds.scan();
-    scan.project(columns)
-        .map_err(|e| StorageError::lance(table, e))?;
-    let stream = scan
-        .try_into_stream()
-        .await
-        .map_err(|e| StorageError::lance(table, e))?;
-    stream
-        .try_collect()
-        .await
-        .map_err(|e| StorageError::lance(table, e))
+pub async fn scan_columns(
+    ds: &Dataset,
+    table: &'static str,
+    columns: &[&str],
+) -> Result<Vec<RecordBatch>> {
+    scan_stream(ds, table, columns).await?.try_collect().await
 }
 
 /// Scan some columns of a table as a stream of batches (in table order), for callers that

@@ -141,7 +141,7 @@ impl Packed {
         let raw = encode(a);
         Ok(Packed {
             names: Names::new(a),
-            frame: compress(&raw)?.into_boxed_slice(),
+            frame: crate::derived::compress_frame(&raw)?.into_boxed_slice(),
             raw_len: raw.len(),
         })
     }
@@ -152,7 +152,8 @@ impl Packed {
 
     /// The analysis, as it was packed.
     pub fn unpack(&self) -> Result<FileAnalysis, String> {
-        let raw = decompress(&self.frame, self.raw_len).map_err(|e| e.to_string())?;
+        let raw = crate::derived::decompress_frame(&self.frame, self.raw_len)
+            .map_err(|e| e.to_string())?;
         decode(&raw).ok_or_else(|| "a packed analysis does not decode".to_string())
     }
 
@@ -377,39 +378,6 @@ fn decode(bytes: &[u8]) -> Option<FileAnalysis> {
         symbols,
         edges,
         had_errors,
-    })
-}
-
-/// One frame, with this thread's zstd context (level 1: packing runs while files are parsed).
-fn compress(raw: &[u8]) -> std::io::Result<Vec<u8>> {
-    use std::cell::RefCell;
-    thread_local! {
-        static CONTEXT: RefCell<Option<zstd::bulk::Compressor<'static>>> =
-            const { RefCell::new(None) };
-    }
-    CONTEXT.with(|cell| {
-        let mut cell = cell.borrow_mut();
-        let cctx = match &mut *cell {
-            Some(c) => c,
-            none => none.insert(zstd::bulk::Compressor::new(1)?),
-        };
-        cctx.compress(raw)
-    })
-}
-
-fn decompress(frame: &[u8], len: usize) -> std::io::Result<Vec<u8>> {
-    use std::cell::RefCell;
-    thread_local! {
-        static CONTEXT: RefCell<Option<zstd::bulk::Decompressor<'static>>> =
-            const { RefCell::new(None) };
-    }
-    CONTEXT.with(|cell| {
-        let mut cell = cell.borrow_mut();
-        let dctx = match &mut *cell {
-            Some(d) => d,
-            none => none.insert(zstd::bulk::Decompressor::new()?),
-        };
-        dctx.decompress(frame, len)
     })
 }
 
