@@ -400,7 +400,7 @@ impl<'s> Walker<'s> {
             .public_members
             .unwrap_or_else(|| rules::is_public(self.lang, up, node, &name, self.src));
         let complexity = matches!(kind, "function" | "method" | "constructor")
-            .then(|| complexity::cognitive(node, self.src) as u32);
+            .then(|| complexity::cognitive(node, self.src));
         self.out.symbols.push(Symbol::new(SymbolParts {
             kind,
             name: &name,

@@ -539,12 +539,8 @@ pub async fn index_repository(
                 progress.phase("loading unchanged analyses", None);
                 load_previous_analyses(catalog, &source, &prefix, &missing).await?
             };
-            let analysed: Vec<(
-                String,
-                &'static str,
-                Option<Arc<Packed>>,
-                Option<FileAnalysis>,
-            )> = analysed
+            // Each unchanged file's loaded analysis beside it, to be packed in parallel.
+            let analysed: Vec<_> = analysed
                 .into_iter()
                 .map(|(p, l, a)| {
                     let loaded = a.is_none().then(|| loaded.remove(&p).unwrap_or_default());

@@ -111,7 +111,8 @@ type Cand = (u32, u32);
 /// lookups resolution makes. Most names have a handful of definitions: those are scanned
 /// (a vector of pairs, 8 bytes each). Names with many (`new`, `fmt`: thousands on the
 /// registry) get hash maps, so each lookup stays O(1) or O(path depth).
-/// Keys borrow from the analyses (a `String` per key was ~10 M allocations on the registry).
+/// Keys borrow from the files' [`Names`] (a `String` per key was ~10 M allocations on the
+/// registry).
 #[derive(Default)]
 struct Cands<'a> {
     /// In path order.
@@ -192,7 +193,7 @@ impl<'a> Cands<'a> {
     fn under_dir(&self, ix: &Index<'a>, dir: &str) -> Option<Cand> {
         match &self.maps {
             Some(m) => m.by_dir.get(dir).copied(),
-            None => self.first(|c| is_under(ix.files[c.0 as usize].path, dir)),
+            None => self.first(|c| is_under(ix.path(c), dir)),
         }
     }
 }

@@ -92,7 +92,7 @@ pub fn cognitive(func: Node, src: &str) -> u32 {
         }
         let k = kind_of(n);
         let parent = Some(parent_node);
-        let parent_kind = parent.map(|p| kind_of(p)).unwrap_or("");
+        let parent_kind = parent.map(kind_of).unwrap_or("");
         let mut inner = nesting;
         if IFS.contains(&k) {
             let is_else_if = ELSES.contains(&parent_kind)

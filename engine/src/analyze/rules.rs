@@ -119,7 +119,7 @@ pub fn def_kind<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, src: &str) -> Optio
         Lang::Go => match k {
             "function_declaration" => "function",
             "method_declaration" | "method_elem" | "method_spec" => "method",
-            "type_spec" => match field(n, "type").map(|t| kind_of(t)) {
+            "type_spec" => match field(n, "type").map(kind_of) {
                 Some("struct_type") => "struct",
                 Some("interface_type") => "interface",
                 _ => "type_alias",
