@@ -181,7 +181,8 @@ pub fn le64(b: &[u8], at: usize) -> u64 {
 }
 
 /// Append `v` as a LEB128 varint.
-pub fn put_varint(out: &mut Vec<u8>, mut v: u32) {
+pub fn put_varint(out: &mut Vec<u8>, v: impl Into<u64>) {
+    let mut v: u64 = v.into();
     while v >= 0x80 {
         out.push((v as u8) | 0x80);
         v >>= 7;

@@ -1155,6 +1155,12 @@ async fn load_previous_analyses(
     Ok(loader.analyses)
 }
 
+/// A stored position or count as analysis holds it (a negative or huge one, which analysis
+/// never writes, reads as 0).
+fn stored_u32(v: i64) -> u32 {
+    u32::try_from(v).unwrap_or(0)
+}
+
 /// Rebuilds the analyses of unchanged files from the published `symbols` and `edges` rows,
 /// streaming. Rows come file by file (each table is written in file order), so one file is
 /// built at a time: its path, identifier prefix and membership in `wanted` are worked out
@@ -1259,7 +1265,6 @@ impl Loader<'_> {
             c.bool("is_public")?,
             c.int("complexity")?,
         );
-        let u = |v: i64| u32::try_from(v).unwrap_or(0);
         for i in 0..batch.num_rows() {
             self.switch(path.value(i), false);
             if !self.keep {
@@ -1271,12 +1276,12 @@ impl Loader<'_> {
                 name: name.value(i),
                 qualified_name: qname.value(i),
                 parent,
-                start: (u(sl.value(i)), u(sc.value(i))),
-                end: (u(el.value(i)), u(ec.value(i))),
+                start: (stored_u32(sl.value(i)), stored_u32(sc.value(i))),
+                end: (stored_u32(el.value(i)), stored_u32(ec.value(i))),
                 signature: sig.value(i),
                 doc: opt_str(doc, i),
                 is_public: public.value(i),
-                complexity: (!arrow_array::Array::is_null(cx, i)).then(|| u(cx.value(i))),
+                complexity: (!arrow_array::Array::is_null(cx, i)).then(|| stored_u32(cx.value(i))),
             }));
         }
         Ok(())
@@ -1306,8 +1311,8 @@ impl Loader<'_> {
                 kind,
                 source: opt_str(sq, i)
                     .map(|q| qnames.get(q).cloned().unwrap_or_else(|| Arc::from(q))),
-                line: u32::try_from(line.value(i)).unwrap_or(0),
-                character: u32::try_from(ch.value(i)).unwrap_or(0),
+                line: stored_u32(line.value(i)),
+                character: stored_u32(ch.value(i)),
                 target_name: tn.value(i).into(),
                 qualifier: opt_str(tq, i).map(Into::into),
             });

@@ -10,6 +10,7 @@
 use std::sync::Arc;
 
 use super::{EdgeKind, FileAnalysis, NO_PARENT, RawEdge, Symbol, static_kind};
+use crate::derived::put_varint;
 
 /// A file's analysis: the names resolution needs, and the rest compressed.
 pub struct Packed {
@@ -127,13 +128,6 @@ impl Names {
             .iter()
             .map(|&(n, q)| (self.get(n), q.map(|q| self.get(q))))
     }
-
-    /// Bytes held (for progress reports and tests).
-    fn heap_bytes(&self) -> usize {
-        self.text.len()
-            + self.symbols.len() * std::mem::size_of::<NameEntry>()
-            + self.imports.len() * std::mem::size_of::<(Span, Option<Span>)>()
-    }
 }
 
 impl Packed {
@@ -156,24 +150,22 @@ impl Packed {
             .map_err(|e| e.to_string())?;
         decode(&raw).ok_or_else(|| "a packed analysis does not decode".to_string())
     }
-
-    /// Bytes held.
-    pub fn heap_bytes(&self) -> usize {
-        self.frame.len() + self.names.heap_bytes()
-    }
-}
-
-fn put_varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push((v as u8) | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
 }
 
 fn put_str(out: &mut Vec<u8>, s: &str) {
     put_varint(out, s.len() as u64);
     out.extend_from_slice(s.as_bytes());
+}
+
+/// `None` as a 0 byte, `Some(s)` as a 1 byte and the string.
+fn put_opt_str(out: &mut Vec<u8>, s: Option<&str>) {
+    match s {
+        Some(s) => {
+            out.push(1);
+            put_str(out, s);
+        }
+        None => out.push(0),
+    }
 }
 
 /// `None` as 0, `Some(v)` as v + 1.
@@ -216,13 +208,7 @@ fn encode(a: &FileAnalysis) -> Vec<u8> {
             put_varint(&mut out, u64::from(v));
         }
         put_str(&mut out, &s.signature);
-        match &s.doc {
-            Some(d) => {
-                out.push(1);
-                put_str(&mut out, d);
-            }
-            None => out.push(0),
-        }
+        put_opt_str(&mut out, s.doc.as_deref());
         out.push(u8::from(s.is_public));
         put_varint(&mut out, u64::from(s.lines));
         put_opt(&mut out, s.complexity);
@@ -247,13 +233,7 @@ fn encode(a: &FileAnalysis) -> Vec<u8> {
         put_varint(&mut out, u64::from(e.line));
         put_varint(&mut out, u64::from(e.character));
         put_str(&mut out, &e.target_name);
-        match &e.qualifier {
-            Some(q) => {
-                out.push(1);
-                put_str(&mut out, q);
-            }
-            None => out.push(0),
-        }
+        put_opt_str(&mut out, e.qualifier.as_deref());
     }
     out
 }
@@ -293,6 +273,14 @@ impl<'a> Reader<'a> {
         })
     }
 
+    /// [`put_opt_str`]'s encoding.
+    fn opt_str(&mut self) -> Option<Option<&'a str>> {
+        Some(match self.byte()? {
+            0 => None,
+            _ => Some(self.str()?),
+        })
+    }
+
     fn str(&mut self) -> Option<&'a str> {
         let len = usize::try_from(self.varint()?).ok()?;
         let s = self.bytes.get(self.at..self.at.checked_add(len)?)?;
@@ -317,10 +305,7 @@ fn decode(bytes: &[u8]) -> Option<FileAnalysis> {
         let parent_len = r.opt()?.unwrap_or(NO_PARENT);
         let (sl, sc, el, ec) = (r.u32()?, r.u32()?, r.u32()?, r.u32()?);
         let signature = r.str()?;
-        let doc = match r.byte()? {
-            0 => None,
-            _ => Some(r.str()?),
-        };
+        let doc = r.opt_str()?;
         let is_public = r.byte()? != 0;
         let lines = r.u32()?;
         let complexity = r.opt()?;
@@ -361,10 +346,7 @@ fn decode(bytes: &[u8]) -> Option<FileAnalysis> {
         };
         let (line, character) = (r.u32()?, r.u32()?);
         let target_name = r.str()?.into();
-        let qualifier = match r.byte()? {
-            0 => None,
-            _ => Some(r.str()?.into()),
-        };
+        let qualifier = r.opt_str()?.map(Into::into);
         edges.push(RawEdge {
             kind,
             source,
