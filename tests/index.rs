@@ -219,6 +219,22 @@ fn table_dump(store: &Path) -> Vec<String> {
     all
 }
 
+/// The newest trigram index's objects (`.grams`, `.texts`) under a store: path and bytes.
+fn trigram_objects(store: &Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let sources = store.join("sources");
+    let mut found: Vec<std::path::PathBuf> = std::fs::read_dir(&sources)
+        .unwrap()
+        .flat_map(|d| std::fs::read_dir(d.unwrap().path().join("trigrams")).unwrap())
+        .map(|e| e.unwrap().path())
+        .collect();
+    found.sort();
+    let newest = found.len().saturating_sub(2);
+    found[newest..]
+        .iter()
+        .map(|p| (p.clone(), std::fs::read(p).unwrap()))
+        .collect()
+}
+
 #[test]
 fn reindex_after_edits_matches_a_fresh_index() {
     let tmp = tempfile::tempdir().unwrap();
@@ -246,8 +262,28 @@ fn reindex_after_edits_matches_a_fresh_index() {
     .unwrap();
     std::fs::remove_file(dir.join("go/server.go")).unwrap();
 
-    let out = quarry_ok(&store, &["index", dir.to_str().unwrap(), "--name", "poly"]);
+    let run = quarry(&store, &["index", dir.to_str().unwrap(), "--name", "poly"]);
+    let (out, log) = (
+        String::from_utf8_lossy(&run.stdout),
+        String::from_utf8_lossy(&run.stderr),
+    );
+    assert!(run.status.success(), "{log}");
     assert!(out.contains("parsed 2 files, reused 13 unchanged"), "{out}");
+    // The trigram index was updated in place, not rebuilt: byte for byte what a build from
+    // the updated table gives (removed here, so the next run rebuilds it).
+    assert!(
+        log.contains("indexing content (trigrams): updating 2 changed files"),
+        "{log}"
+    );
+    let updated = trigram_objects(&store);
+    assert_eq!(updated.len(), 2, "{updated:?}");
+    for (path, _) in &updated {
+        std::fs::remove_file(path).unwrap();
+    }
+    let run = quarry(&store, &["index", dir.to_str().unwrap(), "--name", "poly"]);
+    let log = String::from_utf8_lossy(&run.stderr);
+    assert!(log.contains("indexing content (trigrams)\n"), "{log}");
+    assert!(trigram_objects(&store) == updated, "a rebuild differs from the update");
     assert_eq!(
         sql_lines(
             &store,

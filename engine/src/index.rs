@@ -189,7 +189,42 @@ struct Accum {
     analysed: Vec<(String, &'static str, Option<Arc<Packed>>)>,
     /// Files whose previous row (path, old hash) must be replaced.
     replaced: Vec<(String, String)>,
+    /// When the table is updated in place: the rows appended, for the trigram index update.
+    changed: Changed,
     stats: IndexStats,
+}
+
+/// The new and changed files of an in-place update (path, content), in the order their rows
+/// are appended, so the trigram index can be updated rather than rebuilt. Held only up to
+/// [`CHANGED_BYTES`]: a larger change rebuilds the index from the table instead.
+#[derive(Default)]
+struct Changed {
+    files: Vec<(String, String)>,
+    bytes: u64,
+    overflowed: bool,
+}
+
+/// Contents held for an in-place trigram index update (beyond this, the index is rebuilt).
+const CHANGED_BYTES: u64 = 64 * 1024 * 1024;
+
+impl Changed {
+    fn push(&mut self, path: &str, content: &str) {
+        if self.overflowed {
+            return;
+        }
+        self.bytes += content.len() as u64;
+        if self.bytes > CHANGED_BYTES {
+            self.overflowed = true;
+            self.files = Vec::new();
+            return;
+        }
+        self.files.push((path.to_string(), content.to_string()));
+    }
+
+    /// The appended files, unless there were too many to hold.
+    fn take(&mut self) -> Option<Vec<(String, String)>> {
+        (!self.overflowed).then(|| std::mem::take(&mut self.files))
+    }
 }
 
 struct FileStream {
@@ -330,6 +365,9 @@ impl FileStream {
                     acc.replaced.push((p.path.to_string(), old.clone()));
                 }
                 emitted += 1;
+                if self.only_changes {
+                    acc.changed.push(p.path, p.text);
+                }
                 b.str(0, Some(&self.source_id));
                 b.str(1, Some(&file_identifier(&self.prefix, p.path)));
                 b.str(2, Some(p.path));
@@ -480,8 +518,34 @@ pub async fn index_repository(
     // (Also when an older run, or an older Quarry, published files without it.)
     // (And when the published one is in an older format: its magic bytes are checked.)
     if files_changed || !trigram::is_current(store, &source.id, files_version).await {
-        progress.phase("indexing content (trigrams)", None);
-        if let Err(e) = build_trigrams(store, &source.id, files_version).await {
+        let update = match pinned {
+            Some(old) if files_changed => {
+                let mut a = acc
+                    .lock()
+                    .map_err(|_| EngineError::Internal("poisoned".into()))?;
+                let present: HashSet<String> =
+                    a.analysed.iter().map(|(p, _, _)| p.clone()).collect();
+                a.changed.take().map(|changed| (old, present, changed))
+            }
+            _ => None,
+        };
+        let updated = match update {
+            Some((old, present, changed)) => {
+                progress.phase(
+                    &format!(
+                        "indexing content (trigrams): updating {} changed files",
+                        changed.len()
+                    ),
+                    None,
+                );
+                update_trigrams(store, &source.id, (old, files_version), present, changed).await
+            }
+            None => false,
+        };
+        if !updated {
+            progress.phase("indexing content (trigrams)", None);
+        }
+        if !updated && let Err(e) = build_trigrams(store, &source.id, files_version).await {
             // Grep stays correct without it (it reads every admitted file); say so, go on.
             progress.warn(&format!(
                 "the trigram index was not built ({e}); grep will read every file"
@@ -732,6 +796,49 @@ async fn build_trigrams(
     let built = tokio::task::block_in_place(|| builder.finish());
     trigram::save(store, source_id, version, built).await?;
     Ok(())
+}
+
+/// Update the trigram index of `files` at `old` into one of `files` at `version`, which holds
+/// the rows of `old` whose path is still `present` and not `changed`, then the `changed` rows
+/// (as [`update_files`] leaves the table). `false` when the published index cannot be read
+/// (missing, or an older format): the caller builds from the table instead.
+async fn update_trigrams(
+    store: &quarry_storage::Store,
+    source_id: &str,
+    (old, version): (u64, u64),
+    present: HashSet<String>,
+    changed: Vec<(String, String)>,
+) -> bool {
+    let read = |path: String| async move { store.get(&path).await.ok().flatten() };
+    let Some(grams) = read(trigram::grams_path(source_id, old)).await else {
+        return false;
+    };
+    let Some(texts) = read(trigram::texts_path(source_id, old)).await else {
+        return false;
+    };
+    let built = tokio::task::block_in_place(|| {
+        let ix = trigram::TrigramIndex::load(grams).map_err(|e| e.to_string())?;
+        let rewritten: HashSet<&str> = changed.iter().map(|(p, _)| p.as_str()).collect();
+        let keep = |p: &str| present.contains(p) && !rewritten.contains(p);
+        let mut builder =
+            trigram::Builder::from_index(&ix, &texts, keep).map_err(|e| e.to_string())?;
+        drop((ix, texts));
+        for chunk in changed.chunks(1024) {
+            let files: Vec<(&str, &[u8])> = chunk
+                .iter()
+                .map(|(p, c)| (p.as_str(), c.as_bytes()))
+                .collect();
+            builder.add_batch(&files).map_err(|e| e.to_string())?;
+        }
+        Ok::<_, String>(builder.finish())
+    });
+    match built {
+        Ok(built) => trigram::save(store, source_id, version, built).await.is_ok(),
+        Err(e) => {
+            tracing::warn!("updating the trigram index of {source_id}: {e}; rebuilding it");
+            false
+        }
+    }
 }
 
 /// Files tokenised per batch when building the search index.
