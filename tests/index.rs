@@ -283,7 +283,10 @@ fn reindex_after_edits_matches_a_fresh_index() {
     let run = quarry(&store, &["index", dir.to_str().unwrap(), "--name", "poly"]);
     let log = String::from_utf8_lossy(&run.stderr);
     assert!(log.contains("indexing content (trigrams)\n"), "{log}");
-    assert!(trigram_objects(&store) == updated, "a rebuild differs from the update");
+    assert!(
+        trigram_objects(&store) == updated,
+        "a rebuild differs from the update"
+    );
     assert_eq!(
         sql_lines(
             &store,

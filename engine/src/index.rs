@@ -833,7 +833,9 @@ async fn update_trigrams(
         Ok::<_, String>(builder.finish())
     });
     match built {
-        Ok(built) => trigram::save(store, source_id, version, built).await.is_ok(),
+        Ok(built) => trigram::save(store, source_id, version, built)
+            .await
+            .is_ok(),
         Err(e) => {
             tracing::warn!("updating the trigram index of {source_id}: {e}; rebuilding it");
             false

@@ -25,17 +25,24 @@
 //!
 //! ```text
 //! symbols-<v>.index (little-endian):
-//!   b"QSEARCH1"
+//!   b"QSEARCH2"
 //!   u32 units; u32 files; f32 average definition length; f32 average file length
 //!   files × (u32 length, UTF-8 path)
 //!   units × (u32 file, u32 length, f32 prior, u8 name terms, u8 is file)
-//!   u32 frames; frames × (u64 offset, u32 length)    -- unit records in .units, 16 per frame
+//!   u32 frames; frames × (u64 offset, u32 length, u32 first unit) -- unit records in .units
 //!   u32 terms;  terms × (u32 text offset, u32 df, u64 postings offset, u32 postings length)
 //!   u32 text length; term texts                       -- terms sorted by text
 //!   postings: per unit, varint(unit − previous unit), varint(tf×2 << 1 | in name)
-//! symbols-<v>.units: zstd frames, each a JSON array of 16 unit records (the rows results
-//!   are rendered from: identifier, path, kind, range, summary, exact code size, …)
+//! symbols-<v>.units: zstd frames, each a JSON array of up to 16 consecutive units' records
+//!   (the rows results are rendered from: identifier, path, kind, range, summary, exact code
+//!   size, …); a frame's first unit is in the directory, so an update can copy the frames
+//!   whose units all stay and re-frame only those it cuts into
 //! ```
+//!
+//! After a re-index, an index is updated rather than rebuilt ([`Builder::from_index`]): the
+//! unchanged files' units keep their order, their postings and their frames, and the changed
+//! files' units follow. Unit numbers then differ from a fresh build's, so equal scores are
+//! ordered by file path, then unit — the same in both.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -48,7 +55,7 @@ use serde_json::{Map, Value};
 use crate::derived::{CorruptIndex, Reader, le32, le64, put_varint};
 use crate::text::{STOPWORDS, for_each_term, tokens};
 
-const MAGIC: &[u8; 8] = b"QSEARCH1";
+const MAGIC: &[u8; 8] = b"QSEARCH2";
 /// Unit records per compressed frame of `.units`.
 const FRAME_UNITS: usize = 16;
 const K1: f32 = 1.2;
@@ -404,9 +411,24 @@ impl Default for Builder {
 
 impl Builder {
     pub fn new() -> Self {
+        Self::merging_into(Merger::default())
+    }
+
+    /// A builder holding the units of a published index (`ix`, with its `.units` object
+    /// `records`) whose files `keep` admits, in their order; files added next follow them.
+    /// Their postings are renumbered and their records frames copied (re-framed only where a
+    /// frame loses units), so an update costs about one decoding of the postings.
+    pub fn from_index(
+        ix: &SearchIndex,
+        records: &[u8],
+        keep: impl Fn(&str) -> bool,
+    ) -> Result<Self, CorruptIndex> {
+        Ok(Self::merging_into(Merger::from_index(ix, records, keep)?))
+    }
+
+    fn merging_into(mut m: Merger) -> Self {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<FileOut>>(2);
         let handle = std::thread::spawn(move || {
-            let mut m = Merger::default();
             for outs in rx {
                 for out in outs {
                     m.merge(out)?;
@@ -465,9 +487,12 @@ struct Merger {
     /// Records of the frame being filled: a JSON array in the making.
     frame: Vec<u8>,
     frame_units: usize,
-    frames: Vec<(u64, u32)>,
+    /// (offset in `records`, length, first unit) of each finished frame.
+    frames: Vec<(u64, u32, u32)>,
     records: Vec<u8>,
     compressor: Option<zstd::bulk::Compressor<'static>>,
+    /// The first unit of the frame being filled.
+    frame_first: u32,
 }
 
 impl Merger {
@@ -497,6 +522,9 @@ impl Merger {
                 p.last = id;
                 p.df += 1;
             }
+            if self.frame_units == 0 {
+                self.frame_first = id;
+            }
             self.frame
                 .push(if self.frame_units == 0 { b'[' } else { b',' });
             self.frame.extend_from_slice(&u.record);
@@ -513,17 +541,124 @@ impl Merger {
             return Ok(());
         }
         self.frame.push(b']');
+        let mut frame = std::mem::take(&mut self.frame);
+        let z = self.compress(&frame)?;
+        frame.clear();
+        self.frame = frame;
+        self.frame_units = 0;
+        self.push_frame(&z, self.frame_first);
+        Ok(())
+    }
+
+    fn compress(&mut self, json: &[u8]) -> std::io::Result<Vec<u8>> {
         let compressor = match &mut self.compressor {
             Some(c) => c,
             None => self.compressor.insert(zstd::bulk::Compressor::new(3)?),
         };
-        let z = compressor.compress(&self.frame)?;
-        self.frame.clear();
-        self.frame_units = 0;
+        compressor.compress(json)
+    }
+
+    fn push_frame(&mut self, z: &[u8], first: u32) {
         self.frames
-            .push((self.records.len() as u64, z.len() as u32));
-        self.records.extend_from_slice(&z);
-        Ok(())
+            .push((self.records.len() as u64, z.len() as u32, first));
+        self.records.extend_from_slice(z);
+    }
+
+    /// The index of `ix` (its records object: `records`) restricted to the units of the files
+    /// `keep` admits, renumbered in their order, ready for more files to be merged after them.
+    /// Frames whose units all stay are copied; one that loses some is re-framed with the rest.
+    fn from_index(
+        ix: &SearchIndex,
+        records: &[u8],
+        keep: impl Fn(&str) -> bool,
+    ) -> Result<Merger, CorruptIndex> {
+        let bad = |what: String| CorruptIndex(format!("search index: {what}"));
+        let mut m = Merger::default();
+        let mut file_to = vec![u32::MAX; ix.files.len()];
+        for (f, path) in ix.files.iter().enumerate() {
+            if keep(path) {
+                file_to[f] = m.files.len() as u32;
+                m.files.push(path.clone());
+            }
+        }
+        let mut unit_to = vec![u32::MAX; ix.units.len()];
+        for (u, info) in ix.units.iter().enumerate() {
+            let file = file_to[info.file as usize];
+            if file == u32::MAX {
+                continue;
+            }
+            unit_to[u] = m.units.len() as u32;
+            m.units.push(UnitInfo { file, ..*info });
+            m.lengths[usize::from(info.is_file)] += u64::from(info.len);
+            m.counts[usize::from(info.is_file)] += 1;
+        }
+        for (f, &(offset, len, first)) in ix.frames.iter().enumerate() {
+            let end = ix
+                .frames
+                .get(f + 1)
+                .map_or(ix.units.len(), |n| n.2 as usize);
+            let units = first as usize..end;
+            let kept = units.clone().filter(|&u| unit_to[u] != u32::MAX).count();
+            if kept == 0 {
+                continue;
+            }
+            let z = usize::try_from(offset)
+                .ok()
+                .and_then(|at| records.get(at..at.checked_add(len as usize)?))
+                .ok_or_else(|| bad(format!("records frame {f} is out of bounds")))?;
+            let new_first = unit_to[units.clone().find(|&u| unit_to[u] != u32::MAX).unwrap_or(0)];
+            if kept == units.len() {
+                m.push_frame(z, new_first);
+                continue;
+            }
+            let json = decompress_records(z).map_err(|e| bad(format!("frame {f}: {e}")))?;
+            let all: Vec<Value> = serde_json::from_slice(&json)
+                .map_err(|e| bad(format!("records of frame {f}: {e}")))?;
+            if all.len() != units.len() {
+                return Err(bad(format!("frame {f} holds {} records", all.len())));
+            }
+            let rest: Vec<Value> = units
+                .zip(all)
+                .filter(|(u, _)| unit_to[*u] != u32::MAX)
+                .map(|(_, r)| r)
+                .collect();
+            let json = serde_json::to_vec(&rest).map_err(|e| bad(e.to_string()))?;
+            let z = m.compress(&json).map_err(|e| bad(e.to_string()))?;
+            m.push_frame(&z, new_first);
+        }
+        let terms: Vec<(String, Posting)> = (0..ix.terms)
+            .into_par_iter()
+            .with_min_len(1024)
+            .map(|i| {
+                let text = String::from_utf8_lossy(ix.text(i)).into_owned();
+                let mut p = Posting::default();
+                decode(
+                    ix.posting_bytes(i),
+                    ix.units.len() as u32,
+                    |u, tf2, name| {
+                        let new = unit_to[u as usize];
+                        if new == u32::MAX {
+                            return;
+                        }
+                        let delta = if p.df == 0 { new } else { new - p.last };
+                        put_varint(&mut p.data, delta);
+                        put_varint(&mut p.data, (tf2 << 1) | u32::from(name));
+                        p.last = new;
+                        p.df += 1;
+                    },
+                );
+                (text, p)
+            })
+            .collect();
+        m.postings.reserve(terms.len());
+        for (text, p) in terms {
+            // Terms whose units are all gone stay in the dictionary with df 0 until written.
+            if m.dict.id(&text) as usize != m.postings.len() {
+                return Err(bad(format!("term {text:?} is not unique")));
+            }
+            m.postings.push(p);
+        }
+        Ok(m)
     }
 
     fn finish(mut self) -> std::io::Result<(Vec<u8>, Vec<u8>)> {
@@ -541,7 +676,7 @@ impl Merger {
             + self.files.iter().map(|p| 4 + p.len()).sum::<usize>()
             + self.units.len() * 14
             + 4
-            + self.frames.len() * 12
+            + self.frames.len() * 16
             + 4
             + terms.len() * DIR_ENTRY
             + 4
@@ -565,11 +700,15 @@ impl Merger {
             out.push(u8::from(u.is_file));
         }
         out.extend_from_slice(&(self.frames.len() as u32).to_le_bytes());
-        for (offset, len) in &self.frames {
+        for (offset, len, first) in &self.frames {
             out.extend_from_slice(&offset.to_le_bytes());
             out.extend_from_slice(&len.to_le_bytes());
+            out.extend_from_slice(&first.to_le_bytes());
         }
-        let mut order: Vec<u32> = (0..terms.len() as u32).collect();
+        // Terms no unit holds any more (after an update) are left out.
+        let mut order: Vec<u32> = (0..terms.len() as u32)
+            .filter(|&t| self.postings[t as usize].df > 0)
+            .collect();
         order.sort_unstable_by(|&a, &b| terms[a as usize].cmp(&terms[b as usize]));
         out.extend_from_slice(&(order.len() as u32).to_le_bytes());
         let (mut text_at, mut post_at) = (0u32, 0u64);
@@ -631,7 +770,10 @@ pub struct SearchIndex {
     bytes: Vec<u8>,
     files: Vec<String>,
     units: Vec<UnitInfo>,
-    frames: Vec<(u64, u32)>,
+    /// (offset, length, first unit) of each records frame.
+    frames: Vec<(u64, u32, u32)>,
+    /// Each file's position among the files sorted by path (equal scores rank by it).
+    file_rank: Vec<u32>,
     avg: [f32; 2],
     terms: usize,
     dir: usize,
@@ -681,13 +823,21 @@ impl SearchIndex {
             units.push(u);
         }
         let n_frames = r.u32()? as usize;
-        if n_frames != n_units.div_ceil(FRAME_UNITS) {
+        if n_frames > n_units || (n_frames == 0) != (n_units == 0) {
             return Err(bad("frame count does not match the units"));
         }
-        let mut frames = Vec::with_capacity(n_frames);
-        for _ in 0..n_frames {
-            let b = r.take(12)?;
-            frames.push((le64(b, 0), le32(b, 8)));
+        let mut frames: Vec<(u64, u32, u32)> = Vec::with_capacity(n_frames);
+        for i in 0..n_frames {
+            let b = r.take(16)?;
+            let frame = (le64(b, 0), le32(b, 8), le32(b, 12));
+            let first_ok = match frames.last() {
+                None => frame.2 == 0,
+                Some(prev) => prev.2 < frame.2 && (frame.2 as usize) < n_units,
+            };
+            if !first_ok {
+                return Err(bad(&format!("bad first unit of frame {i}")));
+            }
+            frames.push(frame);
         }
         let terms = r.u32()? as usize;
         let dir = r.at;
@@ -721,11 +871,18 @@ impl SearchIndex {
             }
             prev = Some(text);
         }
+        let mut by_path: Vec<u32> = (0..files.len() as u32).collect();
+        by_path.sort_by(|&a, &b| files[a as usize].cmp(&files[b as usize]).then(a.cmp(&b)));
+        let mut file_rank = vec![0; files.len()];
+        for (rank, &f) in by_path.iter().enumerate() {
+            file_rank[f as usize] = rank as u32;
+        }
         Ok(SearchIndex {
             bytes,
             files,
             units,
             frames,
+            file_rank,
             avg,
             terms,
             dir,
@@ -868,8 +1025,10 @@ fn scratch_pool() -> &'static Mutex<Vec<Scratch>> {
     POOL.get_or_init(Default::default)
 }
 
-/// A candidate in the top-k heap: the worst on top.
-struct Ranked(Found);
+/// A candidate in the top-k heap: the worst on top. Equal scores rank by index, then by the
+/// unit's file path (its rank among the index's paths), then unit: an order that an updated
+/// index and a fresh build of the same files agree on.
+struct Ranked(Found, u32);
 
 impl Ranked {
     fn better(&self, other: &Ranked) -> std::cmp::Ordering {
@@ -877,6 +1036,7 @@ impl Ranked {
         b.score
             .total_cmp(&a.score)
             .then(a.index.cmp(&b.index))
+            .then(self.1.cmp(&other.1))
             .then(a.unit.cmp(&b.unit))
     }
 }
@@ -903,7 +1063,8 @@ impl Ord for Ranked {
 }
 
 /// The `k` best units for the question terms `terms` over `indexes` (each with the filter
-/// its units' paths must pass; `None` admits all), best first; ties by index, then unit.
+/// its units' paths must pass; `None` admits all), best first; ties by index, then file path,
+/// then unit.
 pub fn top(
     indexes: &[(&SearchIndex, Option<Admits<'_>>)],
     terms: &[String],
@@ -996,11 +1157,14 @@ pub fn top(
             if info.name_terms > 0 && named >= info.name_terms {
                 score *= 1.3;
             }
-            let r = Ranked(Found {
-                index: x,
-                unit: u,
-                score,
-            });
+            let r = Ranked(
+                Found {
+                    index: x,
+                    unit: u,
+                    score,
+                },
+                ix.file_rank[info.file as usize],
+            );
             if heap.len() < k {
                 heap.push(r);
             } else if heap.peek().is_some_and(|worst| r < *worst) {
@@ -1053,12 +1217,13 @@ pub async fn read_units(
     ix: &SearchIndex,
     units: &[u32],
 ) -> Result<Vec<Map<String, Value>>, String> {
-    let mut wanted: Vec<usize> = units.iter().map(|&u| u as usize / FRAME_UNITS).collect();
+    let frame_of = |u: u32| ix.frames.partition_point(|f| f.2 <= u).saturating_sub(1);
+    let mut wanted: Vec<usize> = units.iter().map(|&u| frame_of(u)).collect();
     wanted.sort_unstable();
     wanted.dedup();
     let mut ranges = Vec::with_capacity(wanted.len());
     for &f in &wanted {
-        let (offset, len) = *ix.frames.get(f).ok_or_else(|| format!("no frame {f}"))?;
+        let (offset, len, _) = *ix.frames.get(f).ok_or_else(|| format!("no frame {f}"))?;
         ranges.push(offset..offset + u64::from(len));
     }
     let bytes = store
@@ -1066,16 +1231,8 @@ pub async fn read_units(
         .await
         .map_err(|e| e.to_string())?;
     let mut frames: HashMap<usize, Vec<Value>> = HashMap::new();
-    let mut dctx = zstd::bulk::Decompressor::new().map_err(|e| format!("zstd: {e}"))?;
     for (f, z) in wanted.into_iter().zip(bytes) {
-        let size = zstd::zstd_safe::get_frame_content_size(&z)
-            .ok()
-            .flatten()
-            .filter(|&n| n <= 64 << 20)
-            .ok_or_else(|| format!("unit records frame {f} is damaged"))?;
-        let json = dctx
-            .decompress(&z, size as usize)
-            .map_err(|e| format!("zstd: {e}"))?;
+        let json = decompress_records(&z).map_err(|e| format!("unit records frame {f}: {e}"))?;
         let records: Vec<Value> =
             serde_json::from_slice(&json).map_err(|e| format!("unit records: {e}"))?;
         frames.insert(f, records);
@@ -1083,13 +1240,24 @@ pub async fn read_units(
     units
         .iter()
         .map(|&u| {
-            let (f, i) = (u as usize / FRAME_UNITS, u as usize % FRAME_UNITS);
+            let f = frame_of(u);
+            let i = (u - ix.frames.get(f).map_or(0, |x| x.2)) as usize;
             match frames.get(&f).and_then(|r| r.get(i)) {
                 Some(Value::Object(m)) => Ok(m.clone()),
                 _ => Err(format!("no record for unit {u}")),
             }
         })
         .collect()
+}
+
+/// A records frame's JSON (at most 64 MB: a damaged size is an error, not an allocation).
+fn decompress_records(z: &[u8]) -> Result<Vec<u8>, String> {
+    let size = zstd::zstd_safe::get_frame_content_size(z)
+        .ok()
+        .flatten()
+        .filter(|&n| n <= 64 << 20)
+        .ok_or("damaged")?;
+    zstd::bulk::decompress(z, size as usize).map_err(|e| format!("zstd: {e}"))
 }
 
 static LOADED: crate::derived::Cache<SearchIndex> = crate::derived::Cache::new();
@@ -1243,6 +1411,81 @@ mod tests {
                 ask(&ix, "width height socket rectangle", 5);
             }
         }
+    }
+
+    /// An index updated in place (a file deleted, one changed, one added) ranks, scores and
+    /// renders exactly as a fresh build over the same files in the same order.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_updated_index_answers_as_a_fresh_build() {
+        let module = |i: usize, word: &str| {
+            let names: Vec<String> = (0..5).map(|j| format!("{word}_{i}_{j}")).collect();
+            let content: String = names
+                .iter()
+                .map(|n| format!("def {n}(x):\n    return x + {i}\n"))
+                .collect();
+            let syms = names
+                .iter()
+                .enumerate()
+                .map(|(j, n)| {
+                    let mut s = sym(n, "function", (2 * j as i64 + 1, 2 * j as i64 + 2));
+                    s.identifier = format!("r::m{i}.py::{n}");
+                    s
+                })
+                .collect();
+            file(&format!("m{i}.py"), &content, syms)
+        };
+        let old: Vec<FileInput> = (0..12).map(|i| module(i, "shape")).collect();
+        let store = Store::open("memory://").unwrap();
+        let mut b = Builder::new();
+        b.add_files(&old).unwrap();
+        save(&store, "src", 1, b.finish().unwrap()).await.unwrap();
+        let ix = load(&store, "src", 1).await.unwrap();
+        assert_eq!(ix.units(), 72);
+        let records = store.get(&units_path("src", 1)).await.unwrap().unwrap();
+
+        // m2.py deleted, m5.py changed (its units go, the new ones follow), m12.py added: the
+        // first three frames (16 units each) are cut into, the last two copied.
+        let (changed, added) = (module(5, "socket"), module(12, "socket"));
+        let mut b = Builder::from_index(&ix, &records, |p| p != "m2.py" && p != "m5.py").unwrap();
+        b.add_files(&[changed.clone(), added.clone()]).unwrap();
+        save(&store, "src", 2, b.finish().unwrap()).await.unwrap();
+        let mut fresh: Vec<FileInput> = old
+            .into_iter()
+            .filter(|f| f.path != "m2.py" && f.path != "m5.py")
+            .collect();
+        fresh.extend([changed, added]);
+        let mut b = Builder::new();
+        b.add_files(&fresh).unwrap();
+        save(&store, "src", 3, b.finish().unwrap()).await.unwrap();
+
+        let (a, f) = (
+            load(&store, "src", 2).await.unwrap(),
+            load(&store, "src", 3).await.unwrap(),
+        );
+        assert_eq!(a.units(), 72);
+        assert_eq!((&a.files, a.avg, a.terms), (&f.files, f.avg, f.terms));
+        for (x, y) in a.units.iter().zip(&f.units) {
+            assert_eq!((x.file, x.len, x.is_file), (y.file, y.len, y.is_file));
+        }
+        for t in 0..f.terms {
+            assert_eq!(a.text(t), f.text(t));
+            assert_eq!(a.posting_bytes(t), f.posting_bytes(t), "term {t}");
+        }
+        assert!(!a.files.iter().any(|p| p == "m2.py"));
+        for q in ["socket 5", "shape return", "socket_12_3", "m7 shape_7_4"] {
+            let (x, y) = (
+                top(&[(&a, ALL)], &crate::text::query_terms(q), 10),
+                top(&[(&f, ALL)], &crate::text::query_terms(q), 10),
+            );
+            assert!(!x.is_empty() && x == y, "{q}: {x:?} vs {y:?}");
+        }
+        let every: Vec<u32> = (0..72).collect();
+        assert_eq!(
+            read_units(&store, "src", 2, &a, &every).await.unwrap(),
+            read_units(&store, "src", 3, &f, &every).await.unwrap()
+        );
+        // Records that do not hold the frames are an error, not a panic.
+        assert!(Builder::from_index(&ix, &records[..10], |p| p != "m0.py").is_err());
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -192,7 +192,9 @@ impl Builder {
                 .ok()
                 .and_then(|start| texts.get(start..start.checked_add(zlen as usize)?))
                 .ok_or_else(|| {
-                    CorruptIndex(format!("trigram index: the frame of {path} is out of bounds"))
+                    CorruptIndex(format!(
+                        "trigram index: the frame of {path} is out of bounds"
+                    ))
                 })?;
             renumber[doc] = b.paths.len() as u32;
             b.paths.push(path.clone());
@@ -757,8 +759,7 @@ mod tests {
     fn an_updated_index_is_a_fresh_build_of_the_same_files() {
         let build = |files: &[(&str, &str)]| {
             let mut b = Builder::new();
-            let batch: Vec<(&str, &[u8])> =
-                files.iter().map(|(p, c)| (*p, c.as_bytes())).collect();
+            let batch: Vec<(&str, &[u8])> = files.iter().map(|(p, c)| (*p, c.as_bytes())).collect();
             b.add_batch(&batch).unwrap();
             b.finish()
         };
@@ -786,7 +787,10 @@ mod tests {
             ("c.py", "def gamma():\n    return 'epsilon'\n"),
             ("f.go", "func alpha() int { return 7 }"),
         ]);
-        assert!(updated == fresh, "the updated index differs from a fresh build");
+        assert!(
+            updated == fresh,
+            "the updated index differs from a fresh build"
+        );
         let ix = TrigramIndex::load(updated.0).unwrap();
         assert_eq!(ix.candidates(&["alpha".into()]), Some(vec![0, 1, 4]));
         assert_eq!(ix.candidates(&["delta".into()]), Some(vec![]));
