@@ -517,20 +517,22 @@ pub async fn index_repository(
     // The trigram index grep prunes with; rebuilt whenever the files changed.
     // (Also when an older run, or an older Quarry, published files without it.)
     // (And when the published one is in an older format: its magic bytes are checked.)
+    // After an in-place update of the files table, the derived indexes are updated too (when
+    // the change was small enough to hold): the paths present now, and the files whose rows
+    // were appended (new and changed) with their contents.
+    let delta: Option<(HashSet<String>, Vec<(String, String)>)> = match pinned {
+        Some(_) if files_changed => {
+            let mut a = acc
+                .lock()
+                .map_err(|_| EngineError::Internal("poisoned".into()))?;
+            let present = a.analysed.iter().map(|(p, _, _)| p.clone()).collect();
+            a.changed.take().map(|changed| (present, changed))
+        }
+        _ => None,
+    };
     if files_changed || !trigram::is_current(store, &source.id, files_version).await {
-        let update = match pinned {
-            Some(old) if files_changed => {
-                let mut a = acc
-                    .lock()
-                    .map_err(|_| EngineError::Internal("poisoned".into()))?;
-                let present: HashSet<String> =
-                    a.analysed.iter().map(|(p, _, _)| p.clone()).collect();
-                a.changed.take().map(|changed| (old, present, changed))
-            }
-            _ => None,
-        };
-        let updated = match update {
-            Some((old, present, changed)) => {
+        let updated = match (pinned, &delta) {
+            (Some(old), Some((present, changed))) => {
                 progress.phase(
                     &format!(
                         "indexing content (trigrams): updating {} changed files",
@@ -540,7 +542,7 @@ pub async fn index_repository(
                 );
                 update_trigrams(store, &source.id, (old, files_version), present, changed).await
             }
-            None => false,
+            _ => false,
         };
         if !updated {
             progress.phase("indexing content (trigrams)", None);
@@ -553,6 +555,11 @@ pub async fn index_repository(
         }
     }
     failpoint("files_written");
+    // The search index update needs only the paths: the contents are dropped here.
+    let delta: Option<(HashSet<String>, HashSet<String>)> = delta.map(|(present, changed)| {
+        let changed = changed.into_iter().map(|(p, _)| p).collect();
+        (present, changed)
+    });
 
     let Accum {
         analysed,
@@ -704,8 +711,36 @@ pub async fn index_repository(
     // The search index semantic_search ranks with; rebuilt whenever the symbols changed
     // (or are published without one, by an earlier run or an older Quarry).
     if !search::is_current(store, &source.id, symbols_version).await {
-        progress.phase("indexing for search", None);
-        if let Err(e) = build_search(store, &source, files_version, symbols_version).await {
+        // Updated from the previous snapshot's index when only some files changed (and the
+        // analyser did not: the unchanged files' definitions are then the published ones).
+        let base = match (previous_symbols, &delta) {
+            (Some(old), Some((present, changed))) if previous.reusable => Some(SearchBase {
+                old,
+                present,
+                changed,
+            }),
+            _ => None,
+        };
+        let mut updated = false;
+        if let Some(base) = base {
+            progress.phase(
+                &format!(
+                    "indexing for search: updating {} changed files",
+                    base.changed.len()
+                ),
+                None,
+            );
+            match build_search(store, &source, files_version, symbols_version, Some(base)).await {
+                Ok(()) => updated = true,
+                Err(e) => tracing::warn!("updating the search index: {e}; rebuilding it"),
+            }
+        }
+        if !updated {
+            progress.phase("indexing for search", None);
+        }
+        if !updated
+            && let Err(e) = build_search(store, &source, files_version, symbols_version, None).await
+        {
             progress.warn(&format!(
                 "the search index was not built ({e}); semantic search will rank table rows"
             ));
@@ -806,8 +841,8 @@ async fn update_trigrams(
     store: &quarry_storage::Store,
     source_id: &str,
     (old, version): (u64, u64),
-    present: HashSet<String>,
-    changed: Vec<(String, String)>,
+    present: &HashSet<String>,
+    changed: &[(String, String)],
 ) -> bool {
     let read = |path: String| async move { store.get(&path).await.ok().flatten() };
     let Some(grams) = read(trigram::grams_path(source_id, old)).await else {
@@ -854,9 +889,31 @@ async fn build_search(
     source: &DataSource,
     files_version: u64,
     symbols_version: u64,
+    base: Option<SearchBase<'_>>,
 ) -> Result<()> {
     use futures::TryStreamExt;
     let id = source.id.as_str();
+    // Updating: start from the previous index's unchanged files; only the changed files'
+    // definitions are read (and tokenised) below.
+    let mut builder = match &base {
+        None => search::Builder::new(),
+        Some(b) => {
+            let read = |path: String| async move {
+                store.get(&path).await?.ok_or_else(|| {
+                    EngineError::Internal(format!("the previous search index ({path}) is missing"))
+                })
+            };
+            let index = read(search::index_path(id, b.old)).await?;
+            let records = read(search::units_path(id, b.old)).await?;
+            tokio::task::block_in_place(|| {
+                let old = search::SearchIndex::load(index)?;
+                search::Builder::from_index(&old, &records, |p| {
+                    b.present.contains(p) && !b.changed.contains(p)
+                })
+            })
+            .map_err(|e| EngineError::Internal(e.to_string()))?
+        }
+    };
     let ix = trigram::load(store, id, files_version)
         .await
         .ok_or_else(|| {
@@ -907,7 +964,6 @@ async fn build_search(
         meta: &meta,
         doc_of: &doc_of,
     };
-    let mut builder = search::Builder::new();
     let mut done: HashSet<String> = HashSet::new();
     let mut pending: Vec<(String, Vec<search::SymbolInput>)> = Vec::new();
     let ds = tables::open_table(store, id, "symbols", symbols_version).await?;
@@ -928,6 +984,18 @@ async fn build_search(
         "end_character",
     ])
     .map_err(lance_err("symbols"))?;
+    if let Some(b) = &base {
+        let mut paths: Vec<&String> = b.changed.iter().collect();
+        paths.sort();
+        let list: Vec<String> = paths.iter().map(|p| tables::sql_literal(p)).collect();
+        // No changed file: no definitions to read (`path IN ()` is not SQL).
+        let filter = if list.is_empty() {
+            "false".to_string()
+        } else {
+            format!("path IN ({})", list.join(", "))
+        };
+        scan.filter(&filter).map_err(lance_err("symbols"))?;
+    }
     scan.batch_size(8192);
     let mut stream = scan.try_into_stream().await.map_err(lance_err("symbols"))?;
     while let Some(batch) = stream.try_next().await.map_err(lance_err("symbols"))? {
@@ -990,6 +1058,7 @@ async fn build_search(
         .paths()
         .iter()
         .filter(|p| !done.contains(p.as_str()))
+        .filter(|p| base.as_ref().is_none_or(|b| b.changed.contains(p.as_str())))
         .cloned()
         .collect();
     for chunk in rest.chunks(SEARCH_BATCH_FILES) {
@@ -1000,6 +1069,14 @@ async fn build_search(
         .map_err(|e| EngineError::Internal(format!("building the search index: {e}")))?;
     search::save(store, id, symbols_version, built).await?;
     Ok(())
+}
+
+/// What an update of the search index starts from: the index of the previous snapshot's
+/// `symbols` (version `old`), whose files stay when still `present` and not `changed`.
+struct SearchBase<'a> {
+    old: u64,
+    present: &'a HashSet<String>,
+    changed: &'a HashSet<String>,
 }
 
 /// Where the search index's inputs come from: the contents (the trigram index's frames) and
