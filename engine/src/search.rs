@@ -1413,6 +1413,37 @@ mod tests {
         }
     }
 
+    /// Equal scores rank by file path, whatever order the files were indexed in.
+    #[test]
+    fn ties_rank_by_path_not_by_indexing_order() {
+        let twin = |path: &str| {
+            file(
+                path,
+                "def frobnicate():\n    pass\n",
+                vec![sym("frobnicate", "function", (1, 2))],
+            )
+        };
+        let paths = |ix: &SearchIndex| -> Vec<String> {
+            top(&[(ix, ALL)], &crate::text::query_terms("frobnicate"), 4)
+                .iter()
+                .map(|f| {
+                    format!(
+                        "{}:{}",
+                        ix.files[ix.units[f.unit as usize].file as usize], f.score
+                    )
+                })
+                .collect()
+        };
+        let ab = build(&[twin("a.py"), twin("b.py")]);
+        let ba = build(&[twin("b.py"), twin("a.py")]);
+        let (x, y) = (paths(&ab), paths(&ba));
+        assert_eq!(x, y);
+        assert!(
+            x[0].starts_with("a.py:") && x[1].starts_with("b.py:"),
+            "{x:?}"
+        );
+    }
+
     /// An index updated in place (a file deleted, one changed, one added) ranks, scores and
     /// renders exactly as a fresh build over the same files in the same order.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
