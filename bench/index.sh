@@ -5,7 +5,9 @@
 #
 # CORPUS_DIR defaults to the cargo registry sources on this machine (hundreds of real crates,
 # present after any build). Reports wall time, MB/s of indexed source, files/s and peak RSS for:
-# a first index, a re-index of the unchanged corpus, and `ctags -R` on the same directory.
+# a first index, a re-index of the unchanged corpus, a re-index after editing 10 of its `.rs`
+# files (a function appended to each), and `ctags -R` on the same directory. The corpus is
+# copied to a temporary directory first (the edits must not touch the original).
 # Needs: a built `quarry` (scripts/run.sh or cargo build), universal-ctags, /usr/bin/time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,6 +25,8 @@ measure() { # label, command...
 }
 
 echo "corpus: $CORPUS ($(du -sh "$CORPUS" | cut -f1) on disk, $(find "$CORPUS" -type f | wc -l) files)"
+cp -r "$CORPUS" "$WORK/corpus"
+CORPUS="$WORK/corpus"
 first=$(measure "quarry index (first)" "$QUARRY" index "$CORPUS" --name corpus --store "$WORK/store")
 summary=$(grep '^indexed' "$WORK/out")
 files=$(echo "$summary" | sed -E 's/.*: ([0-9]+) files, ([0-9.]+) MB.*/\1/')
@@ -30,6 +34,14 @@ mb=$(echo "$summary" | sed -E 's/.*: ([0-9]+) files, ([0-9.]+) MB.*/\2/')
 grep -E '^  ' "$WORK/out" || true
 again=$(measure "quarry index (unchanged re-index)" "$QUARRY" index "$CORPUS" --name corpus --store "$WORK/store")
 grep -E '^  parsed' "$WORK/out" || true
+i=0
+for f in $(find "$CORPUS" -name '*.rs' | sort | awk 'NR % 2000 == 1' | head -10); do
+  echo "pub fn quarry_bench_edit_$i() -> u32 { $i }" >> "$f"
+  i=$((i + 1))
+done
+small=$(measure "quarry index (after editing $i files)" "$QUARRY" index "$CORPUS" --name corpus --store "$WORK/store")
+grep -E '^  parsed' "$WORK/out" || true
+grep -E '^\[' "$WORK/err" | grep -v '%)' || true
 tags=$(measure "ctags -R" ctags -R -f "$WORK/tags" "$CORPUS")
 store_mb=$(du -sm "$WORK/store" | cut -f1)
 
@@ -38,7 +50,7 @@ echo "indexed source: $files files, $mb MB; store size ${store_mb} MB"
 echo
 echo "| run | wall s | MB/s | files/s | peak RSS MB |"
 echo "|---|---:|---:|---:|---:|"
-for row in "$first" "$again" "$tags"; do
+for row in "$first" "$again" "$small" "$tags"; do
   IFS='|' read -r label secs rss <<< "$row"
   awk -v l="$label" -v s="$secs" -v m="$mb" -v f="$files" -v r="$rss" \
     'BEGIN { printf "| %s | %.1f | %.1f | %.0f | %d |\n", l, s, m / s, f / s, r }'
