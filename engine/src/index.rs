@@ -914,11 +914,11 @@ async fn build_search(
             .map_err(|e| EngineError::Internal(e.to_string()))?
         }
     };
-    let ix = trigram::load(store, id, files_version)
+    // Only the trigram index's documents (where each content's frame lies): its postings are
+    // not needed here, and holding them (~a third of the source) would add to this phase's peak.
+    let ix = trigram::Contents::load(store, id, files_version)
         .await
-        .ok_or_else(|| {
-            EngineError::Internal("the trigram index (file contents) is missing".into())
-        })?;
+        .map_err(|e| EngineError::Internal(format!("the trigram index (file contents): {e}")))?;
     let lance_err =
         |t: &'static str| move |e: lance::Error| EngineError::Storage(StorageError::lance(t, e));
 
@@ -1083,7 +1083,7 @@ struct SearchBase<'a> {
 /// the files table's metadata, by path.
 struct SearchInputs<'a> {
     store: &'a quarry_storage::Store,
-    ix: &'a trigram::TrigramIndex,
+    ix: &'a trigram::Contents,
     files_version: u64,
     source_id: &'a str,
     meta: &'a HashMap<String, (String, String, i64, i64)>,

@@ -182,12 +182,12 @@ impl Builder {
         keep: impl Fn(&str) -> bool,
     ) -> Result<Builder, CorruptIndex> {
         let mut b = Builder::new();
-        let mut renumber = vec![u32::MAX; ix.paths.len()];
-        for (doc, path) in ix.paths.iter().enumerate() {
+        let mut renumber = vec![u32::MAX; ix.contents.paths.len()];
+        for (doc, path) in ix.contents.paths.iter().enumerate() {
             if !keep(path) {
                 continue;
             }
-            let (offset, zlen, len) = ix.spans[doc];
+            let (offset, zlen, len) = ix.contents.spans[doc];
             let frame = usize::try_from(offset)
                 .ok()
                 .and_then(|start| texts.get(start..start.checked_add(zlen as usize)?))
@@ -271,21 +271,27 @@ impl Builder {
 /// A loaded index.
 pub struct TrigramIndex {
     bytes: Vec<u8>,
-    paths: Vec<String>,
-    spans: Vec<(u64, u32, u32)>,
+    contents: Contents,
     dir: usize,
     grams: usize,
     postings: usize,
 }
 
-impl TrigramIndex {
-    /// Read a serialised index, checking its structure (never panics on bad bytes).
-    pub fn load(bytes: Vec<u8>) -> Result<TrigramIndex, CorruptIndex> {
-        let mut r = Reader {
-            bytes: &bytes,
-            at: 0,
-            what: "trigram index",
-        };
+/// The documents of an index: each one's path, and where its content's frame lies in the
+/// `.texts` object — what reading contents needs, without the postings.
+pub struct Contents {
+    paths: Vec<String>,
+    spans: Vec<(u64, u32, u32)>,
+}
+
+impl Contents {
+    /// Every indexed path; a document id indexes this slice.
+    pub fn paths(&self) -> &[String] {
+        &self.paths
+    }
+
+    /// Read the magic bytes and the documents of a serialised index.
+    fn read(r: &mut Reader) -> Result<Contents, CorruptIndex> {
         let magic = r.take(8)?;
         if magic.starts_with(b"QTRIGRM") && magic != MAGIC {
             return Err(CorruptIndex(format!(
@@ -310,6 +316,36 @@ impl TrigramIndex {
             let offset = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
             spans.push((offset, le32(b, 8), le32(b, 12)));
         }
+        Ok(Contents { paths, spans })
+    }
+
+    /// The documents of the index of `files` at `version`, without keeping its postings
+    /// (an index builder that only reads contents need not hold the whole index).
+    pub async fn load(store: &Store, source_id: &str, version: u64) -> Result<Contents, String> {
+        let path = grams_path(source_id, version);
+        let bytes = store
+            .get(&path)
+            .await
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| format!("{path} is missing"))?;
+        let mut r = Reader {
+            bytes: &bytes,
+            at: 0,
+            what: "trigram index",
+        };
+        Contents::read(&mut r).map_err(|e| e.to_string())
+    }
+}
+
+impl TrigramIndex {
+    /// Read a serialised index, checking its structure (never panics on bad bytes).
+    pub fn load(bytes: Vec<u8>) -> Result<TrigramIndex, CorruptIndex> {
+        let mut r = Reader {
+            bytes: &bytes,
+            at: 0,
+            what: "trigram index",
+        };
+        let contents = Contents::read(&mut r)?;
         let grams = r.u32()? as usize;
         let dir = r.at;
         r.take(
@@ -336,8 +372,7 @@ impl TrigramIndex {
         }
         Ok(TrigramIndex {
             bytes,
-            paths,
-            spans,
+            contents,
             dir,
             grams,
             postings,
@@ -346,13 +381,18 @@ impl TrigramIndex {
 
     /// Every indexed path; a document id indexes this slice.
     pub fn paths(&self) -> &[String] {
-        &self.paths
+        &self.contents.paths
+    }
+
+    /// The documents: paths and where their contents lie.
+    pub fn contents(&self) -> &Contents {
+        &self.contents
     }
 
     /// The documents whose path `pattern` matches (grep's file-name matches), ascending.
     pub fn paths_matching(&self, pattern: &crate::grep::Pattern) -> Vec<u32> {
-        (0..self.paths.len() as u32)
-            .filter(|&d| pattern.is_match(&self.paths[d as usize]))
+        (0..self.contents.paths.len() as u32)
+            .filter(|&d| pattern.is_match(&self.contents.paths[d as usize]))
             .collect()
     }
 
@@ -396,7 +436,7 @@ impl TrigramIndex {
                 first = false;
                 let Some(m) = data.get(i..i + 2) else { break };
                 i += 2;
-                if (doc as usize) < self.paths.len() {
+                if (doc as usize) < self.contents.paths.len() {
                     out.push((
                         doc,
                         Masks {
@@ -565,7 +605,7 @@ pub async fn read_texts(
     store: &Store,
     source_id: &str,
     version: u64,
-    ix: &TrigramIndex,
+    ix: &Contents,
     docs: &[u32],
 ) -> Result<Vec<String>, String> {
     let mut ranges = Vec::with_capacity(docs.len());
@@ -585,7 +625,7 @@ pub async fn read_texts(
 }
 
 fn decompress(
-    ix: &TrigramIndex,
+    ix: &Contents,
     docs: &[u32],
     frames: Vec<bytes::Bytes>,
 ) -> Result<Vec<String>, String> {
@@ -852,7 +892,7 @@ mod store_tests {
         let ix = load(&store, "repo_x", 3).await.unwrap();
         let docs = ix.candidates(&["f17()".into()]).unwrap();
         assert_eq!(docs, vec![17]);
-        let texts = read_texts(&store, "repo_x", 3, &ix, &[40, 17, 0])
+        let texts = read_texts(&store, "repo_x", 3, ix.contents(), &[40, 17, 0])
             .await
             .unwrap();
         assert_eq!(

@@ -85,9 +85,15 @@ impl Candidates {
         for (i, docs) in by_index {
             let (source, version, ix) = &self.indexes[i];
             let numbers: Vec<u32> = docs.iter().map(|(_, d)| *d).collect();
-            let texts = quarry_engine::trigram::read_texts(store, source, *version, ix, &numbers)
-                .await
-                .map_err(ToolError::internal)?;
+            let texts = quarry_engine::trigram::read_texts(
+                store,
+                source,
+                *version,
+                ix.contents(),
+                &numbers,
+            )
+            .await
+            .map_err(ToolError::internal)?;
             for ((id, doc), content) in docs.into_iter().zip(texts) {
                 let mut row = Map::new();
                 row.insert("data_source".into(), json!(source));
