@@ -61,16 +61,19 @@ struct Masks {
 }
 
 /// The distinct trigrams of one file and their masks, found with a table over the whole
-/// trigram space (16 Mi × 2 bytes, one per thread, reset after each file).
+/// trigram space (16 Mi × 2 bytes, one per thread, reset after each file). Each entry is a
+/// `u16` (positions in the low byte, next bytes in the high one) so the table is allocated
+/// zeroed (`calloc`): the system maps only the pages the files' trigrams touch — a few MB for
+/// a handful of source files, where writing out 32 MB per thread cost more than indexing them.
 struct Seen {
-    masks: Vec<Masks>,
+    masks: Vec<u16>,
     grams: Vec<u32>,
 }
 
 impl Seen {
     fn new() -> Self {
         Seen {
-            masks: vec![Masks::default(); GRAM_SPACE],
+            masks: vec![0; GRAM_SPACE],
             grams: Vec::new(),
         }
     }
@@ -80,17 +83,21 @@ impl Seen {
         for (i, w) in content.windows(3).enumerate() {
             let g = gram(w) as usize;
             let m = &mut self.masks[g];
-            if m.at == 0 {
+            if *m == 0 {
                 self.grams.push(g as u32);
             }
-            m.at |= 1 << (i % 8);
+            *m |= 1 << (i % 8);
             if let Some(&b) = content.get(i + 3) {
-                m.next |= next_bit(b);
+                *m |= u16::from(next_bit(b)) << 8;
             }
         }
         self.grams
             .iter()
-            .map(|&g| (g, std::mem::take(&mut self.masks[g as usize])))
+            .map(|&g| {
+                let m = std::mem::take(&mut self.masks[g as usize]);
+                let [at, next] = m.to_le_bytes();
+                (g, Masks { at, next })
+            })
             .collect()
     }
 
