@@ -819,18 +819,52 @@ async fn build_trigrams(
     scan.batch_size(1024);
     let mut stream = scan.try_into_stream().await.map_err(lance_err)?;
     let mut builder = trigram::Builder::new();
+    let failed =
+        |e: std::io::Error| EngineError::Internal(format!("building the trigram index: {e}"));
+    // The contents' frames and the index go to scratch files as they are made, not memory.
+    let (mut grams, mut texts) = spools(store).map_err(failed)?;
     while let Some(batch) = stream.try_next().await.map_err(lance_err)? {
         let cols = Columns::new(&batch);
         let (paths, contents) = (cols.str("path")?, cols.str("content")?);
         let files: Vec<(&str, &[u8])> = (0..batch.num_rows())
             .map(|i| (paths.value(i), contents.value(i).as_bytes()))
             .collect();
-        tokio::task::block_in_place(|| builder.add_batch(&files))
-            .map_err(|e| EngineError::Internal(format!("building the trigram index: {e}")))?;
+        tokio::task::block_in_place(|| {
+            builder.add_batch(&files)?;
+            builder.drain_texts(&mut texts)
+        })
+        .map_err(failed)?;
     }
-    let built = tokio::task::block_in_place(|| builder.finish());
-    trigram::save(store, source_id, version, built).await?;
+    tokio::task::block_in_place(|| builder.finish_to(&mut grams, &mut texts)).map_err(failed)?;
+    let unspooled = |w| unspool(w).map_err(EngineError::Internal);
+    trigram::save_files(
+        store,
+        source_id,
+        version,
+        unspooled(grams)?,
+        unspooled(texts)?,
+    )
+    .await?;
     Ok(())
+}
+
+/// Two buffered scratch files of the store ([`quarry_storage::Store::spool`]) for a derived
+/// object pair being built.
+fn spools(
+    store: &quarry_storage::Store,
+) -> std::io::Result<(
+    std::io::BufWriter<std::fs::File>,
+    std::io::BufWriter<std::fs::File>,
+)> {
+    let spool =
+        || Ok::<_, std::io::Error>(std::io::BufWriter::with_capacity(1 << 20, store.spool()?));
+    Ok((spool()?, spool()?))
+}
+
+/// A spooled file, flushed, to be stored.
+fn unspool(w: std::io::BufWriter<std::fs::File>) -> std::result::Result<std::fs::File, String> {
+    w.into_inner()
+        .map_err(|e| format!("writing a scratch file: {}", e.error()))
 }
 
 /// Update the trigram index of `files` at `old` into one of `files` at `version`, which holds
@@ -855,8 +889,9 @@ async fn update_trigrams(
         let ix = trigram::TrigramIndex::load(grams).map_err(|e| e.to_string())?;
         let rewritten: HashSet<&str> = changed.iter().map(|(p, _)| p.as_str()).collect();
         let keep = |p: &str| present.contains(p) && !rewritten.contains(p);
-        let mut builder =
-            trigram::Builder::from_index(&ix, &texts, keep).map_err(|e| e.to_string())?;
+        let (mut grams, mut texts_out) = spools(store).map_err(|e| e.to_string())?;
+        let mut builder = trigram::Builder::from_index(&ix, &texts, keep, &mut texts_out)
+            .map_err(|e| e.to_string())?;
         drop((ix, texts));
         for chunk in changed.chunks(1024) {
             let files: Vec<(&str, &[u8])> = chunk
@@ -864,11 +899,17 @@ async fn update_trigrams(
                 .map(|(p, c)| (p.as_str(), c.as_bytes()))
                 .collect();
             builder.add_batch(&files).map_err(|e| e.to_string())?;
+            builder
+                .drain_texts(&mut texts_out)
+                .map_err(|e| e.to_string())?;
         }
-        Ok::<_, String>(builder.finish())
+        builder
+            .finish_to(&mut grams, &mut texts_out)
+            .map_err(|e| e.to_string())?;
+        Ok::<_, String>((unspool(grams)?, unspool(texts_out)?))
     });
     match built {
-        Ok(built) => trigram::save(store, source_id, version, built)
+        Ok((grams, texts)) => trigram::save_files(store, source_id, version, grams, texts)
             .await
             .is_ok(),
         Err(e) => {

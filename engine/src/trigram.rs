@@ -127,7 +127,10 @@ struct Posting {
 pub struct Builder {
     paths: Vec<String>,
     postings: FxHashMap<u32, Posting>,
+    /// Frames not yet handed to a writer ([`Self::drain_texts`]).
     texts: Vec<u8>,
+    /// Bytes of frames already handed on (where `texts` starts in the contents object).
+    texts_base: u64,
     spans: Vec<(u64, u32, u32)>,
 }
 
@@ -153,7 +156,7 @@ impl Builder {
             self.paths.push((*path).to_string());
             let too_big = || std::io::Error::other(format!("{path} is over 4 GiB"));
             self.spans.push((
-                self.texts.len() as u64,
+                self.texts_base + self.texts.len() as u64,
                 u32::try_from(frame.len()).map_err(|_| too_big())?,
                 u32::try_from(content.len()).map_err(|_| too_big())?,
             ));
@@ -183,11 +186,14 @@ impl Builder {
     /// for byte what a fresh build over the kept files and then the added ones gives — which
     /// is the order of a `files` table updated in place (kept rows, then the appended ones).
     /// Costs about one decoding of the postings instead of a read of every content.
+    /// The kept frames are written to `sink` (the start of the new contents object) as they
+    /// are copied, not held.
     pub fn from_index(
         ix: &TrigramIndex,
         texts: &[u8],
         keep: impl Fn(&str) -> bool,
-    ) -> Result<Builder, CorruptIndex> {
+        sink: &mut impl std::io::Write,
+    ) -> std::io::Result<Builder> {
         let mut b = Builder::new();
         let mut renumber = vec![u32::MAX; ix.contents.paths.len()];
         for (doc, path) in ix.contents.paths.iter().enumerate() {
@@ -199,14 +205,15 @@ impl Builder {
                 .ok()
                 .and_then(|start| texts.get(start..start.checked_add(zlen as usize)?))
                 .ok_or_else(|| {
-                    CorruptIndex(format!(
+                    std::io::Error::other(CorruptIndex(format!(
                         "trigram index: the frame of {path} is out of bounds"
-                    ))
+                    )))
                 })?;
             renumber[doc] = b.paths.len() as u32;
             b.paths.push(path.clone());
-            b.spans.push((b.texts.len() as u64, zlen, len));
-            b.texts.extend_from_slice(frame);
+            b.spans.push((b.texts_base, zlen, len));
+            sink.write_all(frame)?;
+            b.texts_base += u64::from(zlen);
         }
         let grams: Vec<(u32, Posting)> = (0..ix.grams)
             .into_par_iter()
@@ -241,37 +248,58 @@ impl Builder {
         Ok(b)
     }
 
-    /// The serialised index and the contents' frames.
-    pub fn finish(self) -> (Vec<u8>, Vec<u8>) {
+    /// Hand the frames made so far to `sink` (the contents object, in order), so they are
+    /// not held until the end.
+    pub fn drain_texts(&mut self, sink: &mut impl std::io::Write) -> std::io::Result<()> {
+        sink.write_all(&self.texts)?;
+        self.texts_base += self.texts.len() as u64;
+        self.texts = Vec::new();
+        Ok(())
+    }
+
+    /// Write the serialised index to `grams` and the rest of the contents' frames to `texts`
+    /// (after those drained before), without building either in memory.
+    pub fn finish_to(
+        mut self,
+        grams: &mut impl std::io::Write,
+        texts: &mut impl std::io::Write,
+    ) -> std::io::Result<()> {
+        self.drain_texts(texts)?;
         Seen::release();
-        let mut grams: Vec<(u32, Posting)> = self.postings.into_iter().collect();
-        grams.sort_unstable_by_key(|(g, _)| *g);
-        let postings_len: usize = grams.iter().map(|(_, p)| p.data.len()).sum();
-        let paths_len: usize = self.paths.iter().map(|p| 4 + p.len()).sum();
-        let mut out = Vec::with_capacity(16 + paths_len + grams.len() * 12 + postings_len);
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&(self.paths.len() as u32).to_le_bytes());
+        let mut sorted: Vec<(u32, Posting)> = self.postings.into_iter().collect();
+        sorted.sort_unstable_by_key(|(g, _)| *g);
+        let out = grams;
+        out.write_all(MAGIC)?;
+        out.write_all(&(self.paths.len() as u32).to_le_bytes())?;
         for p in &self.paths {
-            out.extend_from_slice(&(p.len() as u32).to_le_bytes());
-            out.extend_from_slice(p.as_bytes());
+            out.write_all(&(p.len() as u32).to_le_bytes())?;
+            out.write_all(p.as_bytes())?;
         }
         for (offset, zlen, len) in &self.spans {
-            out.extend_from_slice(&offset.to_le_bytes());
-            out.extend_from_slice(&zlen.to_le_bytes());
-            out.extend_from_slice(&len.to_le_bytes());
+            out.write_all(&offset.to_le_bytes())?;
+            out.write_all(&zlen.to_le_bytes())?;
+            out.write_all(&len.to_le_bytes())?;
         }
-        out.extend_from_slice(&(grams.len() as u32).to_le_bytes());
+        out.write_all(&(sorted.len() as u32).to_le_bytes())?;
         let mut offset = 0u32;
-        for (g, p) in &grams {
-            out.extend_from_slice(&g.to_le_bytes());
-            out.extend_from_slice(&offset.to_le_bytes());
-            out.extend_from_slice(&(p.data.len() as u32).to_le_bytes());
+        for (g, p) in &sorted {
+            out.write_all(&g.to_le_bytes())?;
+            out.write_all(&offset.to_le_bytes())?;
+            out.write_all(&(p.data.len() as u32).to_le_bytes())?;
             offset += p.data.len() as u32;
         }
-        for (_, p) in grams {
-            out.extend_from_slice(&p.data);
+        for (_, p) in sorted {
+            out.write_all(&p.data)?;
         }
-        (out, self.texts)
+        Ok(())
+    }
+
+    /// The serialised index and the contents' frames, in memory (small indexes, tests).
+    pub fn finish(self) -> (Vec<u8>, Vec<u8>) {
+        let (mut grams, mut texts) = (Vec::new(), Vec::new());
+        // Writing to vectors cannot fail.
+        let _ = self.finish_to(&mut grams, &mut texts);
+        (grams, texts)
     }
 }
 
@@ -607,6 +635,21 @@ pub async fn save(
     store.put(&grams_path(source_id, version), grams).await
 }
 
+/// Store an index built to spooled files ([`Builder::finish_to`]): contents first, as
+/// [`save`] does.
+pub async fn save_files(
+    store: &Store,
+    source_id: &str,
+    version: u64,
+    grams: std::fs::File,
+    texts: std::fs::File,
+) -> quarry_storage::Result<()> {
+    store
+        .put_file(&texts_path(source_id, version), texts)
+        .await?;
+    store.put_file(&grams_path(source_id, version), grams).await
+}
+
 /// The contents of `docs` (ids of `ix`, the index of `files` at `version`), in that order.
 pub async fn read_texts(
     store: &Store,
@@ -820,13 +863,17 @@ mod tests {
         let (grams, texts) = build(&old);
         let ix = TrigramIndex::load(grams).unwrap();
         // b.rs deleted, c.py changed (its old row goes, the new one is appended), f.go added.
-        let mut b = Builder::from_index(&ix, &texts, |p| p != "b.rs" && p != "c.py").unwrap();
-        let added: [(&str, &[u8]); 2] = [
-            ("c.py", b"def gamma():\n    return 'epsilon'\n"),
-            ("f.go", b"func alpha() int { return 7 }"),
-        ];
-        b.add_batch(&added).unwrap();
-        let updated = b.finish();
+        // The contents stream to a writer: kept frames as they are copied, new ones drained
+        // after each batch (as `quarry index` does), the rest at the end.
+        let mut updated = (Vec::new(), Vec::new());
+        let keep = |p: &str| p != "b.rs" && p != "c.py";
+        let mut b = Builder::from_index(&ix, &texts, keep, &mut updated.1).unwrap();
+        b.add_batch(&[("c.py", b"def gamma():\n    return 'epsilon'\n".as_slice())])
+            .unwrap();
+        b.drain_texts(&mut updated.1).unwrap();
+        b.add_batch(&[("f.go", b"func alpha() int { return 7 }".as_slice())])
+            .unwrap();
+        b.finish_to(&mut updated.0, &mut updated.1).unwrap();
         let fresh = build(&[
             ("a.rs", old[0].1),
             ("d.txt", old[3].1),
@@ -842,10 +889,10 @@ mod tests {
         assert_eq!(ix.candidates(&["alpha".into()]), Some(vec![0, 1, 4]));
         assert_eq!(ix.candidates(&["delta".into()]), Some(vec![]));
         // Keeping nothing is an index of the added files alone.
-        let b = Builder::from_index(&ix, &fresh.1, |_| false).unwrap();
+        let b = Builder::from_index(&ix, &fresh.1, |_| false, &mut Vec::new()).unwrap();
         assert_eq!(TrigramIndex::load(b.finish().0).unwrap().paths().len(), 0);
         // A contents object that does not hold the frames is an error, not a panic.
-        assert!(Builder::from_index(&ix, &fresh.1[..10], |_| true).is_err());
+        assert!(Builder::from_index(&ix, &fresh.1[..10], |_| true, &mut Vec::new()).is_err());
     }
 
     #[test]
