@@ -936,8 +936,14 @@ async fn build_search(
     let id = source.id.as_str();
     // Updating: start from the previous index's unchanged files; only the changed files'
     // definitions are read (and tokenised) below.
+    // The records (and at the end the index) go to scratch files of the store, not memory.
+    let spool = || {
+        store.spool().map_err(|e| {
+            EngineError::Internal(format!("creating a scratch file for the search index: {e}"))
+        })
+    };
     let mut builder = match &base {
-        None => search::Builder::new(),
+        None => search::Builder::spooled(spool()?),
         Some(b) => {
             let read = |path: String| async move {
                 store.get(&path).await?.ok_or_else(|| {
@@ -946,13 +952,14 @@ async fn build_search(
             };
             let index = read(search::index_path(id, b.old)).await?;
             let records = read(search::units_path(id, b.old)).await?;
+            let sink = spool()?;
             tokio::task::block_in_place(|| {
-                let old = search::SearchIndex::load(index)?;
-                search::Builder::from_index(&old, &records, |p| {
-                    b.present.contains(p) && !b.changed.contains(p)
-                })
+                let old = search::SearchIndex::load(index).map_err(|e| e.to_string())?;
+                let keep = |p: &str| b.present.contains(p) && !b.changed.contains(p);
+                search::Builder::from_index(&old, &records, keep, Some(sink))
+                    .map_err(|e| e.to_string())
             })
-            .map_err(|e| EngineError::Internal(e.to_string()))?
+            .map_err(EngineError::Internal)?
         }
     };
     // Only the trigram index's documents (where each content's frame lies): its postings are
@@ -1106,9 +1113,10 @@ async fn build_search(
         let groups = chunk.iter().map(|p| (p.clone(), Vec::new())).collect();
         inputs.add(&mut done, &mut builder, groups).await?;
     }
-    let built = tokio::task::block_in_place(|| builder.finish())
+    let index = spool()?;
+    let (index, records) = tokio::task::block_in_place(|| builder.finish_spooled(index))
         .map_err(|e| EngineError::Internal(format!("building the search index: {e}")))?;
-    search::save(store, id, symbols_version, built).await?;
+    search::save_files(store, id, symbols_version, index, records).await?;
     Ok(())
 }
 

@@ -418,12 +418,22 @@ impl Builder {
     /// `records`) whose files `keep` admits, in their order; files added next follow them.
     /// Their postings are renumbered and their records frames copied (re-framed only where a
     /// frame loses units), so an update costs about one decoding of the postings.
+    /// With `sink`, the records go to that (scratch) file as they are made, not memory
+    /// ([`Self::finish_spooled`]).
     pub fn from_index(
         ix: &SearchIndex,
         records: &[u8],
         keep: impl Fn(&str) -> bool,
-    ) -> Result<Self, CorruptIndex> {
-        Ok(Self::merging_into(Merger::from_index(ix, records, keep)?))
+        sink: Option<std::fs::File>,
+    ) -> std::io::Result<Self> {
+        Ok(Self::merging_into(Merger::from_index(
+            ix, records, keep, sink,
+        )?))
+    }
+
+    /// A builder whose records go to `sink` (a scratch file) as they are made.
+    pub fn spooled(sink: std::fs::File) -> Self {
+        Self::merging_into(Merger::with_sink(Some(sink)))
     }
 
     fn merging_into(mut m: Merger) -> Self {
@@ -469,9 +479,30 @@ impl Builder {
             .map_err(|_| std::io::Error::other("the search index merger panicked"))?
     }
 
-    /// Serialise: (the `.index` object, the `.units` object).
+    /// Serialise: (the `.index` object, the `.units` object), in memory (a builder made
+    /// without a records file).
     pub fn finish(mut self) -> std::io::Result<(Vec<u8>, Vec<u8>)> {
-        self.join()?.finish()
+        let mut m = self.join()?;
+        let mut index = Vec::new();
+        m.finish_to(&mut index)?;
+        Ok((index, m.records))
+    }
+
+    /// Serialise the index to `index` (a scratch file); returns it and the records file, both
+    /// complete (a builder made with a records file).
+    pub fn finish_spooled(
+        mut self,
+        index: std::fs::File,
+    ) -> std::io::Result<(std::fs::File, std::fs::File)> {
+        let mut m = self.join()?;
+        let mut out = std::io::BufWriter::with_capacity(1 << 20, index);
+        m.finish_to(&mut out)?;
+        let index = out.into_inner().map_err(|e| e.into_error())?;
+        let sink = m
+            .sink
+            .take()
+            .ok_or_else(|| std::io::Error::other("the search index builder has no records file"))?;
+        Ok((index, sink.into_inner().map_err(|e| e.into_error())?))
     }
 }
 
@@ -487,9 +518,13 @@ struct Merger {
     /// Records of the frame being filled: a JSON array in the making.
     frame: Vec<u8>,
     frame_units: usize,
-    /// (offset in `records`, length, first unit) of each finished frame.
+    /// (offset in the records object, length, first unit) of each finished frame.
     frames: Vec<(u64, u32, u32)>,
+    /// Records frames not yet written to `sink` (all of them without one).
     records: Vec<u8>,
+    /// Bytes of records already written to `sink`.
+    records_base: u64,
+    sink: Option<std::io::BufWriter<std::fs::File>>,
     compressor: Option<zstd::bulk::Compressor<'static>>,
     /// The first unit of the frame being filled.
     frame_first: u32,
@@ -546,8 +581,7 @@ impl Merger {
         frame.clear();
         self.frame = frame;
         self.frame_units = 0;
-        self.push_frame(&z, self.frame_first);
-        Ok(())
+        self.push_frame(&z, self.frame_first)
     }
 
     fn compress(&mut self, json: &[u8]) -> std::io::Result<Vec<u8>> {
@@ -558,10 +592,35 @@ impl Merger {
         compressor.compress(json)
     }
 
-    fn push_frame(&mut self, z: &[u8], first: u32) {
-        self.frames
-            .push((self.records.len() as u64, z.len() as u32, first));
+    fn push_frame(&mut self, z: &[u8], first: u32) -> std::io::Result<()> {
+        self.frames.push((
+            self.records_base + self.records.len() as u64,
+            z.len() as u32,
+            first,
+        ));
         self.records.extend_from_slice(z);
+        if self.records.len() >= 4 << 20 {
+            self.drain_records()?;
+        }
+        Ok(())
+    }
+
+    /// Write the pending records to the sink, if there is one.
+    fn drain_records(&mut self) -> std::io::Result<()> {
+        if let Some(sink) = &mut self.sink {
+            use std::io::Write;
+            sink.write_all(&self.records)?;
+            self.records_base += self.records.len() as u64;
+            self.records.clear();
+        }
+        Ok(())
+    }
+
+    fn with_sink(sink: Option<std::fs::File>) -> Merger {
+        Merger {
+            sink: sink.map(|f| std::io::BufWriter::with_capacity(1 << 20, f)),
+            ..Merger::default()
+        }
     }
 
     /// The index of `ix` (its records object: `records`) restricted to the units of the files
@@ -571,9 +630,11 @@ impl Merger {
         ix: &SearchIndex,
         records: &[u8],
         keep: impl Fn(&str) -> bool,
-    ) -> Result<Merger, CorruptIndex> {
-        let bad = |what: String| CorruptIndex(format!("search index: {what}"));
-        let mut m = Merger::default();
+        sink: Option<std::fs::File>,
+    ) -> std::io::Result<Merger> {
+        let bad =
+            |what: String| std::io::Error::other(CorruptIndex(format!("search index: {what}")));
+        let mut m = Merger::with_sink(sink);
         let mut file_to = vec![u32::MAX; ix.files.len()];
         for (f, path) in ix.files.iter().enumerate() {
             if keep(path) {
@@ -608,7 +669,7 @@ impl Merger {
                 .ok_or_else(|| bad(format!("records frame {f} is out of bounds")))?;
             let new_first = unit_to[units.clone().find(|&u| unit_to[u] != u32::MAX).unwrap_or(0)];
             if kept == units.len() {
-                m.push_frame(z, new_first);
+                m.push_frame(z, new_first)?;
                 continue;
             }
             let json = decompress_records(z).map_err(|e| bad(format!("frame {f}: {e}")))?;
@@ -623,8 +684,8 @@ impl Merger {
                 .map(|(_, r)| r)
                 .collect();
             let json = serde_json::to_vec(&rest).map_err(|e| bad(e.to_string()))?;
-            let z = m.compress(&json).map_err(|e| bad(e.to_string()))?;
-            m.push_frame(&z, new_first);
+            let z = m.compress(&json)?;
+            m.push_frame(&z, new_first)?;
         }
         let terms: Vec<(String, Posting)> = (0..ix.terms)
             .into_par_iter()
@@ -661,8 +722,11 @@ impl Merger {
         Ok(m)
     }
 
-    fn finish(mut self) -> std::io::Result<(Vec<u8>, Vec<u8>)> {
+    /// Write the index to `out`; the records are complete after (the last frame flushed,
+    /// and written to the sink if there is one).
+    fn finish_to(&mut self, out: &mut impl std::io::Write) -> std::io::Result<()> {
         self.flush_frame()?;
+        self.drain_records()?;
         let terms = std::mem::take(&mut self.dict).into_terms();
         let avg = |i: usize| {
             if self.counts[i] == 0 {
@@ -671,65 +735,52 @@ impl Merger {
                 (self.lengths[i] as f64 / self.counts[i] as f64).max(1.0) as f32
             }
         };
-        let size = 8
-            + 16
-            + self.files.iter().map(|p| 4 + p.len()).sum::<usize>()
-            + self.units.len() * 14
-            + 4
-            + self.frames.len() * 16
-            + 4
-            + terms.len() * DIR_ENTRY
-            + 4
-            + terms.iter().map(String::len).sum::<usize>()
-            + self.postings.iter().map(|p| p.data.len()).sum::<usize>();
-        let mut out = Vec::with_capacity(size);
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&(self.units.len() as u32).to_le_bytes());
-        out.extend_from_slice(&(self.files.len() as u32).to_le_bytes());
-        out.extend_from_slice(&avg(0).to_le_bytes());
-        out.extend_from_slice(&avg(1).to_le_bytes());
+        out.write_all(MAGIC)?;
+        out.write_all(&(self.units.len() as u32).to_le_bytes())?;
+        out.write_all(&(self.files.len() as u32).to_le_bytes())?;
+        out.write_all(&avg(0).to_le_bytes())?;
+        out.write_all(&avg(1).to_le_bytes())?;
         for p in &self.files {
-            out.extend_from_slice(&(p.len() as u32).to_le_bytes());
-            out.extend_from_slice(p.as_bytes());
+            out.write_all(&(p.len() as u32).to_le_bytes())?;
+            out.write_all(p.as_bytes())?;
         }
         for u in &self.units {
-            out.extend_from_slice(&u.file.to_le_bytes());
-            out.extend_from_slice(&u.len.to_le_bytes());
-            out.extend_from_slice(&u.prior.to_le_bytes());
-            out.push(u.name_terms);
-            out.push(u8::from(u.is_file));
+            out.write_all(&u.file.to_le_bytes())?;
+            out.write_all(&u.len.to_le_bytes())?;
+            out.write_all(&u.prior.to_le_bytes())?;
+            out.write_all(&[u.name_terms, u8::from(u.is_file)])?;
         }
-        out.extend_from_slice(&(self.frames.len() as u32).to_le_bytes());
+        out.write_all(&(self.frames.len() as u32).to_le_bytes())?;
         for (offset, len, first) in &self.frames {
-            out.extend_from_slice(&offset.to_le_bytes());
-            out.extend_from_slice(&len.to_le_bytes());
-            out.extend_from_slice(&first.to_le_bytes());
+            out.write_all(&offset.to_le_bytes())?;
+            out.write_all(&len.to_le_bytes())?;
+            out.write_all(&first.to_le_bytes())?;
         }
         // Terms no unit holds any more (after an update) are left out.
         let mut order: Vec<u32> = (0..terms.len() as u32)
             .filter(|&t| self.postings[t as usize].df > 0)
             .collect();
         order.sort_unstable_by(|&a, &b| terms[a as usize].cmp(&terms[b as usize]));
-        out.extend_from_slice(&(order.len() as u32).to_le_bytes());
+        out.write_all(&(order.len() as u32).to_le_bytes())?;
         let (mut text_at, mut post_at) = (0u32, 0u64);
         for &t in &order {
             let p = &self.postings[t as usize];
-            out.extend_from_slice(&text_at.to_le_bytes());
-            out.extend_from_slice(&p.df.to_le_bytes());
-            out.extend_from_slice(&post_at.to_le_bytes());
-            out.extend_from_slice(&(p.data.len() as u32).to_le_bytes());
+            out.write_all(&text_at.to_le_bytes())?;
+            out.write_all(&p.df.to_le_bytes())?;
+            out.write_all(&post_at.to_le_bytes())?;
+            out.write_all(&(p.data.len() as u32).to_le_bytes())?;
             text_at += terms[t as usize].len() as u32;
             post_at += p.data.len() as u64;
         }
-        out.extend_from_slice(&text_at.to_le_bytes());
+        out.write_all(&text_at.to_le_bytes())?;
         for &t in &order {
-            out.extend_from_slice(terms[t as usize].as_bytes());
+            out.write_all(terms[t as usize].as_bytes())?;
         }
         for &t in &order {
             // Freed as they are copied: the index is not held twice.
-            out.extend_from_slice(&std::mem::take(&mut self.postings[t as usize].data));
+            out.write_all(&std::mem::take(&mut self.postings[t as usize].data))?;
         }
-        Ok((out, self.records))
+        Ok(())
     }
 }
 
@@ -1207,6 +1258,21 @@ pub async fn save(
     store.put(&index_path(source_id, version), index).await
 }
 
+/// Store an index built to scratch files ([`Builder::finish_spooled`]): records first, as
+/// [`save`] does.
+pub async fn save_files(
+    store: &Store,
+    source_id: &str,
+    version: u64,
+    index: std::fs::File,
+    records: std::fs::File,
+) -> quarry_storage::Result<()> {
+    store
+        .put_file(&units_path(source_id, version), records)
+        .await?;
+    store.put_file(&index_path(source_id, version), index).await
+}
+
 /// The records of `units` of `ix` (the index of `symbols` at `version`), in that order: the
 /// row a result is rendered from (`identifier`, `path`, `kind`, range, `summary`, `size`… for
 /// definitions; `identifier`, `path`, `language`, `lines`, `bytes` for files).
@@ -1477,9 +1543,13 @@ mod tests {
         // m2.py deleted, m5.py changed (its units go, the new ones follow), m12.py added: the
         // first three frames (16 units each) are cut into, the last two copied.
         let (changed, added) = (module(5, "socket"), module(12, "socket"));
-        let mut b = Builder::from_index(&ix, &records, |p| p != "m2.py" && p != "m5.py").unwrap();
+        // Updated through scratch files (as `quarry index` does), the fresh one in memory.
+        let keep = |p: &str| p != "m2.py" && p != "m5.py";
+        let sink = tempfile::tempfile().unwrap();
+        let mut b = Builder::from_index(&ix, &records, keep, Some(sink)).unwrap();
         b.add_files(&[changed.clone(), added.clone()]).unwrap();
-        save(&store, "src", 2, b.finish().unwrap()).await.unwrap();
+        let (index, units) = b.finish_spooled(tempfile::tempfile().unwrap()).unwrap();
+        save_files(&store, "src", 2, index, units).await.unwrap();
         let mut fresh: Vec<FileInput> = old
             .into_iter()
             .filter(|f| f.path != "m2.py" && f.path != "m5.py")
@@ -1516,7 +1586,7 @@ mod tests {
             read_units(&store, "src", 3, &f, &every).await.unwrap()
         );
         // Records that do not hold the frames are an error, not a panic.
-        assert!(Builder::from_index(&ix, &records[..10], |p| p != "m0.py").is_err());
+        assert!(Builder::from_index(&ix, &records[..10], |p| p != "m0.py", None).is_err());
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
