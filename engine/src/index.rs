@@ -919,8 +919,11 @@ async fn update_trigrams(
     }
 }
 
-/// Files tokenised per batch when building the search index.
+/// Files tokenised per batch when building the search index: at most this many, and fewer
+/// once their contents reach [`SEARCH_BATCH_BYTES`] (a batch's contents, tokens and postings
+/// are in memory at once, twice over while the previous batch merges).
 const SEARCH_BATCH_FILES: usize = 256;
+const SEARCH_BATCH_BYTES: i64 = 16 << 20;
 
 /// Build and store the search index of `symbols` at `symbols_version`: definitions stream from
 /// the table in file order, grouped per file; their files' contents come from the trigram
@@ -1014,6 +1017,7 @@ async fn build_search(
     };
     let mut done: HashSet<String> = HashSet::new();
     let mut pending: Vec<(String, Vec<search::SymbolInput>)> = Vec::new();
+    let mut pending_bytes: i64 = 0;
     let ds = tables::open_table(store, id, "symbols", symbols_version).await?;
     let mut scan = ds.scan();
     scan.project(&[
@@ -1072,7 +1076,8 @@ async fn build_search(
             }
             let p = path.value(r);
             if pending.last().is_none_or(|(last, _)| last != p) {
-                if pending.len() >= SEARCH_BATCH_FILES {
+                if pending.len() >= SEARCH_BATCH_FILES || pending_bytes >= SEARCH_BATCH_BYTES {
+                    pending_bytes = 0;
                     // A new path: the pending files are complete (a file's rows are
                     // contiguous; should one recur, its later rows are added as more
                     // definitions of the same file).
@@ -1080,6 +1085,7 @@ async fn build_search(
                         .add(&mut done, &mut builder, std::mem::take(&mut pending))
                         .await?;
                 }
+                pending_bytes += meta.get(p).map_or(0, |m| m.3);
                 pending.push((p.to_string(), Vec::new()));
             }
             if let Some((_, syms)) = pending.last_mut() {
@@ -1109,10 +1115,19 @@ async fn build_search(
         .filter(|p| base.as_ref().is_none_or(|b| b.changed.contains(p.as_str())))
         .cloned()
         .collect();
-    for chunk in rest.chunks(SEARCH_BATCH_FILES) {
-        let groups = chunk.iter().map(|p| (p.clone(), Vec::new())).collect();
-        inputs.add(&mut done, &mut builder, groups).await?;
+    let mut groups: Vec<(String, Vec<search::SymbolInput>)> = Vec::new();
+    let mut group_bytes = 0;
+    for p in rest {
+        group_bytes += meta.get(&p).map_or(0, |m| m.3);
+        groups.push((p, Vec::new()));
+        if groups.len() >= SEARCH_BATCH_FILES || group_bytes >= SEARCH_BATCH_BYTES {
+            group_bytes = 0;
+            inputs
+                .add(&mut done, &mut builder, std::mem::take(&mut groups))
+                .await?;
+        }
     }
+    inputs.add(&mut done, &mut builder, groups).await?;
     let index = spool()?;
     let (index, records) = tokio::task::block_in_place(|| builder.finish_spooled(index))
         .map_err(|e| EngineError::Internal(format!("building the search index: {e}")))?;
