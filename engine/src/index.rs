@@ -923,6 +923,7 @@ async fn update_trigrams(
 /// once their contents reach [`SEARCH_BATCH_BYTES`] (a batch's contents, tokens and postings
 /// are in memory at once, twice over while the previous batch merges).
 const SEARCH_BATCH_FILES: usize = 256;
+/// See [`SEARCH_BATCH_FILES`].
 const SEARCH_BATCH_BYTES: i64 = 16 << 20;
 
 /// Build and store the search index of `symbols` at `symbols_version`: definitions stream from
@@ -937,14 +938,14 @@ async fn build_search(
 ) -> Result<()> {
     use futures::TryStreamExt;
     let id = source.id.as_str();
-    // Updating: start from the previous index's unchanged files; only the changed files'
-    // definitions are read (and tokenised) below.
     // The records (and at the end the index) go to scratch files of the store, not memory.
     let spool = || {
         store.spool().map_err(|e| {
             EngineError::Internal(format!("creating a scratch file for the search index: {e}"))
         })
     };
+    // Updating: start from the previous index's unchanged files; only the changed files'
+    // definitions are read (and tokenised) below.
     let mut builder = match &base {
         None => search::Builder::spooled(spool()?),
         Some(b) => {
