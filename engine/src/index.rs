@@ -520,12 +520,12 @@ pub async fn index_repository(
     // After an in-place update of the files table, the derived indexes are updated too (when
     // the change was small enough to hold): the paths present now, and the files whose rows
     // were appended (new and changed) with their contents.
-    let delta: Option<(HashSet<String>, Vec<(String, String)>)> = match pinned {
+    let delta = match pinned {
         Some(_) if files_changed => {
             let mut a = acc
                 .lock()
                 .map_err(|_| EngineError::Internal("poisoned".into()))?;
-            let present = a.analysed.iter().map(|(p, _, _)| p.clone()).collect();
+            let present: HashSet<String> = a.analysed.iter().map(|(p, _, _)| p.clone()).collect();
             a.changed.take().map(|changed| (present, changed))
         }
         _ => None,

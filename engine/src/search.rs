@@ -480,7 +480,8 @@ impl Builder {
     }
 
     /// Serialise: (the `.index` object, the `.units` object), in memory (a builder made
-    /// without a records file).
+    /// without a records file; tests).
+    #[cfg(test)]
     pub fn finish(mut self) -> std::io::Result<(Vec<u8>, Vec<u8>)> {
         let mut m = self.join()?;
         let mut index = Vec::new();
@@ -1247,7 +1248,9 @@ fn file_name(version: u64, kind: &str) -> String {
     format!("symbols-{version:010}.{kind}")
 }
 
-/// Store a built index: the records first, so an index that exists always has them.
+/// Store a built index: the records first, so an index that exists always has them (tests;
+/// `quarry index` stores spooled files with [`save_files`]).
+#[cfg(test)]
 pub async fn save(
     store: &Store,
     source_id: &str,

@@ -294,7 +294,8 @@ impl Builder {
         Ok(())
     }
 
-    /// The serialised index and the contents' frames, in memory (small indexes, tests).
+    /// The serialised index and the contents' frames, in memory (tests).
+    #[cfg(test)]
     pub fn finish(self) -> (Vec<u8>, Vec<u8>) {
         let (mut grams, mut texts) = (Vec::new(), Vec::new());
         // Writing to vectors cannot fail.
@@ -624,7 +625,9 @@ fn file_name(version: u64, kind: &str) -> String {
     format!("files-{version:010}.{kind}")
 }
 
-/// Store a built index: the contents first, so an index that exists always has them.
+/// Store a built index: the contents first, so an index that exists always has them (tests;
+/// `quarry index` stores spooled files with [`save_files`]).
+#[cfg(test)]
 pub async fn save(
     store: &Store,
     source_id: &str,
