@@ -11,7 +11,7 @@
 //!    `edges`, and publish the new snapshot (`Ready`) by rewriting the one catalog record.
 //!    Until then readers keep the previous snapshot, so a crash or error leaves it intact.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -610,24 +610,16 @@ pub async fn index_repository(
                 progress.phase("loading unchanged analyses", None);
                 load_previous_analyses(catalog, &source, &prefix, &missing).await?
             };
-            // Each unchanged file's loaded analysis beside it, to be packed in parallel.
-            let analysed: Vec<_> = analysed
+            // Each unchanged file's loaded analysis (already packed) beside it; a file the
+            // tables hold no row of had an empty analysis.
+            let analysed: Vec<(String, &'static str, Arc<Packed>)> = analysed
                 .into_iter()
                 .map(|(p, l, a)| {
-                    let loaded = a.is_none().then(|| loaded.remove(&p).unwrap_or_default());
-                    (p, l, a, loaded)
-                })
-                .collect();
-            let analysed: Vec<(String, &'static str, Arc<Packed>)> = analysed
-                .into_par_iter()
-                .map(|(p, l, a, loaded)| {
-                    let a = match (a, loaded) {
-                        (Some(a), _) => a,
-                        (None, loaded) => {
-                            Arc::new(Packed::new(&loaded.unwrap_or_default()).map_err(|e| {
-                                EngineError::Internal(format!("packing an analysis: {e}"))
-                            })?)
-                        }
+                    let a = match a.or_else(|| loaded.remove(&p)) {
+                        Some(a) => a,
+                        None => Arc::new(Packed::new(&FileAnalysis::default()).map_err(|e| {
+                            EngineError::Internal(format!("packing an analysis: {e}"))
+                        })?),
                     };
                     Ok((p, l, a))
                 })
@@ -1371,7 +1363,7 @@ async fn load_previous_analyses(
     source: &DataSource,
     prefix: &str,
     wanted: &std::collections::HashSet<&str>,
-) -> Result<HashMap<String, FileAnalysis>> {
+) -> Result<HashMap<String, Arc<Packed>>> {
     use futures::TryStreamExt;
     let store = catalog.store();
     let snap = source
@@ -1384,26 +1376,61 @@ async fn load_previous_analyses(
     let mut loader = Loader {
         wanted,
         prefix,
-        analyses: HashMap::new(),
+        analyses: BTreeMap::new(),
+        packed: HashMap::new(),
         path: String::new(),
         keep: false,
         file_prefix: String::new(),
         current: FileAnalysis::default(),
         qnames: HashSet::new(),
     };
+    // Both tables are in path order (files are listed sorted by path, and both are written
+    // in that order): read them side by side, so a file is packed as soon as its symbols and
+    // its edges are both read, and only the files in between are held as structs.
     let symbols = tables::open_table(store, &source.id, "symbols", sv).await?;
-    let mut stream = tables::scan_stream(&symbols, "symbols", Loader::SYMBOL_COLUMNS).await?;
-    while let Some(batch) = stream.try_next().await? {
-        tokio::task::block_in_place(|| loader.symbols(&batch))?;
-    }
-    loader.flush();
+    let mut symbol_batches =
+        tables::scan_stream(&symbols, "symbols", Loader::SYMBOL_COLUMNS).await?;
     let edges = tables::open_table(store, &source.id, "edges", ev).await?;
-    let mut stream = tables::scan_stream(&edges, "edges", Loader::EDGE_COLUMNS).await?;
-    while let Some(batch) = stream.try_next().await? {
-        tokio::task::block_in_place(|| loader.edges(&batch))?;
+    let mut edge_batches = tables::scan_stream(&edges, "edges", Loader::EDGE_COLUMNS).await?;
+    let mut edge_batch: Option<(RecordBatch, usize)> = None;
+    loop {
+        // Symbols up to the end of the next batch: the files before its last path are
+        // complete on that side (the last one may go on in the next batch).
+        let bound = match symbol_batches.try_next().await? {
+            Some(batch) if batch.num_rows() == 0 => continue,
+            Some(batch) => {
+                tokio::task::block_in_place(|| loader.symbols(&batch))?;
+                let last = Columns::new(&batch).str("path")?;
+                Some(last.value(batch.num_rows() - 1).to_string())
+            }
+            None => None,
+        };
+        let at_end = bound.is_none();
+        if !at_end {
+            loader.flush();
+        }
+        // Edges of the files before the bound (all of them at the end).
+        loop {
+            let (batch, row) = match edge_batch.take() {
+                Some(b) => b,
+                None => match edge_batches.try_next().await? {
+                    Some(b) => (b, 0),
+                    None => break,
+                },
+            };
+            let next = tokio::task::block_in_place(|| loader.edges(&batch, row, bound.as_deref()))?;
+            if next < batch.num_rows() {
+                edge_batch = Some((batch, next));
+                break;
+            }
+        }
+        loader.flush();
+        tokio::task::block_in_place(|| loader.pack_before(bound.as_deref()))?;
+        if at_end {
+            break;
+        }
     }
-    loader.flush();
-    Ok(loader.analyses)
+    Ok(loader.packed)
 }
 
 /// A stored position or count as analysis holds it (a negative or huge one, which analysis
@@ -1419,7 +1446,10 @@ fn stored_u32(v: i64) -> u32 {
 struct Loader<'a> {
     wanted: &'a std::collections::HashSet<&'a str>,
     prefix: &'a str,
-    analyses: HashMap<String, FileAnalysis>,
+    /// Files read so far and not yet packed, by path.
+    analyses: BTreeMap<String, FileAnalysis>,
+    /// Files packed.
+    packed: HashMap<String, Arc<Packed>>,
     /// The file being built, and whether it is wanted.
     path: String,
     keep: bool,
@@ -1468,7 +1498,7 @@ impl Loader<'_> {
             return;
         }
         if edges {
-            self.current = self.analyses.remove(path).unwrap_or_default();
+            self.current = self.take(path);
             self.qnames.clear();
             self.qnames.extend(
                 self.current
@@ -1487,12 +1517,43 @@ impl Loader<'_> {
         if !self.keep || (done.symbols.is_empty() && done.edges.is_empty()) {
             return;
         }
-        let entry = self
-            .analyses
-            .entry(std::mem::take(&mut self.path))
-            .or_default();
+        let path = std::mem::take(&mut self.path);
+        let mut entry = self.take(&path);
         entry.symbols.extend(done.symbols);
         entry.edges.extend(done.edges);
+        self.analyses.insert(path, entry);
+    }
+
+    /// A file's analysis so far (unpacked again, should its rows come back after it was
+    /// packed: rows out of path order are merged, never lost).
+    fn take(&mut self, path: &str) -> FileAnalysis {
+        if let Some(a) = self.analyses.remove(path) {
+            return a;
+        }
+        self.packed
+            .remove(path)
+            .and_then(|p| p.unpack().ok())
+            .unwrap_or_default()
+    }
+
+    /// Pack (in parallel) the files before `bound` (all of them without one): both of their
+    /// tables' rows have been read.
+    fn pack_before(&mut self, bound: Option<&str>) -> Result<()> {
+        let rest = match bound {
+            Some(b) => self.analyses.split_off(b),
+            None => BTreeMap::new(),
+        };
+        let done = std::mem::replace(&mut self.analyses, rest);
+        let packed: Vec<(String, Arc<Packed>)> = done
+            .into_par_iter()
+            .map(|(path, a)| {
+                let p = Packed::new(&a)
+                    .map_err(|e| EngineError::Internal(format!("packing an analysis: {e}")))?;
+                Ok((path, Arc::new(p)))
+            })
+            .collect::<Result<_>>()?;
+        self.packed.extend(packed);
+        Ok(())
     }
 
     fn symbols(&mut self, batch: &RecordBatch) -> Result<()> {
@@ -1538,7 +1599,9 @@ impl Loader<'_> {
         Ok(())
     }
 
-    fn edges(&mut self, batch: &RecordBatch) -> Result<()> {
+    /// Edge rows of `batch` from `row` on, up to the first whose path is not before `bound`;
+    /// returns where it stopped.
+    fn edges(&mut self, batch: &RecordBatch, row: usize, bound: Option<&str>) -> Result<usize> {
         let c = Columns::new(batch);
         let (kind, sq, sp, line, ch, tn, tq) = (
             c.str("kind")?,
@@ -1549,7 +1612,11 @@ impl Loader<'_> {
             c.str("target_name")?,
             c.str("target_qualifier")?,
         );
-        for i in 0..batch.num_rows() {
+        for i in row..batch.num_rows() {
+            if bound.is_some_and(|b| sp.value(i) >= b) {
+                self.flush();
+                return Ok(i);
+            }
             self.switch(sp.value(i), true);
             if !self.keep {
                 continue;
@@ -1568,7 +1635,7 @@ impl Loader<'_> {
                 qualifier: opt_str(tq, i).map(Into::into),
             });
         }
-        Ok(())
+        Ok(batch.num_rows())
     }
 }
 
