@@ -1808,6 +1808,85 @@ mod tests {
         assert_eq!(count_lines("\n\n"), 2);
     }
 
+    /// Rows of a file that come back after it was packed (tables out of path order) are
+    /// merged into its analysis, not lost or duplicated as a second file.
+    #[test]
+    fn loader_merges_rows_of_a_file_already_packed() {
+        use arrow_array::{ArrayRef, BooleanArray, Int64Array, StringArray};
+        let strs = |v: &[Option<&str>]| Arc::new(StringArray::from(v.to_vec())) as ArrayRef;
+        let ints = |v: &[i64]| Arc::new(Int64Array::from(v.to_vec())) as ArrayRef;
+        let symbols = |rows: &[(&str, &str)]| {
+            let n = rows.len();
+            let paths: Vec<Option<&str>> = rows.iter().map(|r| Some(r.0)).collect();
+            let names: Vec<Option<&str>> = rows.iter().map(|r| Some(r.1)).collect();
+            RecordBatch::try_from_iter([
+                ("path", strs(&paths)),
+                ("kind", strs(&vec![Some("function"); n])),
+                ("name", strs(&names)),
+                ("qualified_name", strs(&names)),
+                ("parent", strs(&vec![None; n])),
+                ("start_line", ints(&vec![1; n])),
+                ("start_character", ints(&vec![0; n])),
+                ("end_line", ints(&vec![2; n])),
+                ("end_character", ints(&vec![1; n])),
+                ("signature", strs(&vec![Some("fn f()"); n])),
+                ("doc", strs(&vec![None; n])),
+                (
+                    "is_public",
+                    Arc::new(BooleanArray::from(vec![true; n])) as ArrayRef,
+                ),
+                ("complexity", ints(&vec![0; n])),
+            ])
+            .unwrap()
+        };
+        let wanted: HashSet<&str> = ["a.rs", "c.rs"].into_iter().collect();
+        let mut loader = Loader {
+            wanted: &wanted,
+            prefix: "o/r",
+            analyses: BTreeMap::new(),
+            packed: HashMap::new(),
+            path: String::new(),
+            keep: false,
+            file_prefix: String::new(),
+            current: FileAnalysis::default(),
+            qnames: HashSet::new(),
+        };
+        loader
+            .symbols(&symbols(&[
+                ("a.rs", "one"),
+                ("b.rs", "skip"),
+                ("c.rs", "three"),
+            ]))
+            .unwrap();
+        loader.flush();
+        loader.pack_before(Some("c.rs")).unwrap();
+        assert!(loader.packed.contains_key("a.rs"));
+        // a.rs again, after it was packed; then its edges.
+        loader.symbols(&symbols(&[("a.rs", "two")])).unwrap();
+        loader.flush();
+        let edges = RecordBatch::try_from_iter([
+            ("kind", strs(&[Some("calls")])),
+            ("source_qname", strs(&[Some("two")])),
+            ("source_path", strs(&[Some("a.rs")])),
+            ("line", ints(&[1])),
+            ("character", ints(&[4])),
+            ("target_name", strs(&[Some("three")])),
+            ("target_qualifier", strs(&[None])),
+        ])
+        .unwrap();
+        assert_eq!(loader.edges(&edges, 0, None).unwrap(), 1);
+        loader.flush();
+        loader.pack_before(None).unwrap();
+        let mut paths: Vec<&String> = loader.packed.keys().collect();
+        paths.sort();
+        assert_eq!(paths, ["a.rs", "c.rs"]);
+        let a = loader.packed["a.rs"].unpack().unwrap();
+        let names: Vec<&str> = a.symbols.iter().map(|s| &*s.name).collect();
+        assert_eq!(names, ["one", "two"]);
+        assert_eq!(a.edges.len(), 1);
+        assert_eq!(a.edges[0].source.as_deref(), Some("two"));
+    }
+
     #[test]
     fn classification() {
         assert_eq!(classify_path("vendor/x.go", 10, 100), Some("vendored"));
