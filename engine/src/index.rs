@@ -1373,17 +1373,7 @@ async fn load_previous_analyses(
     let (Some(sv), Some(ev)) = (snap.symbols, snap.edges) else {
         return Err(EngineError::Internal("snapshot without analysis".into()));
     };
-    let mut loader = Loader {
-        wanted,
-        prefix,
-        analyses: BTreeMap::new(),
-        packed: HashMap::new(),
-        path: String::new(),
-        keep: false,
-        file_prefix: String::new(),
-        current: FileAnalysis::default(),
-        qnames: HashSet::new(),
-    };
+    let mut loader = Loader::new(wanted, prefix);
     // Both tables are in path order (files are listed sorted by path, and both are written
     // in that order): read them side by side, so a file is packed as soon as its symbols and
     // its edges are both read, and only the files in between are held as structs.
@@ -1460,7 +1450,21 @@ struct Loader<'a> {
     qnames: HashSet<Arc<str>>,
 }
 
-impl Loader<'_> {
+impl<'a> Loader<'a> {
+    fn new(wanted: &'a std::collections::HashSet<&'a str>, prefix: &'a str) -> Self {
+        Loader {
+            wanted,
+            prefix,
+            analyses: BTreeMap::new(),
+            packed: HashMap::new(),
+            path: String::new(),
+            keep: false,
+            file_prefix: String::new(),
+            current: FileAnalysis::default(),
+            qnames: HashSet::new(),
+        }
+    }
+
     const SYMBOL_COLUMNS: &'static [&'static str] = &[
         "path",
         "kind",
@@ -1840,17 +1844,7 @@ mod tests {
             .unwrap()
         };
         let wanted: HashSet<&str> = ["a.rs", "c.rs"].into_iter().collect();
-        let mut loader = Loader {
-            wanted: &wanted,
-            prefix: "o/r",
-            analyses: BTreeMap::new(),
-            packed: HashMap::new(),
-            path: String::new(),
-            keep: false,
-            file_prefix: String::new(),
-            current: FileAnalysis::default(),
-            qnames: HashSet::new(),
-        };
+        let mut loader = Loader::new(&wanted, "o/r");
         loader
             .symbols(&symbols(&[
                 ("a.rs", "one"),
