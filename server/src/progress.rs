@@ -50,8 +50,13 @@ impl CliProgress {
 
     /// Clear the bar before printing the summary.
     pub fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
+        match &self.bar {
+            Some(bar) => bar.finish_and_clear(),
+            None => {
+                if let (Ok(s), Some(line)) = (self.state.lock(), memory_line()) {
+                    eprintln!("[{:>6.1}s] done{line}", s.started.elapsed().as_secs_f64());
+                }
+            }
         }
     }
 }
@@ -60,6 +65,32 @@ impl Default for CliProgress {
     fn default() -> Self {
         Self::new()
     }
+}
+
+/// This process's resident memory and its high-water mark so far (Linux: `/proc/self/status`),
+/// logged with each phase so an operator sees which phase needs the memory.
+fn memory() -> Option<(u64, u64)> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let field = |name: &str| -> Option<u64> {
+        let line = status.lines().find(|l| l.starts_with(name))?;
+        let kb: u64 = line[name.len()..]
+            .trim()
+            .trim_end_matches("kB")
+            .trim()
+            .parse()
+            .ok()?;
+        Some(kb * 1024)
+    };
+    Some((field("VmRSS:")?, field("VmHWM:")?))
+}
+
+fn memory_line() -> Option<String> {
+    let (rss, peak) = memory()?;
+    Some(format!(
+        " · memory {} (peak so far {})",
+        HumanBytes(rss),
+        HumanBytes(peak)
+    ))
 }
 
 impl Progress for CliProgress {
@@ -79,9 +110,10 @@ impl Progress for CliProgress {
                 bar.enable_steady_tick(std::time::Duration::from_millis(120));
             }
             None => eprintln!(
-                "[{:>6.1}s] {name}{}",
+                "[{:>6.1}s] {name}{}{}",
                 s.started.elapsed().as_secs_f64(),
-                total.map(|t| format!(" ({t} files)")).unwrap_or_default()
+                total.map(|t| format!(" ({t} files)")).unwrap_or_default(),
+                memory_line().unwrap_or_default()
             ),
         }
     }
