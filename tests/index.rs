@@ -282,7 +282,18 @@ fn reindex_after_edits_matches_a_fresh_index() {
     }
     let run = quarry(&store, &["index", dir.to_str().unwrap(), "--name", "poly"]);
     let log = String::from_utf8_lossy(&run.stderr);
-    assert!(log.contains("indexing content (trigrams)\n"), "{log}");
+    // A phase line: "[  0.0s] indexing content (trigrams) · memory … (peak so far …)".
+    let rebuilt = log.lines().any(|l| {
+        l.split("] ")
+            .nth(1)
+            .and_then(|rest| rest.split(" · ").next())
+            == Some("indexing content (trigrams)")
+    });
+    assert!(rebuilt, "{log}");
+    if cfg!(target_os = "linux") {
+        assert!(log.contains(" · memory "), "{log}");
+        assert!(log.contains("] done · memory "), "{log}");
+    }
     assert!(
         trigram_objects(&store) == updated,
         "a rebuild differs from the update"

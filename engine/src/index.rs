@@ -653,12 +653,13 @@ pub async fn index_repository(
             // relationship counts (ArtifactQuery's `incoming_calls` & co. are then plain columns
             // instead of a join over every edge).
             let counts: Mutex<Vec<[u32; 3]>> = Mutex::new(vec![[0; 3]; resolver.symbol_count()]);
+            let chunks = stream_chunks(analysed.iter().map(|(_, _, a)| a.raw_len()));
             let (ev, n_edges) = stream_table(
                 store,
                 &id,
                 "edges",
                 EDGES.clone(),
-                resolver.len(),
+                &chunks,
                 progress.as_ref(),
                 |range| {
                     let unpacked = unpack(range.clone())?;
@@ -681,7 +682,7 @@ pub async fn index_repository(
                 &id,
                 "symbols",
                 SYMBOLS.clone(),
-                resolver.len(),
+                &chunks,
                 progress.as_ref(),
                 |range| {
                     let unpacked = unpack(range.clone())?;
@@ -813,6 +814,10 @@ async fn build_trigrams(
     let mut builder = trigram::Builder::new();
     let failed =
         |e: std::io::Error| EngineError::Internal(format!("building the trigram index: {e}"));
+    // Posting lists past a budget go to a scratch file in sorted runs, merged at the end.
+    builder
+        .spill_to(store.spool().map_err(failed)?)
+        .map_err(failed)?;
     // The contents' frames and the index go to scratch files as they are made, not memory.
     let (mut grams, mut texts) = spools(store).map_err(failed)?;
     while let Some(batch) = stream.try_next().await.map_err(lance_err)? {
@@ -885,6 +890,9 @@ async fn update_trigrams(
         let mut builder = trigram::Builder::from_index(&ix, &texts, keep, &mut texts_out)
             .map_err(|e| e.to_string())?;
         drop((ix, texts));
+        builder
+            .spill_to(store.spool().map_err(|e| e.to_string())?)
+            .map_err(|e| e.to_string())?;
         for chunk in changed.chunks(1024) {
             let files: Vec<(&str, &[u8])> = chunk
                 .iter()
@@ -1643,8 +1651,31 @@ impl<'a> Loader<'a> {
     }
 }
 
-/// Files resolved per streamed batch.
+/// Files resolved per streamed batch, at most.
 const STREAM_FILES: usize = 256;
+/// Unpacked analysis bytes per streamed batch, at most (unless one file alone is more): a
+/// chunk of files is cut by size too, since a few generated files (API bindings) hold tens of
+/// thousands of definitions each — 256 of them made a 90 MB batch of edges on the registry.
+const STREAM_BYTES: usize = 4 << 20;
+
+/// Consecutive ranges of files, each at most [`STREAM_FILES`] files and [`STREAM_BYTES`] of
+/// unpacked analyses (a larger file is a range of its own).
+fn stream_chunks(sizes: impl Iterator<Item = usize>) -> Vec<std::ops::Range<usize>> {
+    let mut chunks = Vec::new();
+    let (mut start, mut end, mut bytes) = (0, 0, 0);
+    for size in sizes {
+        if end > start && (end - start == STREAM_FILES || bytes + size > STREAM_BYTES) {
+            chunks.push(start..end);
+            (start, bytes) = (end, 0);
+        }
+        bytes += size;
+        end += 1;
+    }
+    if end > start {
+        chunks.push(start..end);
+    }
+    chunks
+}
 
 /// Write a table from rows produced per file, streaming: a scoped thread turns file ranges
 /// into Arrow batches (in parallel within a range) and sends them over a bounded channel that
@@ -1657,7 +1688,7 @@ fn stream_table<F>(
     source_id: &str,
     table: &str,
     schema: arrow_schema::SchemaRef,
-    files: usize,
+    chunks: &[std::ops::Range<usize>],
     progress: &dyn Progress,
     make_batch: F,
 ) -> Result<(u64, u64)>
@@ -1669,17 +1700,14 @@ where
             let (tx, rx) = std::sync::mpsc::sync_channel::<RecordBatch>(2);
             let producer = s.spawn(move || -> Result<u64> {
                 let mut rows = 0;
-                let mut start = 0;
-                while start < files {
-                    let end = (start + STREAM_FILES).min(files);
-                    let (batch, n) = make_batch(start..end)?;
+                for chunk in chunks {
+                    let (batch, n) = make_batch(chunk.clone())?;
                     rows += n;
-                    progress.advance((end - start) as u64, 0);
+                    progress.advance(chunk.len() as u64, 0);
                     // A closed channel means the writer failed; its error is reported below.
                     if n > 0 && tx.send(batch).is_err() {
                         break;
                     }
-                    start = end;
                 }
                 Ok(rows)
             });
@@ -1814,6 +1842,20 @@ mod tests {
 
     /// Rows of a file that come back after it was packed (tables out of path order) are
     /// merged into its analysis, not lost or duplicated as a second file.
+    #[test]
+    fn stream_chunks_cut_by_files_and_by_bytes() {
+        let small = std::iter::repeat_n(10, 600);
+        assert_eq!(stream_chunks(small), vec![0..256, 256..512, 512..600]);
+        let mb = 1 << 20;
+        // A file over the budget is a chunk of its own; the bytes budget cuts the rest.
+        let sizes = [mb, 2 * mb, 9 * mb, mb, 3 * mb, 1];
+        assert_eq!(
+            stream_chunks(sizes.into_iter()),
+            vec![0..2, 2..3, 3..5, 5..6]
+        );
+        assert!(stream_chunks(std::iter::empty()).is_empty());
+    }
+
     #[test]
     fn loader_merges_rows_of_a_file_already_packed() {
         use arrow_array::{ArrayRef, BooleanArray, Int64Array, StringArray};

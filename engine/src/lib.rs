@@ -29,6 +29,7 @@ pub mod resolve;
 pub mod search;
 /// Where files come from: directories, git repositories, git URLs.
 pub mod source;
+pub mod spill;
 /// Embeddings from a local model folder (Model2Vec static models).
 pub mod static_model;
 /// Code-aware tokens for ranking.

@@ -132,11 +132,49 @@ pub struct Builder {
     /// Bytes of frames already handed on (where `texts` starts in the contents object).
     texts_base: u64,
     spans: Vec<(u64, u32, u32)>,
+    /// Where posting lists go once they pass `spill_at` bytes ([`crate::spill`]); without it
+    /// they stay in memory until the end.
+    spill: Option<crate::spill::Spill>,
+    spill_at: usize,
+    /// Bytes of posting lists held in memory.
+    held: usize,
 }
+
+/// Bytes of posting lists a builder holds before spilling them to its scratch file (the
+/// registry's 365 MB of source make 118 MB of lists; unspilled, with their vectors' spare
+/// capacity, they were ~175 MB of the trigram phase's peak).
+const SPILL_AT: usize = 32 << 20;
 
 impl Builder {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Spill posting lists to `file` (a scratch file) whenever they pass a budget, so the
+    /// builder's memory stays bounded; the finished index is the same byte for byte.
+    pub fn spill_to(&mut self, file: std::fs::File) -> std::io::Result<()> {
+        self.spill = Some(crate::spill::Spill::new(file));
+        self.spill_at = SPILL_AT;
+        self.spill_if_over()
+    }
+
+    fn spill_if_over(&mut self) -> std::io::Result<()> {
+        match &mut self.spill {
+            Some(spill) if self.held > self.spill_at => {
+                let mut lists: Vec<(u32, Posting)> = self.postings.drain().collect();
+                lists.sort_unstable_by_key(|(g, _)| *g);
+                let keys: Vec<[u8; 4]> = lists.iter().map(|(g, _)| g.to_be_bytes()).collect();
+                spill.write_run(
+                    keys.iter()
+                        .zip(&lists)
+                        .map(|(k, (_, p))| (&k[..], p.last, 0, p.data.as_slice())),
+                )?;
+                self.postings = FxHashMap::default();
+                self.held = 0;
+                Ok(())
+            }
+            _ => Ok(()),
+        }
     }
 
     /// Add a batch of (path, content); trigrams are found and contents compressed in parallel.
@@ -164,20 +202,23 @@ impl Builder {
             for (g, m) in grams {
                 match self.postings.get_mut(&g) {
                     Some(p) => {
+                        let before = p.data.len();
                         put_varint(&mut p.data, doc - p.last);
                         p.data.extend_from_slice(&[m.at, m.next]);
                         p.last = doc;
+                        self.held += p.data.len() - before;
                     }
                     None => {
                         let mut data = Vec::new();
                         put_varint(&mut data, doc);
                         data.extend_from_slice(&[m.at, m.next]);
+                        self.held += data.len() + std::mem::size_of::<(u32, Posting)>();
                         self.postings.insert(g, Posting { last: doc, data });
                     }
                 }
             }
         }
-        Ok(())
+        self.spill_if_over()
     }
 
     /// A builder holding the documents of a published index that `keep` admits, in their
@@ -243,6 +284,10 @@ impl Builder {
             })
             .filter(|(_, p)| !p.data.is_empty())
             .collect();
+        b.held = grams
+            .iter()
+            .map(|(_, p)| p.data.len() + std::mem::size_of::<(u32, Posting)>())
+            .sum();
         b.postings.reserve(grams.len());
         b.postings.extend(grams);
         Ok(b)
@@ -279,6 +324,40 @@ impl Builder {
             out.write_all(&offset.to_le_bytes())?;
             out.write_all(&zlen.to_le_bytes())?;
             out.write_all(&len.to_le_bytes())?;
+        }
+        if let Some(mut spill) = self.spill.take().filter(|s| !s.is_empty()) {
+            // Lists were spilled: the rest become the last run, then the runs are merged;
+            // the merged lists go to the scratch file after the runs (the directory, which
+            // precedes them in the index, is known only once they are all merged).
+            let keys: Vec<[u8; 4]> = sorted.iter().map(|(g, _)| g.to_be_bytes()).collect();
+            spill.write_run(
+                keys.iter()
+                    .zip(&sorted)
+                    .map(|(k, (_, p))| (&k[..], p.last, 0, p.data.as_slice())),
+            )?;
+            drop(sorted);
+            let start = spill.end();
+            let mut dir: Vec<(u32, u32, u32)> = Vec::new();
+            let mut merged = std::io::BufWriter::with_capacity(1 << 20, spill.file().try_clone()?);
+            std::io::Seek::seek(&mut merged, std::io::SeekFrom::Start(start))?;
+            let mut offset = 0u32;
+            let too_big = || std::io::Error::other("the trigram index is over 4 GiB");
+            spill.merge(|m| {
+                let g = u32::from_be_bytes(m.key.try_into().map_err(|_| too_big())?);
+                let len = u32::try_from(m.data.len()).map_err(|_| too_big())?;
+                dir.push((g, offset, len));
+                offset = offset.checked_add(len).ok_or_else(too_big)?;
+                std::io::Write::write_all(&mut merged, m.data)
+            })?;
+            std::io::Write::flush(&mut merged)?;
+            drop(merged);
+            out.write_all(&(dir.len() as u32).to_le_bytes())?;
+            for (g, offset, len) in &dir {
+                out.write_all(&g.to_le_bytes())?;
+                out.write_all(&offset.to_le_bytes())?;
+                out.write_all(&len.to_le_bytes())?;
+            }
+            return crate::spill::copy_range(spill.file(), start, u64::from(offset), out);
         }
         out.write_all(&(sorted.len() as u32).to_le_bytes())?;
         let mut offset = 0u32;
@@ -355,21 +434,36 @@ impl Contents {
         Ok(Contents { paths, spans })
     }
 
-    /// The documents of the index of `files` at `version`, without keeping its postings
-    /// (an index builder that only reads contents need not hold the whole index).
+    /// The documents of the index of `files` at `version`, without reading its postings
+    /// (an index builder that only reads contents need not fetch the whole index): the object
+    /// is read from its start, a growing prefix at a time, until the document list is whole.
     pub async fn load(store: &Store, source_id: &str, version: u64) -> Result<Contents, String> {
         let path = grams_path(source_id, version);
-        let bytes = store
-            .get(&path)
+        let size = store
+            .size(&path)
             .await
             .map_err(|e| e.to_string())?
             .ok_or_else(|| format!("{path} is missing"))?;
-        let mut r = Reader {
-            bytes: &bytes,
-            at: 0,
-            what: "trigram index",
-        };
-        Contents::read(&mut r).map_err(|e| e.to_string())
+        let mut want = size.min(1 << 20);
+        loop {
+            let bytes = store
+                .get_ranges(&path, std::slice::from_ref(&(0..want)))
+                .await
+                .map_err(|e| e.to_string())?
+                .pop()
+                .unwrap_or_default();
+            let mut r = Reader {
+                bytes: &bytes,
+                at: 0,
+                what: "trigram index",
+            };
+            match Contents::read(&mut r) {
+                Ok(contents) => return Ok(contents),
+                // A prefix too short for the list: read more (the whole object at most).
+                Err(_) if want < size => want = size.min(want * 4),
+                Err(e) => return Err(e.to_string()),
+            }
+        }
     }
 }
 
@@ -849,6 +943,61 @@ mod tests {
     /// Starting from a published index, dropping and appending files, gives byte for byte
     /// what a fresh build over the same files in the same order gives.
     #[test]
+    fn a_spilling_build_is_an_in_memory_build() {
+        let files: Vec<(String, String)> = (0..60)
+            .map(|i| {
+                let words: String = (0..i % 7 + 1)
+                    .map(|j| format!("w{} ", (i * j) % 13))
+                    .collect();
+                (
+                    format!("f{i}.rs"),
+                    format!("fn f{i}() {{ {words} }}\n{}", "ab".repeat(i)),
+                )
+            })
+            .collect();
+        let batches: Vec<Vec<(&str, &[u8])>> = files
+            .chunks(7)
+            .map(|c| c.iter().map(|(p, t)| (p.as_str(), t.as_bytes())).collect())
+            .collect();
+        let build = |spill: Option<usize>| {
+            let mut b = Builder::new();
+            if let Some(at) = spill {
+                b.spill_to(tempfile::tempfile().unwrap()).unwrap();
+                b.spill_at = at;
+            }
+            for batch in &batches {
+                b.add_batch(batch).unwrap();
+            }
+            let spilled = b.spill.as_ref().is_some_and(|s| !s.is_empty());
+            (b.finish(), spilled)
+        };
+        let (memory, spilled) = build(None);
+        assert!(!spilled);
+        // Spilling after every batch, and after some.
+        for at in [1, 600] {
+            let (spilled_build, spilled) = build(Some(at));
+            assert!(spilled, "the budget of {at} bytes should have spilled");
+            assert!(
+                spilled_build == memory,
+                "spilling at {at} bytes changed the index"
+            );
+        }
+        // An update that starts over budget spills its kept lists first.
+        let (grams, texts) = memory;
+        let ix = TrigramIndex::load(grams).unwrap();
+        let keep = |p: &str| p != "f3.rs";
+        let mut sink = Vec::new();
+        let mut b = Builder::from_index(&ix, &texts, keep, &mut sink).unwrap();
+        b.spill_to(tempfile::tempfile().unwrap()).unwrap();
+        b.spill_at = 1;
+        let mut plain = Builder::from_index(&ix, &texts, keep, &mut Vec::new()).unwrap();
+        let added: &[(&str, &[u8])] = &[("f3.rs", b"fn changed() {}")];
+        b.add_batch(added).unwrap();
+        plain.add_batch(added).unwrap();
+        assert!(b.finish().0 == plain.finish().0);
+    }
+
+    #[test]
     fn an_updated_index_is_a_fresh_build_of_the_same_files() {
         let build = |files: &[(&str, &str)]| {
             let mut b = Builder::new();
@@ -927,6 +1076,38 @@ mod store_tests {
     use super::*;
 
     #[tokio::test(flavor = "multi_thread")]
+    async fn a_document_list_longer_than_the_first_read_loads_whole() {
+        // ~1.6 MB of paths: more than the first prefix Contents::load reads.
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().to_str().unwrap()).unwrap();
+        let files: Vec<(String, String)> = (0..12_000)
+            .map(|i| {
+                (
+                    format!("{}/f{i}.rs", "deep/".repeat(25)),
+                    format!("fn f{i}() {{}}\n"),
+                )
+            })
+            .collect();
+        let batch: Vec<(&str, &[u8])> = files
+            .iter()
+            .map(|(p, c)| (p.as_str(), c.as_bytes()))
+            .collect();
+        let mut b = Builder::new();
+        b.add_batch(&batch).unwrap();
+        save(&store, "repo_y", 1, b.finish()).await.unwrap();
+        let contents = Contents::load(&store, "repo_y", 1).await.unwrap();
+        let paths: Vec<&str> = contents.paths().iter().map(String::as_str).collect();
+        let want: Vec<&str> = files.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(paths, want);
+        let texts = read_texts(&store, "repo_y", 1, &contents, &[11_999, 3])
+            .await
+            .unwrap();
+        assert_eq!(texts, vec![files[11_999].1.clone(), files[3].1.clone()]);
+        // A missing index is an error, not a panic.
+        assert!(Contents::load(&store, "repo_y", 2).await.is_err());
+    }
+
+    #[tokio::test(flavor = "multi_thread")]
     async fn contents_come_back_exactly_from_the_store() {
         let store = Store::open("memory://").unwrap();
         let files: Vec<(String, String)> = (0..50)
@@ -947,6 +1128,8 @@ mod store_tests {
         assert!(is_current(&store, "repo_x", 3).await);
         assert!(!is_current(&store, "repo_x", 2).await);
         let ix = load(&store, "repo_x", 3).await.unwrap();
+        let contents = Contents::load(&store, "repo_x", 3).await.unwrap();
+        assert_eq!(contents.paths(), ix.paths());
         let docs = ix.candidates(&["f17()".into()]).unwrap();
         assert_eq!(docs, vec![17]);
         let texts = read_texts(&store, "repo_x", 3, ix.contents(), &[40, 17, 0])

@@ -126,6 +126,16 @@ impl Store {
         }
     }
 
+    /// The size of an object in bytes; `None` when it does not exist.
+    pub async fn size(&self, rel: &str) -> Result<Option<u64>> {
+        let path = self.path(rel);
+        match self.object_store.head(&path).await {
+            Ok(meta) => Ok(Some(meta.size)),
+            Err(object_store::Error::NotFound { .. }) => Ok(None),
+            Err(e) => Err(StorageError::os(&path, e)),
+        }
+    }
+
     /// Read byte ranges of an object, in the order asked (nearby ranges are fetched
     /// together). A local store reads the file with `std` directly: object_store's local
     /// reader zero-fills each buffer before reading into it, which in the README's debug

@@ -144,6 +144,11 @@ impl Packed {
         &self.names
     }
 
+    /// Bytes of the analysis unpacked (its encoding): a measure of how many rows it makes.
+    pub fn raw_len(&self) -> usize {
+        self.raw_len
+    }
+
     /// The analysis, as it was packed.
     pub fn unpack(&self) -> Result<FileAnalysis, String> {
         let raw = crate::derived::decompress_frame(&self.frame, self.raw_len)
