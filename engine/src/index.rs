@@ -947,7 +947,8 @@ async fn build_search(
     // Updating: start from the previous index's unchanged files; only the changed files'
     // definitions are read (and tokenised) below.
     let mut builder = match &base {
-        None => search::Builder::spooled(spool()?),
+        None => search::Builder::spooled(spool()?, spool()?)
+            .map_err(|e| EngineError::Internal(format!("building the search index: {e}")))?,
         Some(b) => {
             let read = |path: String| async move {
                 store.get(&path).await?.ok_or_else(|| {
@@ -956,11 +957,11 @@ async fn build_search(
             };
             let index = read(search::index_path(id, b.old)).await?;
             let records = read(search::units_path(id, b.old)).await?;
-            let sink = spool()?;
+            let (sink, spill) = (spool()?, spool()?);
             tokio::task::block_in_place(|| {
                 let old = search::SearchIndex::load(index).map_err(|e| e.to_string())?;
                 let keep = |p: &str| b.present.contains(p) && !b.changed.contains(p);
-                search::Builder::from_index(&old, &records, keep, Some(sink))
+                search::Builder::from_index(&old, &records, keep, Some(sink), Some(spill))
                     .map_err(|e| e.to_string())
             })
             .map_err(EngineError::Internal)?

@@ -209,6 +209,12 @@ impl Interner {
         self.ids.len()
     }
 
+    /// The interner of `terms`, ids by position (the inverse of [`Self::into_terms`]).
+    fn from_terms(terms: Vec<String>) -> Interner {
+        let ids = terms.into_iter().zip(0u32..).collect();
+        Interner { ids }
+    }
+
     /// The terms, by id.
     fn into_terms(self) -> Vec<String> {
         let mut terms = vec![String::new(); self.ids.len()];
@@ -420,20 +426,28 @@ impl Builder {
     /// frame loses units), so an update costs about one decoding of the postings.
     /// With `sink`, the records go to that (scratch) file as they are made, not memory
     /// ([`Self::finish_spooled`]).
+    /// With `spill`, posting lists past a budget go to that scratch file in sorted runs
+    /// ([`crate::spill`]), so memory stays bounded; the index is the same byte for byte.
     pub fn from_index(
         ix: &SearchIndex,
         records: &[u8],
         keep: impl Fn(&str) -> bool,
         sink: Option<std::fs::File>,
+        spill: Option<std::fs::File>,
     ) -> std::io::Result<Self> {
-        Ok(Self::merging_into(Merger::from_index(
-            ix, records, keep, sink,
-        )?))
+        let mut m = Merger::from_index(ix, records, keep, sink)?;
+        if let Some(file) = spill {
+            m.spill_to(file, SPILL_AT)?;
+        }
+        Ok(Self::merging_into(m))
     }
 
-    /// A builder whose records go to `sink` (a scratch file) as they are made.
-    pub fn spooled(sink: std::fs::File) -> Self {
-        Self::merging_into(Merger::with_sink(Some(sink)))
+    /// A builder whose records go to `sink` and whose posting lists spill to `spill` (both
+    /// scratch files) as they are made.
+    pub fn spooled(sink: std::fs::File, spill: std::fs::File) -> std::io::Result<Self> {
+        let mut m = Merger::with_sink(Some(sink));
+        m.spill_to(spill, SPILL_AT)?;
+        Ok(Self::merging_into(m))
     }
 
     fn merging_into(mut m: Merger) -> Self {
@@ -529,14 +543,33 @@ struct Merger {
     compressor: Option<zstd::bulk::Compressor<'static>>,
     /// The first unit of the frame being filled.
     frame_first: u32,
+    /// Where posting lists go once they pass `spill_at` bytes ([`crate::spill`]); without it
+    /// they stay in memory until the end.
+    spill: Option<crate::spill::Spill>,
+    spill_at: usize,
+    /// Bytes of posting lists and terms held in memory.
+    held: usize,
 }
+
+/// Bytes of posting lists (and their terms) the merger holds before spilling them to its
+/// scratch file.
+const SPILL_AT: usize = 32 << 20;
 
 impl Merger {
     fn merge(&mut self, out: FileOut) -> std::io::Result<()> {
         let file = self.files.len() as u32;
         self.files.push(out.path);
+        let known = self.dict.len() as u32;
         let ids: Vec<u32> = out.terms.iter().map(|t| self.dict.id(t)).collect();
         if self.postings.len() < self.dict.len() {
+            // Each new term: its text, its dictionary entry and its (empty) list.
+            let entry = std::mem::size_of::<Posting>() + std::mem::size_of::<(String, u32)>();
+            self.held += ids
+                .iter()
+                .zip(&out.terms)
+                .filter(|(id, _)| **id >= known)
+                .map(|(_, t)| t.len() + entry)
+                .sum::<usize>();
             self.postings.resize_with(self.dict.len(), Default::default);
         }
         for u in out.units {
@@ -552,11 +585,13 @@ impl Merger {
             self.counts[usize::from(u.is_file)] += 1;
             for (t, tf, name) in u.terms {
                 let p = &mut self.postings[ids[t as usize] as usize];
+                let before = p.data.len();
                 let delta = if p.df == 0 { id } else { id - p.last };
                 put_varint(&mut p.data, delta);
                 put_varint(&mut p.data, (tf.min(u32::MAX >> 1) << 1) | u32::from(name));
                 p.last = id;
                 p.df += 1;
+                self.held += p.data.len() - before;
             }
             if self.frame_units == 0 {
                 self.frame_first = id;
@@ -569,7 +604,43 @@ impl Merger {
                 self.flush_frame()?;
             }
         }
+        if self.held > self.spill_at && self.spill.is_some() {
+            self.spill_run()?;
+        }
         Ok(())
+    }
+
+    /// Spill posting lists to `file` (a scratch file) whenever they pass `at` bytes.
+    fn spill_to(&mut self, file: std::fs::File, at: usize) -> std::io::Result<()> {
+        self.spill = Some(crate::spill::Spill::new(file));
+        self.spill_at = at;
+        if self.held > self.spill_at {
+            self.spill_run()?;
+        }
+        Ok(())
+    }
+
+    /// Write the held posting lists as one run, sorted by term, and start afresh.
+    fn spill_run(&mut self) -> std::io::Result<()> {
+        let terms = std::mem::take(&mut self.dict).into_terms();
+        let postings = std::mem::take(&mut self.postings);
+        self.held = 0;
+        let Some(spill) = &mut self.spill else {
+            return Ok(());
+        };
+        let mut order: Vec<u32> = (0..terms.len() as u32)
+            .filter(|&t| postings[t as usize].df > 0)
+            .collect();
+        order.sort_unstable_by(|&a, &b| terms[a as usize].cmp(&terms[b as usize]));
+        spill.write_run(order.iter().map(|&t| {
+            let p = &postings[t as usize];
+            (
+                terms[t as usize].as_bytes(),
+                p.last,
+                p.df,
+                p.data.as_slice(),
+            )
+        }))
     }
 
     fn flush_frame(&mut self) -> std::io::Result<()> {
@@ -718,6 +789,10 @@ impl Merger {
             if m.dict.id(&text) as usize != m.postings.len() {
                 return Err(bad(format!("term {text:?} is not unique")));
             }
+            m.held += p.data.len()
+                + text.len()
+                + std::mem::size_of::<Posting>()
+                + std::mem::size_of::<(String, u32)>();
             m.postings.push(p);
         }
         Ok(m)
@@ -757,6 +832,12 @@ impl Merger {
             out.write_all(&len.to_le_bytes())?;
             out.write_all(&first.to_le_bytes())?;
         }
+        if self.spill.as_ref().is_some_and(|s| !s.is_empty()) {
+            // Lists were spilled: the rest become the last run, then the runs are merged.
+            self.dict = Interner::from_terms(terms);
+            self.spill_run()?;
+            return self.write_merged_terms(out);
+        }
         // Terms no unit holds any more (after an update) are left out.
         let mut order: Vec<u32> = (0..terms.len() as u32)
             .filter(|&t| self.postings[t as usize].df > 0)
@@ -782,6 +863,51 @@ impl Merger {
             out.write_all(&std::mem::take(&mut self.postings[t as usize].data))?;
         }
         Ok(())
+    }
+}
+
+impl Merger {
+    /// The term directory, texts and postings of a spilled build (as [`Self::finish_to`]
+    /// writes them from memory): the merged lists go to the scratch file after the runs, since
+    /// the directory and the texts precede them in the index.
+    fn write_merged_terms(&mut self, out: &mut impl std::io::Write) -> std::io::Result<()> {
+        use std::io::{Seek, Write};
+        let Some(spill) = &mut self.spill else {
+            return Ok(());
+        };
+        let start = spill.end();
+        let mut merged = std::io::BufWriter::with_capacity(1 << 20, spill.file().try_clone()?);
+        merged.seek(std::io::SeekFrom::Start(start))?;
+        let mut dir: Vec<(u32, u32, u32)> = Vec::new();
+        let mut texts: Vec<u8> = Vec::new();
+        let mut post_at = 0u64;
+        let too_big = || std::io::Error::other("the search index is over 4 GiB");
+        spill.merge(|m| {
+            let len = u32::try_from(m.data.len()).map_err(|_| too_big())?;
+            dir.push((
+                u32::try_from(texts.len()).map_err(|_| too_big())?,
+                m.count,
+                len,
+            ));
+            texts.extend_from_slice(m.key);
+            post_at += u64::from(len);
+            merged.write_all(m.data)
+        })?;
+        merged.flush()?;
+        drop(merged);
+        out.write_all(&(dir.len() as u32).to_le_bytes())?;
+        let mut at = 0u64;
+        for (text_at, df, len) in &dir {
+            out.write_all(&text_at.to_le_bytes())?;
+            out.write_all(&df.to_le_bytes())?;
+            out.write_all(&at.to_le_bytes())?;
+            out.write_all(&len.to_le_bytes())?;
+            at += u64::from(*len);
+        }
+        let text_len = u32::try_from(texts.len()).map_err(|_| too_big())?;
+        out.write_all(&text_len.to_le_bytes())?;
+        out.write_all(&texts)?;
+        crate::spill::copy_range(spill.file(), start, post_at, out)
     }
 }
 
@@ -1513,6 +1639,63 @@ mod tests {
         );
     }
 
+    /// Posting lists spilled to a scratch file in runs and merged back give the index an
+    /// in-memory build gives, byte for byte — built fresh, or updated from a published index.
+    #[test]
+    fn a_spilling_build_is_an_in_memory_build() {
+        let module = |i: usize| {
+            let names: Vec<String> = (0..3).map(|j| format!("shape_{}_{j}", i % 4)).collect();
+            let content: String = names
+                .iter()
+                .map(|n| format!("def {n}(x):\n    return x + {i} # area{}\n", i % 3))
+                .collect();
+            let syms = names
+                .iter()
+                .enumerate()
+                .map(|(j, n)| sym(n, "function", (2 * j as i64 + 1, 2 * j as i64 + 2)))
+                .collect();
+            file(&format!("m{i}.py"), &content, syms)
+        };
+        let files: Vec<FileInput> = (0..10).map(module).collect();
+        let build = |spill_at: Option<usize>| {
+            let mut m = Merger::default();
+            if let Some(at) = spill_at {
+                m.spill_to(tempfile::tempfile().unwrap(), at).unwrap();
+            }
+            let mut b = Builder::merging_into(m);
+            for f in files.chunks(3) {
+                b.add_files(f).unwrap();
+            }
+            b.finish().unwrap()
+        };
+        let memory = build(None);
+        for at in [1, 300] {
+            assert!(
+                build(Some(at)) == memory,
+                "spilling at {at} bytes changed the index"
+            );
+        }
+        // The merged runs really were spilled: the in-memory lists are empty after each file.
+        let mut m = Merger::default();
+        m.spill_to(tempfile::tempfile().unwrap(), 1).unwrap();
+        m.merge(analyse(&files[0])).unwrap();
+        assert!(m.postings.is_empty() && m.spill.as_ref().is_some_and(|s| !s.is_empty()));
+
+        // An update starting over budget spills the kept lists first.
+        let ix = SearchIndex::load(memory.0.clone()).unwrap();
+        let keep = |p: &str| p != "m4.py";
+        let update = |spill: bool| {
+            let mut m = Merger::from_index(&ix, &memory.1, keep, None).unwrap();
+            if spill {
+                m.spill_to(tempfile::tempfile().unwrap(), 1).unwrap();
+            }
+            let mut b = Builder::merging_into(m);
+            b.add_files(&[module(4), module(11)]).unwrap();
+            b.finish().unwrap()
+        };
+        assert!(update(true) == update(false));
+    }
+
     /// An index updated in place (a file deleted, one changed, one added) ranks, scores and
     /// renders exactly as a fresh build over the same files in the same order.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1549,7 +1732,7 @@ mod tests {
         // Updated through scratch files (as `quarry index` does), the fresh one in memory.
         let keep = |p: &str| p != "m2.py" && p != "m5.py";
         let sink = tempfile::tempfile().unwrap();
-        let mut b = Builder::from_index(&ix, &records, keep, Some(sink)).unwrap();
+        let mut b = Builder::from_index(&ix, &records, keep, Some(sink), None).unwrap();
         b.add_files(&[changed.clone(), added.clone()]).unwrap();
         let (index, units) = b.finish_spooled(tempfile::tempfile().unwrap()).unwrap();
         save_files(&store, "src", 2, index, units).await.unwrap();
@@ -1589,7 +1772,7 @@ mod tests {
             read_units(&store, "src", 3, &f, &every).await.unwrap()
         );
         // Records that do not hold the frames are an error, not a panic.
-        assert!(Builder::from_index(&ix, &records[..10], |p| p != "m0.py", None).is_err());
+        assert!(Builder::from_index(&ix, &records[..10], |p| p != "m0.py", None, None).is_err());
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
