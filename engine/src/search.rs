@@ -451,7 +451,8 @@ impl Builder {
     }
 
     fn merging_into(mut m: Merger) -> Self {
-        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<FileOut>>(2);
+        // One batch queued while one merges and the next is tokenised: each is tens of MB.
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<FileOut>>(1);
         let handle = std::thread::spawn(move || {
             for outs in rx {
                 for out in outs {
