@@ -115,12 +115,11 @@ impl Store {
     pub async fn get(&self, rel: &str) -> Result<Option<Vec<u8>>> {
         let path = self.path(rel);
         match self.object_store.get(&path).await {
-            Ok(r) => Ok(Some(
-                r.bytes()
-                    .await
-                    .map_err(|e| StorageError::os(&path, e))?
-                    .to_vec(),
-            )),
+            // `Vec::from` takes the buffer over when the `Bytes` owns it alone (a local file is
+            // read into one): no copy of objects of 100 MB and more (the derived indexes).
+            Ok(r) => Ok(Some(Vec::from(
+                r.bytes().await.map_err(|e| StorageError::os(&path, e))?,
+            ))),
             Err(object_store::Error::NotFound { .. }) => Ok(None),
             Err(e) => Err(StorageError::os(&path, e)),
         }
