@@ -888,12 +888,12 @@ async fn update_trigrams(
         let rewritten: HashSet<&str> = changed.iter().map(|(p, _)| p.as_str()).collect();
         let keep = |p: &str| present.contains(p) && !rewritten.contains(p);
         let (mut grams, mut texts_out) = spools(store).map_err(|e| e.to_string())?;
-        let mut builder = trigram::Builder::from_index(&ix, &texts, keep, &mut texts_out)
-            .map_err(|e| e.to_string())?;
+        // The kept posting lists go straight to a scratch file (the first run), not memory.
+        let spill = store.spool().map_err(|e| e.to_string())?;
+        let mut builder =
+            trigram::Builder::from_index(&ix, &texts, keep, &mut texts_out, Some(spill))
+                .map_err(|e| e.to_string())?;
         drop((ix, texts));
-        builder
-            .spill_to(store.spool().map_err(|e| e.to_string())?)
-            .map_err(|e| e.to_string())?;
         for chunk in changed.chunks(1024) {
             let files: Vec<(&str, &[u8])> = chunk
                 .iter()

@@ -56,22 +56,20 @@ impl Spill {
         &mut self,
         entries: impl Iterator<Item = (&'a [u8], u32, u32, &'a [u8])>,
     ) -> io::Result<()> {
-        let start = self.end;
-        let mut w = io::BufWriter::with_capacity(1 << 20, &mut self.file);
-        let mut written = 0u64;
+        let mut run = self.begin_run();
         for (key, last, count, data) in entries {
-            w.write_all(&len32(key.len())?.to_le_bytes())?;
-            w.write_all(key)?;
-            w.write_all(&last.to_le_bytes())?;
-            w.write_all(&count.to_le_bytes())?;
-            w.write_all(&len32(data.len())?.to_le_bytes())?;
-            w.write_all(data)?;
-            written += 16 + key.len() as u64 + data.len() as u64;
+            run.push(key, last, count, data)?;
         }
-        w.flush()?;
-        self.end += written;
-        self.runs.push((start, self.end));
-        Ok(())
+        run.finish()
+    }
+
+    /// Start a run written entry by entry (in key order); [`RunWriter::finish`] ends it.
+    pub fn begin_run(&mut self) -> RunWriter<'_> {
+        RunWriter {
+            start: self.end,
+            spill: self,
+            buf: Vec::with_capacity(1 << 20),
+        }
     }
 
     /// Merge every run, calling `each` once per key in key order with its whole list.
@@ -127,6 +125,44 @@ impl Spill {
     /// Where the runs end.
     pub fn end(&self) -> u64 {
         self.end
+    }
+}
+
+/// A run being written ([`Spill::begin_run`]).
+pub struct RunWriter<'s> {
+    spill: &'s mut Spill,
+    start: u64,
+    buf: Vec<u8>,
+}
+
+impl RunWriter<'_> {
+    /// Add an entry: its key must not be less than the previous one's.
+    pub fn push(&mut self, key: &[u8], last: u32, count: u32, data: &[u8]) -> io::Result<()> {
+        self.buf.extend_from_slice(&len32(key.len())?.to_le_bytes());
+        self.buf.extend_from_slice(key);
+        self.buf.extend_from_slice(&last.to_le_bytes());
+        self.buf.extend_from_slice(&count.to_le_bytes());
+        self.buf
+            .extend_from_slice(&len32(data.len())?.to_le_bytes());
+        self.buf.extend_from_slice(data);
+        if self.buf.len() >= 1 << 20 {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.spill.file.write_all(&self.buf)?;
+        self.spill.end += self.buf.len() as u64;
+        self.buf.clear();
+        Ok(())
+    }
+
+    pub fn finish(mut self) -> io::Result<()> {
+        self.flush()?;
+        let run = (self.start, self.spill.end);
+        self.spill.runs.push(run);
+        Ok(())
     }
 }
 

@@ -229,11 +229,16 @@ impl Builder {
     /// Costs about one decoding of the postings instead of a read of every content.
     /// The kept frames are written to `sink` (the start of the new contents object) as they
     /// are copied, not held.
+    ///
+    /// With `spill` (a scratch file), the kept posting lists are written there as the first
+    /// run as they are renumbered — never all held — and the builder spills from then on
+    /// ([`Self::spill_to`]).
     pub fn from_index(
         ix: &TrigramIndex,
         texts: &[u8],
         keep: impl Fn(&str) -> bool,
         sink: &mut impl std::io::Write,
+        spill: Option<std::fs::File>,
     ) -> std::io::Result<Builder> {
         let mut b = Builder::new();
         let mut renumber = vec![u32::MAX; ix.contents.paths.len()];
@@ -256,34 +261,55 @@ impl Builder {
             sink.write_all(frame)?;
             b.texts_base += u64::from(zlen);
         }
-        let grams: Vec<(u32, Posting)> = (0..ix.grams)
-            .into_par_iter()
-            .with_min_len(1024)
-            .map_init(Vec::new, |docs, i| {
-                let e = ix.dir + i * 12;
-                let g = le32(&ix.bytes, e);
-                let off = ix.postings + le32(&ix.bytes, e + 4) as usize;
-                let len = le32(&ix.bytes, e + 8) as usize;
-                docs.clear();
-                ix.decode(&ix.bytes[off..off + len], docs);
-                let mut p = Posting {
-                    last: 0,
-                    data: Vec::new(),
-                };
-                for &(doc, m) in docs.iter() {
-                    let new = renumber[doc as usize];
-                    if new == u32::MAX {
-                        continue;
+        let renumbered = |grams: std::ops::Range<usize>| -> Vec<(u32, Posting)> {
+            grams
+                .into_par_iter()
+                .with_min_len(1024)
+                .map_init(Vec::new, |docs, i| {
+                    let e = ix.dir + i * 12;
+                    let g = le32(&ix.bytes, e);
+                    let off = ix.postings + le32(&ix.bytes, e + 4) as usize;
+                    let len = le32(&ix.bytes, e + 8) as usize;
+                    docs.clear();
+                    ix.decode(&ix.bytes[off..off + len], docs);
+                    let mut p = Posting {
+                        last: 0,
+                        data: Vec::new(),
+                    };
+                    for &(doc, m) in docs.iter() {
+                        let new = renumber[doc as usize];
+                        if new == u32::MAX {
+                            continue;
+                        }
+                        let delta = if p.data.is_empty() { new } else { new - p.last };
+                        put_varint(&mut p.data, delta);
+                        p.data.extend_from_slice(&[m.at, m.next]);
+                        p.last = new;
                     }
-                    let delta = if p.data.is_empty() { new } else { new - p.last };
-                    put_varint(&mut p.data, delta);
-                    p.data.extend_from_slice(&[m.at, m.next]);
-                    p.last = new;
+                    (g, p)
+                })
+                .filter(|(_, p)| !p.data.is_empty())
+                .collect()
+        };
+        if let Some(file) = spill {
+            // The index's directory is sorted by trigram: renumbered a slice at a time, the
+            // lists go straight into one run.
+            let mut spill = crate::spill::Spill::new(file);
+            let mut run = spill.begin_run();
+            let mut start = 0;
+            while start < ix.grams {
+                let end = (start + (1 << 16)).min(ix.grams);
+                for (g, p) in renumbered(start..end) {
+                    run.push(&g.to_be_bytes(), p.last, 0, &p.data)?;
                 }
-                (g, p)
-            })
-            .filter(|(_, p)| !p.data.is_empty())
-            .collect();
+                start = end;
+            }
+            run.finish()?;
+            b.spill = Some(spill);
+            b.spill_at = SPILL_AT;
+            return Ok(b);
+        }
+        let grams = renumbered(0..ix.grams);
         b.held = grams
             .iter()
             .map(|(_, p)| p.data.len() + std::mem::size_of::<(u32, Posting)>())
@@ -987,14 +1013,21 @@ mod tests {
         let ix = TrigramIndex::load(grams).unwrap();
         let keep = |p: &str| p != "f3.rs";
         let mut sink = Vec::new();
-        let mut b = Builder::from_index(&ix, &texts, keep, &mut sink).unwrap();
+        let mut b = Builder::from_index(&ix, &texts, keep, &mut sink, None).unwrap();
         b.spill_to(tempfile::tempfile().unwrap()).unwrap();
         b.spill_at = 1;
-        let mut plain = Builder::from_index(&ix, &texts, keep, &mut Vec::new()).unwrap();
+        // Or the kept lists written straight into the first run.
+        let spill = Some(tempfile::tempfile().unwrap());
+        let mut direct = Builder::from_index(&ix, &texts, keep, &mut Vec::new(), spill).unwrap();
+        assert!(direct.postings.is_empty());
+        let mut plain = Builder::from_index(&ix, &texts, keep, &mut Vec::new(), None).unwrap();
         let added: &[(&str, &[u8])] = &[("f3.rs", b"fn changed() {}")];
         b.add_batch(added).unwrap();
+        direct.add_batch(added).unwrap();
         plain.add_batch(added).unwrap();
-        assert!(b.finish().0 == plain.finish().0);
+        let plain = plain.finish().0;
+        assert!(b.finish().0 == plain);
+        assert!(direct.finish().0 == plain);
     }
 
     #[test]
@@ -1019,7 +1052,8 @@ mod tests {
         // after each batch (as `quarry index` does), the rest at the end.
         let mut updated = (Vec::new(), Vec::new());
         let keep = |p: &str| p != "b.rs" && p != "c.py";
-        let mut b = Builder::from_index(&ix, &texts, keep, &mut updated.1).unwrap();
+        let spill = Some(tempfile::tempfile().unwrap());
+        let mut b = Builder::from_index(&ix, &texts, keep, &mut updated.1, spill).unwrap();
         b.add_batch(&[("c.py", b"def gamma():\n    return 'epsilon'\n".as_slice())])
             .unwrap();
         b.drain_texts(&mut updated.1).unwrap();
@@ -1041,10 +1075,11 @@ mod tests {
         assert_eq!(ix.candidates(&["alpha".into()]), Some(vec![0, 1, 4]));
         assert_eq!(ix.candidates(&["delta".into()]), Some(vec![]));
         // Keeping nothing is an index of the added files alone.
-        let b = Builder::from_index(&ix, &fresh.1, |_| false, &mut Vec::new()).unwrap();
+        let spill = Some(tempfile::tempfile().unwrap());
+        let b = Builder::from_index(&ix, &fresh.1, |_| false, &mut Vec::new(), spill).unwrap();
         assert_eq!(TrigramIndex::load(b.finish().0).unwrap().paths().len(), 0);
         // A contents object that does not hold the frames is an error, not a panic.
-        assert!(Builder::from_index(&ix, &fresh.1[..10], |_| true, &mut Vec::new()).is_err());
+        assert!(Builder::from_index(&ix, &fresh.1[..10], |_| true, &mut Vec::new(), None).is_err());
     }
 
     #[test]
