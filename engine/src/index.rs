@@ -22,7 +22,7 @@ use quarry_storage::{Catalog, DataSource, IndexStats, Readiness, Snapshot, Sourc
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
-use crate::analyze::packed::Packed;
+use crate::analyze::packed::{FrameFile, Packed};
 use crate::analyze::{self, EdgeKind, FileAnalysis, RawEdge, Symbol};
 use crate::batch::{BatchBuilder, Columns, opt_str};
 use crate::error::{EngineError, Result};
@@ -238,6 +238,8 @@ struct FileStream {
     progress: Arc<dyn Progress>,
     /// Emit rows only for new and changed files (the table is updated in place).
     only_changes: bool,
+    /// Where the packed analyses' frames go (a scratch file), when one could be made.
+    frames: Option<Arc<FrameFile>>,
 }
 
 const CHUNK_BYTES: u64 = 16 * 1024 * 1024;
@@ -296,6 +298,7 @@ impl FileStream {
             analysis: Option<Arc<Packed>>,
         }
         let previous = self.previous.clone();
+        let frames = self.frames.clone();
         let mut skipped = skipped;
         // Classify, hash and (for changed files) analyse in parallel; keep document order.
         // Analyses are packed as they are made (only names stay decoded until rows are written).
@@ -309,10 +312,13 @@ impl FileStream {
                 let unchanged = previous.reusable && previous.files.get(&entry.path) == Some(&hash);
                 let parse_as = if unchanged { None } else { lang };
                 let analysis = match (!unchanged).then(|| {
-                    Packed::new(&match parse_as {
-                        Some(l) => analyze::analyze(l, text),
-                        None => FileAnalysis::default(),
-                    })
+                    Packed::new_in(
+                        &match parse_as {
+                            Some(l) => analyze::analyze(l, text),
+                            None => FileAnalysis::default(),
+                        },
+                        frames.as_ref(),
+                    )
                 }) {
                     Some(Ok(p)) => Some(Arc::new(p)),
                     Some(Err(e)) => return Ok(Err(e)),
@@ -481,7 +487,11 @@ pub async fn index_repository(
     progress.phase("reading and parsing", Some(entries.len() as u64));
     let pinned = source.snapshot.as_ref().map(|s| s.files);
     let previous_symbols = source.snapshot.as_ref().and_then(|s| s.symbols);
+    // Analyses wait for resolution with only their names in memory; the rest of each goes
+    // to a scratch file (kept in memory should none be possible here).
+    let frames = frame_file(catalog.store());
     let stream = FileStream {
+        frames: frames.clone(),
         entries: entries.into_iter(),
         reader: resolved.reader()?,
         previous: previous.clone(),
@@ -608,7 +618,7 @@ pub async fn index_repository(
                 HashMap::new()
             } else {
                 progress.phase("loading unchanged analyses", None);
-                load_previous_analyses(catalog, &source, &prefix, &missing).await?
+                load_previous_analyses(catalog, &source, &prefix, &missing, frames.as_ref()).await?
             };
             // Each unchanged file's loaded analysis (already packed) beside it; a file the
             // tables hold no row of had an empty analysis.
@@ -844,6 +854,18 @@ async fn build_trigrams(
     )
     .await?;
     Ok(())
+}
+
+/// A scratch file for packed analyses' frames; `None` (frames stay in memory) when the store
+/// has nowhere to put one — indexing still works, with more memory.
+fn frame_file(store: &quarry_storage::Store) -> Option<Arc<FrameFile>> {
+    match store.spool() {
+        Ok(file) => Some(FrameFile::new(file)),
+        Err(e) => {
+            tracing::warn!("no scratch file for packed analyses ({e}); keeping them in memory");
+            None
+        }
+    }
 }
 
 /// Two buffered scratch files of the store ([`quarry_storage::Store::spool`]) for a derived
@@ -1377,6 +1399,7 @@ async fn load_previous_analyses(
     source: &DataSource,
     prefix: &str,
     wanted: &std::collections::HashSet<&str>,
+    frames: Option<&Arc<FrameFile>>,
 ) -> Result<HashMap<String, Arc<Packed>>> {
     use futures::TryStreamExt;
     let store = catalog.store();
@@ -1387,7 +1410,7 @@ async fn load_previous_analyses(
     let (Some(sv), Some(ev)) = (snap.symbols, snap.edges) else {
         return Err(EngineError::Internal("snapshot without analysis".into()));
     };
-    let mut loader = Loader::new(wanted, prefix);
+    let mut loader = Loader::new(wanted, prefix, frames.cloned());
     // Both tables are in path order (files are listed sorted by path, and both are written
     // in that order): read them side by side, so a file is packed as soon as its symbols and
     // its edges are both read, and only the files in between are held as structs.
@@ -1454,6 +1477,8 @@ struct Loader<'a> {
     analyses: BTreeMap<String, FileAnalysis>,
     /// Files packed.
     packed: HashMap<String, Arc<Packed>>,
+    /// Where packed frames go.
+    frames: Option<Arc<FrameFile>>,
     /// The file being built, and whether it is wanted.
     path: String,
     keep: bool,
@@ -1465,10 +1490,15 @@ struct Loader<'a> {
 }
 
 impl<'a> Loader<'a> {
-    fn new(wanted: &'a std::collections::HashSet<&'a str>, prefix: &'a str) -> Self {
+    fn new(
+        wanted: &'a std::collections::HashSet<&'a str>,
+        prefix: &'a str,
+        frames: Option<Arc<FrameFile>>,
+    ) -> Self {
         Loader {
             wanted,
             prefix,
+            frames,
             analyses: BTreeMap::new(),
             packed: HashMap::new(),
             path: String::new(),
@@ -1565,7 +1595,7 @@ impl<'a> Loader<'a> {
         let packed: Vec<(String, Arc<Packed>)> = done
             .into_par_iter()
             .map(|(path, a)| {
-                let p = Packed::new(&a)
+                let p = Packed::new_in(&a, self.frames.as_ref())
                     .map_err(|e| EngineError::Internal(format!("packing an analysis: {e}")))?;
                 Ok((path, Arc::new(p)))
             })
@@ -1892,7 +1922,8 @@ mod tests {
             .unwrap()
         };
         let wanted: HashSet<&str> = ["a.rs", "c.rs"].into_iter().collect();
-        let mut loader = Loader::new(&wanted, "o/r");
+        let frames = FrameFile::new(tempfile::tempfile().unwrap());
+        let mut loader = Loader::new(&wanted, "o/r", Some(frames));
         loader
             .symbols(&symbols(&[
                 ("a.rs", "one"),

@@ -5,7 +5,8 @@
 //! and each file's imports. [`Packed`] keeps that sliver decoded ([`Names`], one string arena
 //! per file) and the whole analysis as one compressed frame, unpacked again file by file when
 //! its rows are written. On the cargo registry the analyses took ~730 MB as structs; packed
-//! they are a fraction of that (docs/benchmarks.md).
+//! they are a fraction of that (docs/benchmarks.md). While a repository is indexed the frames
+//! go to a scratch file ([`FrameFile`]), so only the names stay in memory.
 
 use std::sync::Arc;
 
@@ -15,9 +16,44 @@ use crate::derived::put_varint;
 /// A file's analysis: the names resolution needs, and the rest compressed.
 pub struct Packed {
     names: Names,
-    frame: Box<[u8]>,
+    frame: Frame,
     /// Length of the encoded analysis before compression.
     raw_len: usize,
+}
+
+/// Where a packed analysis's compressed frame is.
+enum Frame {
+    Memory(Box<[u8]>),
+    /// In a scratch file ([`FrameFile`]): read back when the analysis is unpacked.
+    Spilled {
+        file: Arc<FrameFile>,
+        at: u64,
+        len: u32,
+    },
+}
+
+/// A scratch file the frames of packed analyses are appended to ([`Packed::new_in`]), so only
+/// their names stay in memory while a repository is indexed (the frames were ~77 MB of the
+/// registry's ~180 MB of packed analyses). Appends from any thread.
+pub struct FrameFile {
+    file: std::fs::File,
+    end: std::sync::atomic::AtomicU64,
+}
+
+impl FrameFile {
+    pub fn new(file: std::fs::File) -> Arc<FrameFile> {
+        Arc::new(FrameFile {
+            file,
+            end: std::sync::atomic::AtomicU64::new(0),
+        })
+    }
+
+    fn append(&self, bytes: &[u8]) -> std::io::Result<u64> {
+        use std::sync::atomic::Ordering;
+        let at = self.end.fetch_add(bytes.len() as u64, Ordering::Relaxed);
+        crate::spill::write_all_at(&self.file, bytes, at)?;
+        Ok(at)
+    }
 }
 
 /// A span of a [`Names`] arena.
@@ -132,10 +168,25 @@ impl Names {
 
 impl Packed {
     pub fn new(a: &FileAnalysis) -> std::io::Result<Packed> {
+        Self::new_in(a, None)
+    }
+
+    /// Packed, with the frame appended to `frames` when given (else kept in memory).
+    pub fn new_in(a: &FileAnalysis, frames: Option<&Arc<FrameFile>>) -> std::io::Result<Packed> {
         let raw = encode(a);
+        let z = crate::derived::compress_frame(&raw)?;
+        let frame = match frames {
+            None => Frame::Memory(z.into_boxed_slice()),
+            Some(file) => Frame::Spilled {
+                at: file.append(&z)?,
+                len: u32::try_from(z.len())
+                    .map_err(|_| std::io::Error::other("an analysis over 4 GiB"))?,
+                file: file.clone(),
+            },
+        };
         Ok(Packed {
             names: Names::new(a),
-            frame: crate::derived::compress_frame(&raw)?.into_boxed_slice(),
+            frame,
             raw_len: raw.len(),
         })
     }
@@ -151,8 +202,18 @@ impl Packed {
 
     /// The analysis, as it was packed.
     pub fn unpack(&self) -> Result<FileAnalysis, String> {
-        let raw = crate::derived::decompress_frame(&self.frame, self.raw_len)
-            .map_err(|e| e.to_string())?;
+        let read;
+        let z: &[u8] = match &self.frame {
+            Frame::Memory(z) => z,
+            Frame::Spilled { file, at, len } => {
+                let mut buf = vec![0u8; *len as usize];
+                crate::spill::read_exact_at(&file.file, &mut buf, *at)
+                    .map_err(|e| format!("reading a packed analysis back: {e}"))?;
+                read = buf;
+                &read
+            }
+        };
+        let raw = crate::derived::decompress_frame(z, self.raw_len).map_err(|e| e.to_string())?;
         decode(&raw).ok_or_else(|| "a packed analysis does not decode".to_string())
     }
 }
@@ -380,6 +441,18 @@ mod tests {
         assert!(a.symbols.len() >= 5 && a.edges.len() >= 3, "{a:#?}");
         let p = Packed::new(&a).unwrap();
         assert_eq!(p.unpack().unwrap(), a);
+        // The same with frames in a scratch file, beside others appended from several threads.
+        let frames = FrameFile::new(tempfile::tempfile().unwrap());
+        let many: Vec<Packed> = std::thread::scope(|s| {
+            let hs: Vec<_> = (0..4)
+                .map(|_| s.spawn(|| Packed::new_in(&a, Some(&frames)).unwrap()))
+                .collect();
+            hs.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        for p in &many {
+            assert!(matches!(p.frame, Frame::Spilled { .. }));
+            assert_eq!(p.unpack().unwrap(), a);
+        }
         let n = p.names();
         assert_eq!(n.symbol_count(), a.symbols.len());
         for (i, s) in a.symbols.iter().enumerate() {
@@ -410,7 +483,14 @@ mod tests {
     fn a_damaged_frame_is_an_error_not_a_panic() {
         let a = super::super::analyze(Lang::Rust, "fn main() { run(); }\n");
         let mut p = Packed::new(&a).unwrap();
-        p.frame = p.frame[..p.frame.len() / 2].into();
+        if let Frame::Memory(z) = &p.frame {
+            p.frame = Frame::Memory(z[..z.len() / 2].into());
+        }
+        assert!(p.unpack().is_err());
+        // A frame a scratch file no longer holds whole.
+        let frames = FrameFile::new(tempfile::tempfile().unwrap());
+        let p = Packed::new_in(&a, Some(&frames)).unwrap();
+        frames.file.set_len(3).unwrap();
         assert!(p.unpack().is_err());
         for cut in 0..encode(&a).len() {
             assert!(decode(&encode(&a)[..cut]).is_none());
