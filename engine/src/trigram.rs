@@ -163,12 +163,7 @@ impl Builder {
             Some(spill) if self.held > self.spill_at => {
                 let mut lists: Vec<(u32, Posting)> = self.postings.drain().collect();
                 lists.sort_unstable_by_key(|(g, _)| *g);
-                let keys: Vec<[u8; 4]> = lists.iter().map(|(g, _)| g.to_be_bytes()).collect();
-                spill.write_run(
-                    keys.iter()
-                        .zip(&lists)
-                        .map(|(k, (_, p))| (&k[..], p.last, 0, p.data.as_slice())),
-                )?;
+                write_run(spill, &lists)?;
                 self.postings = FxHashMap::default();
                 self.held = 0;
                 Ok(())
@@ -355,12 +350,7 @@ impl Builder {
             // Lists were spilled: the rest become the last run, then the runs are merged;
             // the merged lists go to the scratch file after the runs (the directory, which
             // precedes them in the index, is known only once they are all merged).
-            let keys: Vec<[u8; 4]> = sorted.iter().map(|(g, _)| g.to_be_bytes()).collect();
-            spill.write_run(
-                keys.iter()
-                    .zip(&sorted)
-                    .map(|(k, (_, p))| (&k[..], p.last, 0, p.data.as_slice())),
-            )?;
+            write_run(&mut spill, &sorted)?;
             drop(sorted);
             let start = spill.end();
             let mut dir: Vec<(u32, u32, u32)> = Vec::new();
@@ -407,6 +397,16 @@ impl Builder {
         let _ = self.finish_to(&mut grams, &mut texts);
         (grams, texts)
     }
+}
+
+/// Posting lists sorted by trigram, as one spilled run (keys big-endian, so byte order is
+/// trigram order).
+fn write_run(spill: &mut crate::spill::Spill, sorted: &[(u32, Posting)]) -> std::io::Result<()> {
+    let mut run = spill.begin_run();
+    for (g, p) in sorted {
+        run.push(&g.to_be_bytes(), p.last, 0, &p.data)?;
+    }
+    run.finish()
 }
 
 /// A loaded index.
