@@ -209,12 +209,6 @@ impl Interner {
         self.ids.len()
     }
 
-    /// The interner of `terms`, ids by position (the inverse of [`Self::into_terms`]).
-    fn from_terms(terms: Vec<String>) -> Interner {
-        let ids = terms.into_iter().zip(0u32..).collect();
-        Interner { ids }
-    }
-
     /// The terms, by id.
     fn into_terms(self) -> Vec<String> {
         let mut terms = vec![String::new(); self.ids.len()];
@@ -624,6 +618,11 @@ impl Merger {
     /// Write the held posting lists as one run, sorted by term, and start afresh.
     fn spill_run(&mut self) -> std::io::Result<()> {
         let terms = std::mem::take(&mut self.dict).into_terms();
+        self.spill_lists(terms)
+    }
+
+    /// [`Self::spill_run`] with the dictionary's terms already taken out (by id).
+    fn spill_lists(&mut self, terms: Vec<String>) -> std::io::Result<()> {
         let postings = std::mem::take(&mut self.postings);
         self.held = 0;
         let Some(spill) = &mut self.spill else {
@@ -835,8 +834,7 @@ impl Merger {
         }
         if self.spill.as_ref().is_some_and(|s| !s.is_empty()) {
             // Lists were spilled: the rest become the last run, then the runs are merged.
-            self.dict = Interner::from_terms(terms);
-            self.spill_run()?;
+            self.spill_lists(terms)?;
             return self.write_merged_terms(out);
         }
         // Terms no unit holds any more (after an update) are left out.
