@@ -1110,6 +1110,22 @@ mod tests {
 mod store_tests {
     use super::*;
 
+    /// Index (path, content) pairs in one batch and store the index as `version`.
+    async fn build_and_save(
+        store: &Store,
+        source_id: &str,
+        version: u64,
+        files: &[(String, String)],
+    ) {
+        let batch: Vec<(&str, &[u8])> = files
+            .iter()
+            .map(|(p, c)| (p.as_str(), c.as_bytes()))
+            .collect();
+        let mut b = Builder::new();
+        b.add_batch(&batch).unwrap();
+        save(store, source_id, version, b.finish()).await.unwrap();
+    }
+
     #[tokio::test(flavor = "multi_thread")]
     async fn a_document_list_longer_than_the_first_read_loads_whole() {
         // ~1.6 MB of paths: more than the first prefix Contents::load reads.
@@ -1123,13 +1139,7 @@ mod store_tests {
                 )
             })
             .collect();
-        let batch: Vec<(&str, &[u8])> = files
-            .iter()
-            .map(|(p, c)| (p.as_str(), c.as_bytes()))
-            .collect();
-        let mut b = Builder::new();
-        b.add_batch(&batch).unwrap();
-        save(&store, "repo_y", 1, b.finish()).await.unwrap();
+        build_and_save(&store, "repo_y", 1, &files).await;
         let contents = Contents::load(&store, "repo_y", 1).await.unwrap();
         let paths: Vec<&str> = contents.paths().iter().map(String::as_str).collect();
         let want: Vec<&str> = files.iter().map(|(p, _)| p.as_str()).collect();
@@ -1153,13 +1163,7 @@ mod store_tests {
                 )
             })
             .collect();
-        let batch: Vec<(&str, &[u8])> = files
-            .iter()
-            .map(|(p, c)| (p.as_str(), c.as_bytes()))
-            .collect();
-        let mut b = Builder::new();
-        b.add_batch(&batch).unwrap();
-        save(&store, "repo_x", 3, b.finish()).await.unwrap();
+        build_and_save(&store, "repo_x", 3, &files).await;
         assert!(is_current(&store, "repo_x", 3).await);
         assert!(!is_current(&store, "repo_x", 2).await);
         let ix = load(&store, "repo_x", 3).await.unwrap();
