@@ -30,14 +30,31 @@ pub async fn write_table(
 ) -> Result<u64> {
     let url = table_url(store, source_id, table);
     let reader = RecordBatchIterator::new(batches.into_iter().map(Ok), schema);
-    let params = WriteParams {
-        mode: WriteMode::Overwrite,
-        ..Default::default()
-    };
+    let params = write_params(WriteMode::Overwrite);
     let ds = Dataset::write(reader, url.as_str(), Some(params))
         .await
         .map_err(|e| StorageError::lance(table, e))?;
     Ok(ds.version().version)
+}
+
+/// How every table is written. Lance buffers each column's data until it makes a page (by
+/// default 8 MiB per column, so 168 MiB for `symbols`' 21 columns before anything is encoded);
+/// Quarry gives the whole file writer a budget instead, `QUARRY_WRITE_BUFFER_MB` (default
+/// 32), divided among the columns.
+pub fn write_params(mode: WriteMode) -> WriteParams {
+    let mb = std::env::var("QUARRY_WRITE_BUFFER_MB")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .filter(|&v| v > 0)
+        .unwrap_or(32);
+    WriteParams {
+        mode,
+        file_writer_options: Some(lance_file::writer::FileWriterOptions {
+            data_cache_bytes: Some(mb * 1024 * 1024),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
 }
 
 /// One Lance session for the process: its index cache (n-gram postings, …), metadata cache
@@ -148,10 +165,7 @@ pub async fn write_table_reader(
     reader: Box<dyn arrow_array::RecordBatchReader + Send>,
 ) -> Result<u64> {
     let url = table_url(store, source_id, table);
-    let params = WriteParams {
-        mode: WriteMode::Overwrite,
-        ..Default::default()
-    };
+    let params = write_params(WriteMode::Overwrite);
     let ds = Dataset::write(reader, url.as_str(), Some(params))
         .await
         .map_err(|e| StorageError::lance(table, e))?;
@@ -187,7 +201,7 @@ pub async fn append_reader(
     table: &str,
     reader: Box<dyn arrow_array::RecordBatchReader + Send>,
 ) -> Result<u64> {
-    ds.append(reader, None)
+    ds.append(reader, Some(write_params(WriteMode::Append)))
         .await
         .map_err(|e| StorageError::lance(table, e))?;
     Ok(ds.version().version)
