@@ -180,12 +180,15 @@ pub(crate) fn kind_of<'t>(n: impl std::borrow::Borrow<Node<'t>>) -> &'static str
 }
 
 /// The kind-name table of a grammar (built once per language per process).
-fn kind_names(lang: Lang, grammar: &tree_sitter::Language) -> &'static [&'static str] {
-    static TABLES: std::sync::Mutex<Vec<(Lang, &'static [&'static str])>> =
-        std::sync::Mutex::new(Vec::new());
+fn kind_names(
+    lang: Lang,
+    grammar: &tree_sitter::Language,
+) -> (&'static [&'static str], &'static [complexity::Class]) {
+    type Tables = (&'static [&'static str], &'static [complexity::Class]);
+    static TABLES: std::sync::Mutex<Vec<(Lang, Tables)>> = std::sync::Mutex::new(Vec::new());
     let mut tables = TABLES.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, names)) = tables.iter().find(|(l, _)| *l == lang) {
-        return names;
+    if let Some((_, found)) = tables.iter().find(|(l, _)| *l == lang) {
+        return *found;
     }
     let names: Vec<&'static str> = (0..grammar.node_kind_count())
         .map(|id| {
@@ -195,10 +198,15 @@ fn kind_names(lang: Lang, grammar: &tree_sitter::Language) -> &'static [&'static
                 .unwrap_or("")
         })
         .collect();
-    // One small table per grammar for the life of the process.
+    let classes: Vec<complexity::Class> = names
+        .iter()
+        .map(|n| complexity::Class::of_name(n))
+        .collect();
+    // Two small tables per grammar for the life of the process.
     let names: &'static [&'static str] = Box::leak(names.into_boxed_slice());
-    tables.push((lang, names));
-    names
+    let classes: &'static [complexity::Class] = Box::leak(classes.into_boxed_slice());
+    tables.push((lang, (names, classes)));
+    (names, classes)
 }
 
 /// Analyse a file. Languages without a grammar yield an empty analysis.
@@ -206,7 +214,9 @@ pub fn analyze(lang: Lang, src: &str) -> FileAnalysis {
     let Some(grammar) = lang.grammar() else {
         return FileAnalysis::default();
     };
-    KIND_NAMES.with(|names| names.set(kind_names(lang, &grammar)));
+    let (names, classes) = kind_names(lang, &grammar);
+    KIND_NAMES.with(|t| t.set(names));
+    complexity::KIND_CLASSES.with(|t| t.set(classes));
     // One parser per thread, reused from file to file.
     thread_local! {
         static PARSER: std::cell::RefCell<Parser> = std::cell::RefCell::new(Parser::new());

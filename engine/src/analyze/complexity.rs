@@ -76,97 +76,171 @@ const NESTERS: &[&str] = &[
 const LOGICAL_OPS: &[&str] = &["&&", "||", "and", "or"];
 const MAX_NESTING_DEPTH: usize = 200;
 
-/// Cognitive complexity of a function-like node.
-pub fn cognitive(func: Node, src: &str) -> u32 {
-    let mut total = 0u32;
-    // (node, its parent, nesting, depth). Parents are carried rather than asked for:
-    // `Node::parent` walks down from the root, which made it the hot spot of indexing.
-    let mut stack: Vec<(Node, Node, u32, usize)> = Vec::new();
-    let mut c = func.walk();
-    for child in func.named_children(&mut c) {
-        stack.push((child, func, 0, 1));
-    }
-    while let Some((n, parent_node, nesting, depth)) = stack.pop() {
-        if depth > MAX_NESTING_DEPTH {
-            continue;
-        }
-        let k = kind_of(n);
-        let parent = Some(parent_node);
-        let parent_kind = parent.map(kind_of).unwrap_or("");
-        let mut inner = nesting;
+/// What a node kind means to cognitive complexity. Grammars' kind names are classified once
+/// per language (`Class::of_name`, into a table by kind id), so scoring a node is a lookup
+/// instead of some sixty string comparisons.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Class {
+    Other,
+    If,
+    ElseIf,
+    Else,
+    /// A loop, `switch`/`match`, `catch` or ternary: +1 plus nesting, and nests.
+    Structure,
+    /// A lambda or nested function: nests only.
+    Nester,
+    Goto,
+    /// `break`/`continue`: +1 when they name a label.
+    Jump,
+    /// Go's `else { … }` is a `block` that is an if's `alternative`.
+    Block,
+    /// A binary operator node, which may be a logical `&&`/`||`.
+    Binary,
+}
+
+impl Class {
+    pub(crate) fn of_name(k: &str) -> Class {
         if IFS.contains(&k) {
-            let is_else_if = ELSES.contains(&parent_kind)
-                || parent
-                    .and_then(|p| p.child_by_field_name("alternative"))
-                    .is_some_and(|a| a.id() == n.id() && IFS.contains(&parent_kind));
-            if is_else_if {
-                total += 1;
-            } else {
-                total += 1 + nesting;
-                inner = nesting + 1;
-            }
+            Class::If
         } else if ELSE_IFS.contains(&k) {
-            total += 1;
+            Class::ElseIf
         } else if ELSES.contains(&k) {
-            let wraps_if = n.named_child(0).is_some_and(|c| IFS.contains(&kind_of(c)));
-            if !wraps_if && (IFS.contains(&parent_kind) || ELSE_IFS.contains(&parent_kind)) {
-                total += 1;
-            }
-        } else if k == "block"
-            && IFS.contains(&parent_kind)
-            && parent
-                .and_then(|p| p.child_by_field_name("alternative"))
-                .is_some_and(|a| a.id() == n.id())
-        {
-            // Go: `else { … }` is the if's `alternative` block.
-            total += 1;
+            Class::Else
+        } else if k == "block" {
+            Class::Block
         } else if LOOPS.contains(&k)
             || SWITCHES.contains(&k)
             || CATCHES.contains(&k)
             || TERNARIES.contains(&k)
         {
-            total += 1 + nesting;
-            inner = nesting + 1;
+            Class::Structure
         } else if NESTERS.contains(&k) {
-            inner = nesting + 1;
+            Class::Nester
         } else if k == "goto_statement" {
-            total += 1;
+            Class::Goto
         } else if matches!(
             k,
             "break_statement" | "continue_statement" | "break_expression" | "continue_expression"
         ) {
-            let mut cc = n.walk();
-            let labelled = n.named_children(&mut cc).any(|c| {
-                matches!(
-                    kind_of(c),
-                    "label" | "label_name" | "statement_identifier" | "identifier"
-                )
-            });
-            if labelled {
-                total += 1;
+            Class::Jump
+        } else if matches!(k, "binary_expression" | "boolean_operator" | "binary") {
+            Class::Binary
+        } else {
+            Class::Other
+        }
+    }
+}
+
+thread_local! {
+    /// Classes of the language being analysed on this thread, by kind id (set with
+    /// `KIND_NAMES` in `analyze`); empty means "classify by name".
+    pub(crate) static KIND_CLASSES: std::cell::Cell<&'static [Class]> =
+        const { std::cell::Cell::new(&[]) };
+}
+
+/// Cognitive complexity of a function-like node.
+pub fn cognitive(func: Node, src: &str) -> u32 {
+    let classes = KIND_CLASSES.with(|t| t.get());
+    let class = |n: Node| {
+        classes
+            .get(usize::from(n.kind_id()))
+            .copied()
+            .unwrap_or_else(|| Class::of_name(kind_of(n)))
+    };
+    let mut total = 0u32;
+    // One cursor over the function's named descendants, in document order. `path` holds the
+    // cursor node's ancestors with the nesting their children get: parents are carried
+    // rather than asked for (`Node::parent` walks down from the root).
+    let mut cursor = func.walk();
+    let mut path: Vec<(Node, Class, u32)> = vec![(func, class(func), 0)];
+    if !cursor.goto_first_child() {
+        return 0;
+    }
+    'walk: loop {
+        let n = cursor.node();
+        if n.is_named() && path.len() <= MAX_NESTING_DEPTH {
+            let &(parent, parent_class, nesting) = path.last().expect("the function stays");
+            let k = class(n);
+            let mut inner = nesting;
+            let is_alternative = || {
+                parent
+                    .child_by_field_name("alternative")
+                    .is_some_and(|a| a.id() == n.id())
+            };
+            match k {
+                Class::If => {
+                    if parent_class == Class::Else
+                        || (parent_class == Class::If && is_alternative())
+                    {
+                        total += 1;
+                    } else {
+                        total += 1 + nesting;
+                        inner = nesting + 1;
+                    }
+                }
+                Class::ElseIf => total += 1,
+                Class::Else => {
+                    let wraps_if = n.named_child(0).is_some_and(|c| class(c) == Class::If);
+                    if !wraps_if && matches!(parent_class, Class::If | Class::ElseIf) {
+                        total += 1;
+                    }
+                }
+                Class::Block => {
+                    if parent_class == Class::If && is_alternative() {
+                        total += 1;
+                    }
+                }
+                Class::Structure => {
+                    total += 1 + nesting;
+                    inner = nesting + 1;
+                }
+                Class::Nester => inner = nesting + 1,
+                Class::Goto => total += 1,
+                Class::Jump => {
+                    let labelled = (0..n.named_child_count()).any(|i| {
+                        n.named_child(i).is_some_and(|c| {
+                            matches!(
+                                kind_of(c),
+                                "label" | "label_name" | "statement_identifier" | "identifier"
+                            )
+                        })
+                    });
+                    if labelled {
+                        total += 1;
+                    }
+                }
+                Class::Binary => {
+                    if let Some(op) = logical_op(n, src) {
+                        let same_as_parent =
+                            parent_class == Class::Binary && logical_op(parent, src) == Some(op);
+                        if !same_as_parent {
+                            total += 1;
+                        }
+                    }
+                }
+                Class::Other => {}
             }
-        } else if let Some(op) = logical_op(n, src) {
-            let same_as_parent = logical_op(parent_node, src) == Some(op);
-            if !same_as_parent {
-                total += 1;
+            if cursor.goto_first_child() {
+                path.push((n, k, inner));
+                continue;
             }
         }
-        let mut cc = n.walk();
-        let kids: Vec<Node> = n.named_children(&mut cc).collect();
-        for kid in kids.into_iter().rev() {
-            stack.push((kid, n, inner, depth + 1));
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+            path.pop();
+            if path.is_empty() {
+                // Back at the function itself: its siblings are not ours.
+                break 'walk;
+            }
         }
     }
     total
 }
 
+/// The operator of a binary node (`Class::Binary`) when it is a logical one.
 fn logical_op<'s>(n: Node, src: &'s str) -> Option<&'s str> {
-    if !matches!(
-        kind_of(n),
-        "binary_expression" | "boolean_operator" | "binary"
-    ) {
-        return None;
-    }
     let op = n.child_by_field_name("operator")?;
     let t = src.get(op.byte_range())?;
     LOGICAL_OPS.contains(&t).then_some(t)
