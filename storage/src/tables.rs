@@ -37,22 +37,16 @@ pub async fn write_table(
     Ok(ds.version().version)
 }
 
-/// How every table is written. Lance buffers each column's data until it makes a page (by
-/// default 8 MiB per column, so 168 MiB for `symbols`' 21 columns before anything is encoded);
-/// Quarry gives the whole file writer a budget instead, `QUARRY_WRITE_BUFFER_MB` (default
-/// 32), divided among the columns.
+/// How every table is written (one place for the options of overwrites and appends).
+///
+/// The file writer's column buffers stay at Lance's default (8 MiB per column, flushed as
+/// pages). Measured on the registry (docs/benchmarks.md, session 10): a smaller budget gives
+/// smaller, better-compressed pages (`edges` 101 → 75 MB at 32 MiB in all) but the search
+/// phase, which scans `symbols`, then peaks 0.3 GB higher; a larger one makes the writes
+/// themselves peak higher.
 pub fn write_params(mode: WriteMode) -> WriteParams {
-    let mb = std::env::var("QUARRY_WRITE_BUFFER_MB")
-        .ok()
-        .and_then(|v| v.parse::<u64>().ok())
-        .filter(|&v| v > 0)
-        .unwrap_or(32);
     WriteParams {
         mode,
-        file_writer_options: Some(lance_file::writer::FileWriterOptions {
-            data_cache_bytes: Some(mb * 1024 * 1024),
-            ..Default::default()
-        }),
         ..Default::default()
     }
 }
