@@ -4,7 +4,8 @@
 #   bash bench/index.sh [CORPUS_DIR]
 #
 # CORPUS_DIR defaults to the cargo registry sources on this machine (hundreds of real crates,
-# present after any build). Reports wall time, MB/s of indexed source, files/s and peak RSS for:
+# present after any build). Reports wall time, CPU time (user + system: steadier than wall time
+# on a shared machine, for comparing builds), MB/s of indexed source, files/s and peak RSS for:
 # a first index, a re-index of the unchanged corpus, a re-index after editing 10 of its `.rs`
 # files (a function appended to each), and `ctags -R` on the same directory. The corpus is
 # copied to a temporary directory first (the edits must not touch the original).
@@ -19,9 +20,9 @@ command -v ctags >/dev/null || { echo "install universal-ctags (apt-get install 
 
 measure() { # label, command...
   local label="$1"; shift
-  /usr/bin/time -f "%e %M" -o "$WORK/time" "$@" > "$WORK/out" 2> "$WORK/err" || { cat "$WORK/err" >&2; exit 1; }
-  read -r secs kb < "$WORK/time"
-  echo "$label|$secs|$((kb / 1024))"
+  /usr/bin/time -f "%e %M %U %S" -o "$WORK/time" "$@" > "$WORK/out" 2> "$WORK/err" || { cat "$WORK/err" >&2; exit 1; }
+  read -r secs kb user sys < "$WORK/time"
+  echo "$label|$secs|$((kb / 1024))|$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.1f", u + s }')"
 }
 
 echo "corpus: $CORPUS ($(du -sh "$CORPUS" | cut -f1) on disk, $(find "$CORPUS" -type f | wc -l) files)"
@@ -48,10 +49,10 @@ store_mb=$(du -sm "$WORK/store" | cut -f1)
 echo
 echo "indexed source: $files files, $mb MB; store size ${store_mb} MB"
 echo
-echo "| run | wall s | MB/s | files/s | peak RSS MB |"
-echo "|---|---:|---:|---:|---:|"
+echo "| run | wall s | CPU s | MB/s | files/s | peak RSS MB |"
+echo "|---|---:|---:|---:|---:|---:|"
 for row in "$first" "$again" "$small" "$tags"; do
-  IFS='|' read -r label secs rss <<< "$row"
-  awk -v l="$label" -v s="$secs" -v m="$mb" -v f="$files" -v r="$rss" \
-    'BEGIN { printf "| %s | %.1f | %.1f | %.0f | %d |\n", l, s, m / s, f / s, r }'
+  IFS='|' read -r label secs rss cpu <<< "$row"
+  awk -v l="$label" -v s="$secs" -v c="$cpu" -v m="$mb" -v f="$files" -v r="$rss" \
+    'BEGIN { printf "| %s | %.1f | %.1f | %.1f | %.0f | %d |\n", l, s, c, m / s, f / s, r }'
 done
