@@ -817,8 +817,7 @@ async fn build_trigrams(
     use futures::TryStreamExt;
     let ds = tables::open_table(store, source_id, "files", version).await?;
     let lance_err = |e: lance::Error| EngineError::Storage(StorageError::lance("files", e));
-    let mut scan = ds.scan();
-    scan.io_buffer_size(tables::BULK_SCAN_IO_BUFFER);
+    let mut scan = tables::bulk_scan(&ds);
     scan.project(&["path", "content"]).map_err(lance_err)?;
     scan.batch_size(1024);
     let mut stream = scan.try_into_stream().await.map_err(lance_err)?;
@@ -1003,8 +1002,7 @@ async fn build_search(
     // Per path: identifier, language, lines, bytes (small: no contents).
     let mut meta: HashMap<String, (String, String, i64, i64)> = HashMap::new();
     let ds = tables::open_table(store, id, "files", files_version).await?;
-    let mut scan = ds.scan();
-    scan.io_buffer_size(tables::BULK_SCAN_IO_BUFFER);
+    let mut scan = tables::bulk_scan(&ds);
     scan.project(&["path", "identifier", "language", "lines", "bytes"])
         .map_err(lance_err("files"))?;
     let mut stream = scan.try_into_stream().await.map_err(lance_err("files"))?;
@@ -1047,8 +1045,7 @@ async fn build_search(
     let mut pending: Vec<(String, Vec<search::SymbolInput>)> = Vec::new();
     let mut pending_bytes: i64 = 0;
     let ds = tables::open_table(store, id, "symbols", symbols_version).await?;
-    let mut scan = ds.scan();
-    scan.io_buffer_size(tables::BULK_SCAN_IO_BUFFER);
+    let mut scan = tables::bulk_scan(&ds);
     scan.project(&[
         "path",
         "identifier",
