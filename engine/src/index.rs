@@ -657,7 +657,8 @@ pub async fn index_repository(
             // Stream both tables: rows are resolved per file chunk straight into Arrow
             // batches that Lance consumes, so no repository-wide row set is ever built.
             let mut resolver = resolve::Resolver::new(&prefix, &inputs);
-            progress.phase("writing symbols and edges", Some(2 * resolver.len() as u64));
+            // One phase per table, so the log's memory lines say which write peaks.
+            progress.phase("writing edges", Some(resolver.len() as u64));
             let id = source.id.clone();
             // Edges first: they are tallied as they stream, so each symbol row can carry its
             // relationship counts (ArtifactQuery's `incoming_calls` & co. are then plain columns
@@ -684,6 +685,7 @@ pub async fn index_repository(
             )?;
             failpoint("edges_written");
             resolver.release_candidates();
+            progress.phase("writing symbols", Some(resolver.len() as u64));
             let counts = counts
                 .into_inner()
                 .map_err(|_| EngineError::Internal("poisoned".into()))?;
