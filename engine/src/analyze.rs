@@ -179,7 +179,8 @@ pub(crate) fn kind_of<'t>(n: impl std::borrow::Borrow<Node<'t>>) -> &'static str
         .unwrap_or_else(|| n.kind())
 }
 
-/// The kind-name table of a grammar (built once per language per process).
+/// The kind-name and complexity-class tables of a grammar, by kind id (built once per language
+/// per process).
 fn kind_names(
     lang: Lang,
     grammar: &tree_sitter::Language,
