@@ -136,7 +136,7 @@ const BULK_SCAN_IO_BUFFER: u64 = 64 << 20;
 /// and one fragment at a time — a fragment's first batch needs a page of every projected
 /// column decoded (~0.25 GB for the search phase's columns of `symbols` on the registry), and
 /// Lance's default schedules four fragments at once. Rebuilding the registry's search index
-/// peaked at 0.72–0.76 GB with the default and 0.65–0.69 GB with one fragment, as fast.
+/// peaked at 0.72–0.76 GB with the default and 0.63–0.69 GB with one fragment, as fast.
 pub fn bulk_scan(ds: &Dataset) -> lance::dataset::scanner::Scanner {
     let mut scan = ds.scan();
     scan.io_buffer_size(BULK_SCAN_IO_BUFFER);
