@@ -62,12 +62,24 @@ pub struct EdgeRow<'a> {
 
 /// The identifier of a file (SPEC 2.2).
 pub fn file_identifier(prefix: &str, path: &str) -> String {
-    format!("{prefix}::{path}")
+    // Built by hand: `format!` was most of the cost of the two identifiers every edge row
+    // carries (its formatting machinery, then growing the string piece by piece).
+    let mut s = String::with_capacity(prefix.len() + 2 + path.len());
+    s.push_str(prefix);
+    s.push_str("::");
+    s.push_str(path);
+    s
 }
 
 /// The identifier of a symbol (SPEC 2.2).
 pub fn symbol_identifier(prefix: &str, path: &str, qname: &str) -> String {
-    format!("{prefix}::{path}::{qname}")
+    let mut s = String::with_capacity(prefix.len() + path.len() + qname.len() + 4);
+    s.push_str(prefix);
+    s.push_str("::");
+    s.push_str(path);
+    s.push_str("::");
+    s.push_str(qname);
+    s
 }
 
 const CALLABLE: &[&str] = &[
@@ -253,23 +265,24 @@ fn ancestors(path: &str) -> impl Iterator<Item = &str> {
     })
 }
 
-/// Does a module path (`a::b`, `a.b`, `./x/y`, `github.com/o/r/pkg`) name this file's path?
-fn module_matches_path(module: &str, path: &str) -> bool {
-    let segs: Vec<&str> = module
-        .split(['.', ':', '/', '\\'])
-        .filter(|s| {
-            !s.is_empty() && !matches!(*s, "crate" | "self" | "super" | ".." | "src" | "lib")
-        })
-        .collect();
-    let Some(last) = segs.last() else {
-        return false;
-    };
-    let stem = path.rsplit('/').next().unwrap_or(path);
-    let stem = stem.split('.').next().unwrap_or(stem);
-    let parent = dir_of(path).rsplit('/').next().unwrap_or("");
-    *last == stem
-        || (*last == parent && matches!(stem, "mod" | "__init__" | "index"))
-        || path.split('/').any(|c| c == *last)
+/// The segment of a module path (`a::b`, `a.b`, `./x/y`, `github.com/o/r/pkg`) that names a
+/// file or directory: the last one that is not `crate`, `self`, `super`, `..`, `src` or `lib`.
+fn module_last_segment(module: &str) -> Option<&str> {
+    module
+        .rsplit(['.', ':', '/', '\\'])
+        .find(|s| !s.is_empty() && !matches!(*s, "crate" | "self" | "super" | ".." | "src" | "lib"))
+}
+
+/// Does a module whose [`module_last_segment`] is `last` name this file's path? Called for up
+/// to [`SCAN_LIMIT`] candidates per edge, so it neither allocates nor re-splits the module
+/// (splitting it per candidate was a quarter of writing `edges` on the cargo registry).
+fn segment_names_path(last: &str, path: &str) -> bool {
+    let (dir, file) = path.rsplit_once('/').unwrap_or(("", path));
+    let stem = file.split('.').next().unwrap_or(file);
+    let parent = dir.rsplit('/').next().unwrap_or("");
+    last == stem
+        || (last == parent && matches!(stem, "mod" | "__init__" | "index"))
+        || path.split('/').any(|c| c == last)
 }
 
 /// Linear scans (module-path matching) stop after this many candidates.
@@ -389,12 +402,13 @@ impl<'a> Index<'a> {
         let cands = self.candidates(kind, self.files[fi].language, name)?;
         let path = self.files[fi].path;
         let matches_module = |m: &str| {
+            let last = module_last_segment(m)?;
             cands
                 .all
                 .iter()
                 .take(SCAN_LIMIT)
                 .copied()
-                .find(|&c| module_matches_path(m, self.path(c)))
+                .find(|&c| segment_names_path(last, self.path(c)))
         };
         // An import of a relative path names its file exactly.
         if kind == EdgeKind::Imports
@@ -678,6 +692,21 @@ mod tests {
     }
 
     /// Lookups answer the same whether a name's candidates are scanned or hashed.
+    #[test]
+    fn module_paths_name_files() {
+        let names =
+            |m: &str, p: &str| module_last_segment(m).is_some_and(|l| segment_names_path(l, p));
+        assert!(names("crate::parser::lexer", "src/parser/lexer.rs"));
+        assert!(names("crate::parser", "src/parser/mod.rs"));
+        assert!(names("pkg.util", "pkg/util/__init__.py"));
+        assert!(names("./components/button", "web/components/button.tsx"));
+        assert!(names("github.com/o/r/store", "store/bolt.go"));
+        assert!(!names("crate::parser", "src/lexer.rs"));
+        assert!(!names("crate::self::super", "src/lib.rs"));
+        assert_eq!(module_last_segment("std::io::"), Some("io"));
+        assert_eq!(module_last_segment("crate"), None);
+    }
+
     #[test]
     fn scanned_and_hashed_candidates_agree() {
         let parents = [Some("A"), Some("m.B"), None, Some("A")];
