@@ -227,17 +227,29 @@ fn merge_pairs(
 ) -> Vec<(u32, u32, bool)> {
     let mut order: Vec<u32> = Vec::with_capacity(pairs.len() / 2);
     for (t, w, n) in pairs {
-        let t_ = t as usize;
-        if t_ >= scratch.len() {
-            scratch.resize(t_ + 1, (0, false));
-        }
-        let slot = &mut scratch[t_];
-        if slot.0 == 0 {
-            order.push(t);
-        }
-        slot.0 = slot.0.saturating_add(w.max(1));
-        slot.1 |= n;
+        add_weight(scratch, &mut order, t, w, n);
     }
+    take_weights(scratch, order)
+}
+
+/// Add weight `w` of term `t` to `scratch` (indexed by term), noting `t` in `order` when it is
+/// new there.
+fn add_weight(scratch: &mut Vec<(u32, bool)>, order: &mut Vec<u32>, t: u32, w: u32, n: bool) {
+    let t_ = t as usize;
+    if t_ >= scratch.len() {
+        scratch.resize(t_ + 1, (0, false));
+    }
+    let slot = &mut scratch[t_];
+    if slot.0 == 0 {
+        order.push(t);
+    }
+    slot.0 = slot.0.saturating_add(w.max(1));
+    slot.1 |= n;
+}
+
+/// The summed weights of the terms in `order`, in that order; their slots of `scratch` are
+/// zero again after.
+fn take_weights(scratch: &mut [(u32, bool)], order: Vec<u32>) -> Vec<(u32, u32, bool)> {
     order
         .into_iter()
         .map(|t| {
@@ -276,17 +288,20 @@ fn analyse(file: &FileInput) -> FileOut {
 
     let mut sym_pairs: Vec<Vec<(u32, u32, bool)>> = vec![Vec::new(); n];
     let mut sym_len: Vec<u32> = vec![0; n];
-    let mut file_pairs: Vec<(u32, u32, bool)> = Vec::new();
+    // The file unit's weights are summed as its terms come (every token of the file: as
+    // pairs, growing and then merging them was a tenth of building the index).
+    let mut scratch: Vec<(u32, bool)> = Vec::new();
+    let mut file_terms: Vec<u32> = Vec::new();
     let mut file_len: u32 = path_terms.len() as u32;
     for &t in &path_terms {
-        file_pairs.push((t, W_FILE_PATH, false));
+        add_weight(&mut scratch, &mut file_terms, t, W_FILE_PATH, false);
     }
     for (l, line) in lines.iter().enumerate() {
         let o = owner[l];
         for_each_term(line, |t| {
             let id = dict.id(t);
             if file.with_file_unit {
-                file_pairs.push((id, W_BODY, false));
+                add_weight(&mut scratch, &mut file_terms, id, W_BODY, false);
                 file_len += 1;
             }
             if o != u32::MAX {
@@ -297,7 +312,9 @@ fn analyse(file: &FileInput) -> FileOut {
     }
 
     let mut units = Vec::with_capacity(n + 1);
-    let mut scratch: Vec<(u32, bool)> = vec![(0, false); dict.len()];
+    // Taking the file's weights leaves the scratch all zero, as the merges below need it.
+    let file_terms = take_weights(&mut scratch, file_terms);
+    scratch.resize(dict.len(), (0, false));
     if file.with_file_unit {
         units.push(UnitOut {
             record: serde_json::to_vec(&FileRecord {
@@ -308,7 +325,7 @@ fn analyse(file: &FileInput) -> FileOut {
                 bytes: file.bytes,
             })
             .unwrap_or_default(),
-            terms: merge_pairs(file_pairs, &mut scratch),
+            terms: file_terms,
             len: file_len,
             prior: prior(&file.path, None, false, false) as f32,
             name_terms: 0,
