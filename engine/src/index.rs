@@ -137,25 +137,11 @@ fn classify_path(path: &str, size: u64, max: u64) -> Option<&'static str> {
     None
 }
 
-/// A NUL byte in the first 8 KiB: not text.
-fn is_binary(bytes: &[u8]) -> bool {
-    bytes[..bytes.len().min(8192)].contains(&0)
-}
-
-/// Why content is not indexed, as [`analyse_file`] decides it (binary, invalid UTF-8, then
-/// [`classify_text`]).
-#[cfg(test)]
 fn classify_content(bytes: &[u8]) -> std::result::Result<&str, &'static str> {
-    if is_binary(bytes) {
+    if bytes[..bytes.len().min(8192)].contains(&0) {
         return Err("binary");
     }
     let text = std::str::from_utf8(bytes).map_err(|_| "invalid_utf8")?;
-    classify_text(text)?;
-    Ok(text)
-}
-
-/// Why a file's text is not indexed (generated, minified), if it is not.
-fn classify_text(text: &str) -> std::result::Result<(), &'static str> {
     let head: String = text.lines().take(5).collect::<Vec<_>>().join("\n");
     let head_lower = head.to_ascii_lowercase();
     if head.contains("@generated")
@@ -171,7 +157,7 @@ fn classify_text(text: &str) -> std::result::Result<(), &'static str> {
             return Err("minified");
         }
     }
-    Ok(())
+    Ok(text)
 }
 
 /// Number of lines as editors count them.
@@ -254,8 +240,6 @@ struct FileStream {
     only_changes: bool,
     /// Where the packed analyses' frames go (a scratch file), when one could be made.
     frames: Option<Arc<FrameFile>>,
-    /// Chunks read and sent off for analysis, oldest first (at most [`CHUNKS_AHEAD`]).
-    in_flight: std::collections::VecDeque<InFlight>,
     /// On a first index, the trigram index is built from the contents as they stream (see
     /// [`InlineTrigrams`]).
     trigrams: Option<Arc<Mutex<InlineTrigrams>>>,
@@ -300,133 +284,40 @@ impl InlineTrigrams {
 
 const CHUNK_BYTES: u64 = 16 * 1024 * 1024;
 const CHUNK_FILES: usize = 1024;
-/// Chunks whose files are queued for analysis at once. With one, every chunk ended with one
-/// core idle while the other finished its largest file (seconds at a time on the cargo
-/// registry, where a file can take a second to parse); with two, the next chunk's files
-/// are already queued behind the stragglers (the parse phase runs at 1.99 of 2 cores there,
-/// 1.68 before).
-const CHUNKS_AHEAD: usize = 2;
-
-/// A chunk whose files are being analysed on the rayon pool.
-struct InFlight {
-    /// The files' outcomes in listing order, once all are analysed.
-    results: std::sync::mpsc::Receiver<std::result::Result<Vec<FileOutcome>, String>>,
-    /// Files skipped before reading (by path or size, or unreadable).
-    skipped: Vec<&'static str>,
-}
-
-/// A file read, classified, hashed and (when new or changed) analysed.
-struct Analysed {
-    path: String,
-    text: String,
-    lang: &'static str,
-    hash: String,
-    /// `None`: unchanged, its analysis is the published one (loaded only if needed).
-    analysis: Option<Arc<Packed>>,
-}
-
-/// `Err(reason)`: skipped (binary, invalid UTF-8, generated, minified); `Ok(Err)`: analysing
-/// failed (packing it), which fails the run.
-type FileOutcome = std::result::Result<std::result::Result<Analysed, String>, &'static str>;
-
-/// Classify, hash and (unless unchanged) analyse and pack one file.
-fn analyse_file(
-    path: String,
-    bytes: Vec<u8>,
-    previous: &Previous,
-    frames: Option<&Arc<FrameFile>>,
-) -> FileOutcome {
-    if is_binary(&bytes) {
-        return Err("binary");
-    }
-    let text = String::from_utf8(bytes).map_err(|_| "invalid_utf8")?;
-    classify_text(&text)?;
-    let hash = hash_bytes(text.as_bytes());
-    let lang = Lang::detect(&path);
-    let unchanged = previous.reusable && previous.files.get(&path) == Some(&hash);
-    let analysis = if unchanged {
-        None
-    } else {
-        let a = match lang {
-            Some(l) => analyze::analyze(l, &text),
-            None => FileAnalysis::default(),
-        };
-        match Packed::new_in(&a, frames) {
-            Ok(p) => Some(Arc::new(p)),
-            Err(e) => return Ok(Err(format!("packing an analysis: {e}"))),
-        }
-    };
-    Ok(Ok(Analysed {
-        path,
-        text,
-        lang: lang.map(Lang::name).unwrap_or("text"),
-        hash,
-        analysis,
-    }))
-}
 
 impl FileStream {
-    /// Read the next chunk of files and queue their analysis on the rayon pool; `None` when
-    /// the listing is exhausted.
-    fn dispatch(&mut self) -> Option<std::result::Result<InFlight, ArrowError>> {
-        let mut files: Vec<(String, Vec<u8>)> = Vec::new();
-        let mut chunk_bytes = 0;
-        let mut skipped: Vec<&'static str> = Vec::new();
-        while files.len() < CHUNK_FILES && chunk_bytes < CHUNK_BYTES {
-            let Some(entry) = self.entries.next() else {
-                break;
-            };
-            if let Some(reason) = classify_path(&entry.path, entry.size, self.max_file_bytes) {
-                skipped.push(reason);
-                continue;
-            }
-            match self.reader.read(&entry) {
-                Ok(bytes) => {
-                    chunk_bytes += bytes.len() as u64;
-                    files.push((entry.path, bytes));
-                }
-                Err(e) => {
-                    if let crate::source::Blob::Git(_) = entry.blob {
-                        // The git reader failing is not a per-file problem.
-                        return Some(Err(ArrowError::ExternalError(Box::new(e))));
-                    }
-                    skipped.push("unreadable");
-                }
-            }
-        }
-        if files.is_empty() && skipped.is_empty() {
-            return None;
-        }
-        let (tx, rx) = std::sync::mpsc::sync_channel(1);
-        let (previous, frames) = (self.previous.clone(), self.frames.clone());
-        rayon::spawn(move || {
-            let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                files
-                    .into_par_iter()
-                    .map(|(path, bytes)| analyse_file(path, bytes, &previous, frames.as_ref()))
-                    .collect::<Vec<FileOutcome>>()
-            }))
-            .map_err(|_| "analysing a file panicked".to_string());
-            // The receiver is gone only when the run already failed.
-            let _ = tx.send(out);
-        });
-        Some(Ok(InFlight {
-            results: rx,
-            skipped,
-        }))
-    }
-
     fn next_chunk(&mut self) -> Option<std::result::Result<RecordBatch, ArrowError>> {
         loop {
-            while self.in_flight.len() < CHUNKS_AHEAD {
-                match self.dispatch() {
-                    Some(Ok(chunk)) => self.in_flight.push_back(chunk),
-                    Some(Err(e)) => return Some(Err(e)),
-                    None => break,
+            let mut chunk: Vec<(Entry, Vec<u8>)> = Vec::new();
+            let mut chunk_bytes = 0;
+            let mut skipped_here: Vec<&'static str> = Vec::new();
+            while chunk.len() < CHUNK_FILES && chunk_bytes < CHUNK_BYTES {
+                let Some(entry) = self.entries.next() else {
+                    break;
+                };
+                if let Some(reason) = classify_path(&entry.path, entry.size, self.max_file_bytes) {
+                    skipped_here.push(reason);
+                    continue;
+                }
+                match self.reader.read(&entry) {
+                    Ok(bytes) => {
+                        chunk_bytes += bytes.len() as u64;
+                        chunk.push((entry, bytes));
+                    }
+                    Err(e) => {
+                        if let crate::source::Blob::Git(_) = entry.blob {
+                            // The git reader failing is not a per-file problem.
+                            return Some(Err(ArrowError::ExternalError(Box::new(e))));
+                        }
+                        skipped_here.push("unreadable");
+                    }
                 }
             }
-            let chunk = self.in_flight.pop_front()?;
-            match self.collect(chunk) {
+            let exhausted = chunk.is_empty() && skipped_here.is_empty();
+            if exhausted {
+                return None;
+            }
+            match self.process(chunk, skipped_here) {
                 Ok(Some(batch)) => return Some(Ok(batch)),
                 Ok(None) => continue,
                 Err(e) => return Some(Err(ArrowError::ExternalError(Box::new(e)))),
@@ -434,24 +325,63 @@ impl FileStream {
         }
     }
 
-    /// Wait for a chunk's analyses and turn them into its `files` rows, in listing order.
-    fn collect(&mut self, chunk: InFlight) -> Result<Option<RecordBatch>> {
-        let InFlight {
-            results,
-            mut skipped,
-        } = chunk;
-        let outcomes = results
-            .recv()
-            .map_err(|_| EngineError::Internal("an analysis job went away".into()))?
-            .map_err(EngineError::Internal)?;
-        let mut prepared: Vec<Analysed> = Vec::with_capacity(outcomes.len());
-        for outcome in outcomes {
-            match outcome {
-                Ok(a) => prepared.push(a.map_err(EngineError::Internal)?),
+    fn process(
+        &mut self,
+        chunk: Vec<(Entry, Vec<u8>)>,
+        skipped: Vec<&'static str>,
+    ) -> Result<Option<RecordBatch>> {
+        struct Prepared<'a> {
+            path: &'a str,
+            text: &'a str,
+            lang: &'static str,
+            hash: String,
+            analysis: Option<Arc<Packed>>,
+        }
+        let previous = self.previous.clone();
+        let frames = self.frames.clone();
+        let mut skipped = skipped;
+        // Classify, hash and (for changed files) analyse in parallel; keep document order.
+        // Analyses are packed as they are made (only names stay decoded until rows are written).
+        type Outcome<'a> = std::result::Result<std::io::Result<Prepared<'a>>, &'static str>;
+        let results: Vec<Outcome> = chunk
+            .par_iter()
+            .map(|(entry, bytes)| {
+                let text = classify_content(bytes)?;
+                let lang = Lang::detect(&entry.path);
+                let hash = hash_bytes(bytes);
+                let unchanged = previous.reusable && previous.files.get(&entry.path) == Some(&hash);
+                let parse_as = if unchanged { None } else { lang };
+                let analysis = match (!unchanged).then(|| {
+                    Packed::new_in(
+                        &match parse_as {
+                            Some(l) => analyze::analyze(l, text),
+                            None => FileAnalysis::default(),
+                        },
+                        frames.as_ref(),
+                    )
+                }) {
+                    Some(Ok(p)) => Some(Arc::new(p)),
+                    Some(Err(e)) => return Ok(Err(e)),
+                    None => None,
+                };
+                Ok(Ok(Prepared {
+                    path: &entry.path,
+                    text,
+                    lang: lang.map(Lang::name).unwrap_or("text"),
+                    hash,
+                    analysis,
+                }))
+            })
+            .collect();
+        let mut prepared: Vec<Prepared> = Vec::with_capacity(results.len());
+        for r in results {
+            match r {
+                Ok(p) => prepared.push(
+                    p.map_err(|e| EngineError::Internal(format!("packing an analysis: {e}")))?,
+                ),
                 Err(reason) => skipped.push(reason),
             }
         }
-        let previous = self.previous.clone();
         let mut b = BatchBuilder::new(FILES.clone());
         let mut emitted = 0;
         {
@@ -472,32 +402,32 @@ impl FileStream {
                 acc.stats.files += 1;
                 acc.stats.bytes += p.text.len() as u64;
                 *acc.stats.languages.entry(p.lang.to_string()).or_default() += 1;
-                acc.analysed.push((p.path.clone(), p.lang, analysis));
-                let old = previous.files.get(&p.path);
+                acc.analysed.push((p.path.to_string(), p.lang, analysis));
+                let old = previous.files.get(p.path);
                 if self.only_changes && old == Some(&p.hash) {
                     continue;
                 }
                 if let Some(old) = old {
-                    acc.replaced.push((p.path.clone(), old.clone()));
+                    acc.replaced.push((p.path.to_string(), old.clone()));
                 }
                 emitted += 1;
                 if self.only_changes {
-                    acc.changed.push(&p.path, &p.text);
+                    acc.changed.push(p.path, p.text);
                 }
                 b.str(0, Some(&self.source_id));
-                b.str(1, Some(&file_identifier(&self.prefix, &p.path)));
-                b.str(2, Some(&p.path));
+                b.str(1, Some(&file_identifier(&self.prefix, p.path)));
+                b.str(2, Some(p.path));
                 b.str(3, Some(p.lang));
                 b.int(4, Some(p.text.len() as i64));
-                b.int(5, Some(count_lines(&p.text)));
+                b.int(5, Some(count_lines(p.text)));
                 b.str(6, Some(&p.hash));
-                b.str(7, Some(&p.text));
+                b.str(7, Some(p.text));
             }
         }
         if let Some(trigrams) = &self.trigrams {
             let files: Vec<(&str, &[u8])> = prepared
                 .iter()
-                .map(|p| (p.path.as_str(), p.text.as_bytes()))
+                .map(|p| (p.path, p.text.as_bytes()))
                 .collect();
             trigrams
                 .lock()
@@ -626,7 +556,6 @@ pub async fn index_repository(
         max_file_bytes: opts.max_file_bytes,
         progress: progress.clone(),
         only_changes: pinned.is_some(),
-        in_flight: Default::default(),
         trigrams: trigrams.clone(),
     };
     let store = catalog.store();
