@@ -88,17 +88,18 @@ pub fn tokens(text: &str) -> Vec<String> {
 /// Call `f` with each code-aware term of `text` in order — what [`tokens`] returns, without
 /// allocating per term (the search index tokenises whole repositories with it).
 pub fn for_each_term(text: &str, mut f: impl FnMut(&str)) {
-    let mut stemmed = String::new();
+    // Each word is stemmed in the buffer it was lower-cased in (no second copy per token).
     for_each_word(text, |w| {
-        stem_into(w, &mut stemmed);
-        f(&stemmed);
+        stem_in_place(w);
+        f(w);
     });
 }
 
 /// Lower-cased identifier parts, unstemmed: words split on anything not alphanumeric, then
 /// on case (`parseHTTPRequest2` → `parse`, `http`, `request2`); one-letter parts that are
 /// not digits are dropped.
-fn for_each_word(text: &str, mut f: impl FnMut(&str)) {
+/// Each part is given in a buffer the callee may change (stem in place).
+fn for_each_word(text: &str, mut f: impl FnMut(&mut String)) {
     if text.is_ascii() {
         return for_each_ascii_word(text.as_bytes(), f);
     }
@@ -116,7 +117,7 @@ fn for_each_word(text: &str, mut f: impl FnMut(&str)) {
                 lower.push_str(&part.to_lowercase());
             }
             if lower.chars().nth(1).is_some() || lower.chars().all(|c| c.is_ascii_digit()) {
-                f(&lower);
+                f(&mut lower);
             }
         });
     }
@@ -124,7 +125,7 @@ fn for_each_word(text: &str, mut f: impl FnMut(&str)) {
 
 /// [`for_each_word`] for ASCII text, on bytes (the common case, and most of the cost of
 /// building a search index).
-fn for_each_ascii_word(text: &[u8], mut f: impl FnMut(&str)) {
+fn for_each_ascii_word(text: &[u8], mut f: impl FnMut(&mut String)) {
     let mut lower = String::new();
     let mut emit = |part: &[u8]| {
         if part.len() >= 2 || part.iter().all(u8::is_ascii_digit) {
@@ -133,7 +134,7 @@ fn for_each_ascii_word(text: &[u8], mut f: impl FnMut(&str)) {
             if let Ok(part) = std::str::from_utf8(part) {
                 lower.push_str(part);
                 lower.make_ascii_lowercase();
-                f(&lower);
+                f(&mut lower);
             }
         }
     };
@@ -160,14 +161,13 @@ fn for_each_ascii_word(text: &[u8], mut f: impl FnMut(&str)) {
 /// Terms of a natural-language question: tokens without stop words, deduplicated, in order.
 pub fn query_terms(question: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    let mut stemmed = String::new();
     for_each_word(question, |w| {
-        if STOPWORDS.contains(&w) {
+        if STOPWORDS.contains(&w.as_str()) {
             return;
         }
-        stem_into(w, &mut stemmed);
-        if !out.contains(&stemmed) {
-            out.push(stemmed.clone());
+        stem_in_place(w);
+        if !out.contains(w) {
+            out.push(w.clone());
         }
     });
     out
@@ -206,8 +206,13 @@ pub fn stem(w: &str) -> String {
 /// [`stem`] into a reused buffer.
 pub fn stem_into(w: &str, out: &mut String) {
     out.clear();
+    out.push_str(w);
+    stem_in_place(out);
+}
+
+/// [`stem`], replacing the word in its buffer.
+fn stem_in_place(w: &mut String) {
     if !w.is_ascii() || w.len() <= 3 {
-        out.push_str(w);
         return;
     }
     for (suffix, keep) in [
@@ -218,8 +223,11 @@ pub fn stem_into(w: &str, out: &mut String) {
         ("es", ""),
         ("s", ""),
     ] {
-        if let Some(base) = w.strip_suffix(suffix)
-            && base.len() >= 3
+        let Some(base) = w.strip_suffix(suffix) else {
+            continue;
+        };
+        let base_len = base.len();
+        if base_len >= 3
             && !(suffix == "s" && (w.ends_with("ss") || w.ends_with("us") || w.ends_with("is")))
             && !(suffix == "es"
                 && !(base.ends_with("sh")
@@ -227,23 +235,22 @@ pub fn stem_into(w: &str, out: &mut String) {
                     || base.ends_with('x')
                     || base.ends_with('s')))
         {
-            out.push_str(base);
-            out.push_str(keep);
+            w.truncate(base_len);
+            w.push_str(keep);
             // `summed`/`running` → `sum`/`run`: undo a doubled final consonant.
-            let b = out.as_bytes();
+            let b = w.as_bytes();
             if (suffix == "ed" || suffix == "ing")
                 && b.len() >= 3
                 && b[b.len() - 1] == b[b.len() - 2]
                 && !matches!(b[b.len() - 1], b'l' | b's' | b'z' | b'e')
             {
-                out.pop();
+                w.pop();
             }
-            drop_e(out);
+            drop_e(w);
             return;
         }
     }
-    out.push_str(w);
-    drop_e(out);
+    drop_e(w);
 }
 
 /// `parse`/`parsed`/`parsing` → `pars`: a final `e` goes, so verb forms meet.
