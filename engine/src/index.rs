@@ -262,13 +262,10 @@ enum InlineTrigrams {
 impl InlineTrigrams {
     /// A builder spilling posting lists and frames to the store's scratch files.
     fn start(store: &quarry_storage::Store) -> Self {
-        let started = (|| {
-            let mut builder = trigram::Builder::new();
-            builder.spill_to(store.spool()?)?;
-            let texts = std::io::BufWriter::with_capacity(1 << 20, store.spool()?);
-            Ok::<_, std::io::Error>(InlineTrigrams::Building { builder, texts })
-        })();
-        started.unwrap_or_else(|e| InlineTrigrams::Failed(e.to_string()))
+        match new_trigram_builder(store) {
+            Ok((builder, texts)) => InlineTrigrams::Building { builder, texts },
+            Err(e) => InlineTrigrams::Failed(e.to_string()),
+        }
     }
 
     fn add(&mut self, files: &[(&str, &[u8])]) {
@@ -892,15 +889,9 @@ async fn build_trigrams(
     scan.project(&["path", "content"]).map_err(lance_err)?;
     scan.batch_size(1024);
     let mut stream = scan.try_into_stream().await.map_err(lance_err)?;
-    let mut builder = trigram::Builder::new();
     let failed =
         |e: std::io::Error| EngineError::Internal(format!("building the trigram index: {e}"));
-    // Posting lists past a budget go to a scratch file in sorted runs, merged at the end.
-    builder
-        .spill_to(store.spool().map_err(failed)?)
-        .map_err(failed)?;
-    // The contents' frames and the index go to scratch files as they are made, not memory.
-    let mut texts = std::io::BufWriter::with_capacity(1 << 20, store.spool().map_err(failed)?);
+    let (mut builder, mut texts) = new_trigram_builder(store).map_err(failed)?;
     while let Some(batch) = stream.try_next().await.map_err(lance_err)? {
         let cols = Columns::new(&batch);
         let (paths, contents) = (cols.str("path")?, cols.str("content")?);
@@ -916,6 +907,17 @@ async fn build_trigrams(
     finish_trigrams(store, source_id, version, builder, texts).await
 }
 
+/// A trigram index builder whose posting lists past a budget go to a scratch file in sorted
+/// runs (merged at the end), and the scratch file its contents' frames are drained to — so
+/// neither is held whole in memory.
+fn new_trigram_builder(
+    store: &quarry_storage::Store,
+) -> std::io::Result<(trigram::Builder, std::io::BufWriter<std::fs::File>)> {
+    let mut builder = trigram::Builder::new();
+    builder.spill_to(store.spool()?)?;
+    Ok((builder, spool_writer(store)?))
+}
+
 /// Finish a trigram index whose documents are all added (its frames so far in `texts`, a
 /// scratch file) and store it.
 async fn finish_trigrams(
@@ -927,7 +929,7 @@ async fn finish_trigrams(
 ) -> Result<()> {
     let failed =
         |e: std::io::Error| EngineError::Internal(format!("building the trigram index: {e}"));
-    let mut grams = std::io::BufWriter::with_capacity(1 << 20, store.spool().map_err(failed)?);
+    let mut grams = spool_writer(store).map_err(failed)?;
     tokio::task::block_in_place(|| builder.finish_to(&mut grams, &mut texts)).map_err(failed)?;
     let unspooled = |w| unspool(w).map_err(EngineError::Internal);
     trigram::save_files(
@@ -961,9 +963,14 @@ fn spools(
     std::io::BufWriter<std::fs::File>,
     std::io::BufWriter<std::fs::File>,
 )> {
-    let spool =
-        || Ok::<_, std::io::Error>(std::io::BufWriter::with_capacity(1 << 20, store.spool()?));
-    Ok((spool()?, spool()?))
+    Ok((spool_writer(store)?, spool_writer(store)?))
+}
+
+/// A buffered scratch file of the store ([`quarry_storage::Store::spool`]).
+fn spool_writer(
+    store: &quarry_storage::Store,
+) -> std::io::Result<std::io::BufWriter<std::fs::File>> {
+    Ok(std::io::BufWriter::with_capacity(1 << 20, store.spool()?))
 }
 
 /// A spooled file, flushed, to be stored.

@@ -691,7 +691,6 @@ mod tests {
         })
     }
 
-    /// Lookups answer the same whether a name's candidates are scanned or hashed.
     #[test]
     fn module_paths_name_files() {
         let names =
@@ -707,6 +706,7 @@ mod tests {
         assert_eq!(module_last_segment("crate"), None);
     }
 
+    /// Lookups answer the same whether a name's candidates are scanned or hashed.
     #[test]
     fn scanned_and_hashed_candidates_agree() {
         let parents = [Some("A"), Some("m.B"), None, Some("A")];
