@@ -259,6 +259,16 @@ fn take_weights(scratch: &mut [(u32, bool)], order: Vec<u32>) -> Vec<(u32, u32, 
         .collect()
 }
 
+/// A file's units and terms, ready for a [`Builder`] to merge: tokenising is the costly part
+/// of building, and can run wherever the file's contents and definitions are at hand (a first
+/// index tokenises each file as it is parsed).
+pub struct Tokenised(FileOut);
+
+/// Tokenise one file with its definitions (see [`Builder::add_tokenised`]).
+pub fn tokenise(file: &FileInput) -> Tokenised {
+    Tokenised(analyse(file))
+}
+
 fn analyse(file: &FileInput) -> FileOut {
     let mut dict = Interner::default();
     let mut path_terms = Vec::new();
@@ -479,7 +489,13 @@ impl Builder {
 
     /// Add files (tokenised here, merged behind).
     pub fn add_files(&mut self, files: &[FileInput]) -> std::io::Result<()> {
-        let outs: Vec<FileOut> = files.par_iter().map(analyse).collect();
+        self.add_tokenised(files.par_iter().map(tokenise).collect())
+    }
+
+    /// Add files tokenised elsewhere ([`tokenise`]), in the order given: what
+    /// [`Self::add_files`] of their inputs would add.
+    pub fn add_tokenised(&mut self, files: Vec<Tokenised>) -> std::io::Result<()> {
+        let outs: Vec<FileOut> = files.into_iter().map(|t| t.0).collect();
         let sent = match &self.merger {
             Some((tx, _)) => tx.send(outs).is_ok(),
             None => false,
