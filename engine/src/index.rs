@@ -339,13 +339,13 @@ impl InlineSearch {
 
 /// The search index's input for one file: its contents and the definitions its `symbols` rows
 /// hold (the fields [`build_search`] reads back from the tables).
-fn search_input(
+fn search_input<'t>(
     prefix: &str,
     path: &str,
     language: &str,
-    text: &str,
+    text: &'t str,
     a: &FileAnalysis,
-) -> search::FileInput {
+) -> search::FileInput<'t> {
     let symbols = a
         .symbols
         .iter()
@@ -381,7 +381,7 @@ fn search_input(
         language: language.to_string(),
         lines: count_lines(text),
         bytes: text.len() as i64,
-        content: text.to_string(),
+        content: text.into(),
         symbols,
         with_file_unit: true,
     }
@@ -762,7 +762,7 @@ pub async fn index_repository(
     // The inline search index is complete: finished now (its merge of spilled posting lists
     // and its memory are done before resolution), stored once `symbols` has its version.
     let mut search_built = search_inline.map(|s| {
-        progress.phase("indexing for search", None);
+        progress.phase("finishing the search index", None);
         Arc::into_inner(s)
             .ok_or_else(|| "the file stream still holds it".to_string())
             .and_then(|s| s.into_inner().map_err(|_| "poisoned".to_string()))
@@ -1463,7 +1463,7 @@ impl SearchInputs<'_> {
                     language,
                     lines,
                     bytes,
-                    content,
+                    content: content.into(),
                     symbols,
                     with_file_unit,
                 }

@@ -277,6 +277,11 @@ fn module_last_segment(module: &str) -> Option<&str> {
 /// to [`SCAN_LIMIT`] candidates per edge, so it neither allocates nor re-splits the module
 /// (splitting it per candidate was a quarter of writing `edges` on the cargo registry).
 fn segment_names_path(last: &str, path: &str) -> bool {
+    // Each way of naming the path below needs `last` inside it: most candidates fail here,
+    // with one substring search instead of three splits.
+    if !path.contains(last) {
+        return false;
+    }
     let (dir, file) = path.rsplit_once('/').unwrap_or(("", path));
     let stem = file.split('.').next().unwrap_or(file);
     let parent = dir.rsplit('/').next().unwrap_or("");

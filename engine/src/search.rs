@@ -132,13 +132,14 @@ pub struct SymbolInput {
 
 /// A file to index with its definitions (in `symbols` order).
 #[derive(Debug, Clone, Default)]
-pub struct FileInput {
+pub struct FileInput<'a> {
     pub path: String,
     pub identifier: String,
     pub language: String,
     pub lines: i64,
     pub bytes: i64,
-    pub content: String,
+    /// Borrowed where the caller holds it (a first index tokenises the text it just parsed).
+    pub content: std::borrow::Cow<'a, str>,
     pub symbols: Vec<SymbolInput>,
     /// Whether the file itself is a unit (false when only more of its definitions are added).
     pub with_file_unit: bool,
@@ -1533,14 +1534,14 @@ mod tests {
         }
     }
 
-    fn file(path: &str, content: &str, symbols: Vec<SymbolInput>) -> FileInput {
+    fn file(path: &str, content: &str, symbols: Vec<SymbolInput>) -> FileInput<'static> {
         FileInput {
             path: path.into(),
             identifier: format!("r::{path}"),
             language: "python".into(),
             lines: content.lines().count() as i64,
             bytes: content.len() as i64,
-            content: content.into(),
+            content: content.to_string().into(),
             symbols,
             with_file_unit: true,
         }
@@ -1553,7 +1554,7 @@ mod tests {
         SearchIndex::load(b.finish().unwrap().0).unwrap()
     }
 
-    fn corpus() -> Vec<FileInput> {
+    fn corpus() -> Vec<FileInput<'static>> {
         vec![
             file(
                 "shapes.py",
