@@ -1060,66 +1060,6 @@ async fn semantic_search_after_an_update_answers_as_a_fresh_index() {
     assert!(ids(&r).iter().all(|i| !i.contains("go/server.go")), "{r}");
 }
 
-/// A first index builds the search index while parsing (each file tokenised beside its
-/// analysis); `semantic_search` answers exactly as over the index a later run rebuilds from
-/// the tables (`symbols` read back, contents from the trigram index) once it is missing.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn semantic_search_built_while_parsing_answers_as_one_built_from_the_tables() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("work").join("poly");
-    copy_dir(&fixtures().join("polyglot"), &dir);
-    let index = |store: &std::path::Path| {
-        let out = quarry(store, &["index", dir.to_str().unwrap(), "--name", "poly"]);
-        assert!(out.status.success(), "{out:?}");
-        String::from_utf8_lossy(&out.stderr).to_string()
-    };
-    let inline = tmp.path().join("inline");
-    let rebuilt = tmp.path().join("rebuilt");
-    let log = index(&inline);
-    assert!(log.contains("finishing the search index"), "{log}");
-    assert!(!log.contains("indexing for search"), "{log}");
-    index(&rebuilt);
-    let search_dir = std::fs::read_dir(rebuilt.join("sources"))
-        .unwrap()
-        .map(|e| e.unwrap().path().join("search"))
-        .find(|p| p.is_dir())
-        .expect("a search index");
-    std::fs::remove_dir_all(&search_dir).unwrap();
-    let log = index(&rebuilt);
-    assert!(log.contains("indexing for search"), "{log}");
-    assert!(search_dir.is_dir(), "the search index was rebuilt");
-
-    let key_of = |store: &std::path::Path| quarry_ok(store, &["keys", "create"]).trim().to_string();
-    let (ka, kb) = (key_of(&inline), key_of(&rebuilt));
-    let (a, b) = (start(&inline), start(&rebuilt));
-    let source_id = |store: &std::path::Path| -> String {
-        let v: Value = serde_json::from_str(&quarry_ok(store, &["sources", "--json"])).unwrap();
-        v[0]["id"].as_str().unwrap().to_string()
-    };
-    let (ia, ib) = (source_id(&inline), source_id(&rebuilt));
-    for question in [
-        "Where is the area of a circle computed?",
-        "shape with a name",
-        "area",
-        "server handler",
-        "parse the configuration",
-    ] {
-        for format in ["agentic", "json"] {
-            let body = json!({"question": question, "max_results": 20, "output_format": format});
-            let x = semantic(&a, &ka, body.clone())
-                .await
-                .to_string()
-                .replace(&ia, "SRC");
-            let y = semantic(&b, &kb, body)
-                .await
-                .to_string()
-                .replace(&ib, "SRC");
-            assert_eq!(x, y, "{question} ({format})");
-            assert!(x.contains("result"), "{question}: {x}");
-        }
-    }
-}
-
 /// A stand-in for an OpenAI-compatible embeddings endpoint (no embedding model can run
 /// here): a text's vector counts its words, one dimension per distinct word, after mapping the synonyms
 /// `disc` → `circle` and `cog` → `gear`, so "disc" and "circle" embed alike although no

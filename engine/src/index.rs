@@ -243,8 +243,6 @@ struct FileStream {
     /// On a first index, the trigram index is built from the contents as they stream (see
     /// [`InlineTrigrams`]).
     trigrams: Option<Arc<Mutex<InlineTrigrams>>>,
-    /// On a first index, so is the search index (see [`InlineSearch`]).
-    search: Option<Arc<Mutex<InlineSearch>>>,
 }
 
 /// The trigram index of a first index, built from each chunk's contents as the `files` table
@@ -278,112 +276,6 @@ impl InlineTrigrams {
         {
             *self = InlineTrigrams::Failed(e.to_string());
         }
-    }
-}
-
-/// The search index of a first index, built while the files are parsed: each file is
-/// tokenised, with the definitions its `symbols` rows will hold, on the thread that just
-/// analysed it, and merged on the builder's own thread. Built after `symbols` was written
-/// instead, it read every definition back from the table and every content back from the
-/// trigram index's frames, in a phase of its own (a sixth of a first index of the cargo
-/// registry, docs/benchmarks.md). Files are added in row order; the index answers as one
-/// built from the tables does.
-enum InlineSearch {
-    Building(search::Builder),
-    /// Building failed (or a file came without its analysis); the index is built from the
-    /// tables instead.
-    Failed(String),
-}
-
-impl InlineSearch {
-    /// A builder spooling its records and spilling its posting lists to the store's scratch
-    /// files.
-    fn start(store: &quarry_storage::Store) -> Self {
-        match store
-            .spool()
-            .and_then(|sink| search::Builder::spooled(sink, store.spool()?))
-        {
-            Ok(b) => InlineSearch::Building(b),
-            Err(e) => InlineSearch::Failed(e.to_string()),
-        }
-    }
-
-    fn add(&mut self, files: Vec<Option<search::Tokenised>>) {
-        if let InlineSearch::Building(b) = self {
-            let files: Option<Vec<search::Tokenised>> = files.into_iter().collect();
-            let added = match files {
-                Some(files) => b.add_tokenised(files).map_err(|e| e.to_string()),
-                None => Err("a file was not analysed".to_string()),
-            };
-            if let Err(e) = added {
-                *self = InlineSearch::Failed(e);
-            }
-        }
-    }
-
-    /// The finished index and records (scratch files), to be stored once `symbols` has its
-    /// version.
-    fn finish(
-        self,
-        store: &quarry_storage::Store,
-    ) -> std::result::Result<(std::fs::File, std::fs::File), String> {
-        match self {
-            InlineSearch::Building(b) => {
-                let index = store.spool().map_err(|e| e.to_string())?;
-                tokio::task::block_in_place(|| b.finish_spooled(index)).map_err(|e| e.to_string())
-            }
-            InlineSearch::Failed(e) => Err(e),
-        }
-    }
-}
-
-/// The search index's input for one file: its contents and the definitions its `symbols` rows
-/// hold (the fields [`build_search`] reads back from the tables).
-fn search_input<'t>(
-    prefix: &str,
-    path: &str,
-    language: &str,
-    text: &'t str,
-    a: &FileAnalysis,
-) -> search::FileInput<'t> {
-    let symbols = a
-        .symbols
-        .iter()
-        .filter(|s| search::is_unit(s.kind))
-        .map(|s| {
-            let mut summary = String::new();
-            analyze::summarize_into(
-                &mut summary,
-                s.kind,
-                &s.qualified_name,
-                s.doc.as_deref(),
-                &s.signature,
-            );
-            search::SymbolInput {
-                identifier: resolve::symbol_identifier(prefix, path, &s.qualified_name),
-                kind: s.kind.to_string(),
-                name: s.name.to_string(),
-                qualified_name: s.qualified_name.to_string(),
-                signature: s.signature.to_string(),
-                doc: s.doc.as_deref().map(str::to_string),
-                summary,
-                is_public: s.is_public,
-                start_line: s.start_line.into(),
-                start_character: s.start_character.into(),
-                end_line: s.end_line.into(),
-                end_character: s.end_character.into(),
-            }
-        })
-        .collect();
-    search::FileInput {
-        path: path.to_string(),
-        identifier: file_identifier(prefix, path),
-        language: language.to_string(),
-        lines: count_lines(text),
-        bytes: text.len() as i64,
-        content: text.into(),
-        symbols,
-        with_file_unit: true,
     }
 }
 
@@ -441,13 +333,9 @@ impl FileStream {
             lang: &'static str,
             hash: String,
             analysis: Option<Arc<Packed>>,
-            /// The file tokenised for the search index, when it is built inline.
-            tokens: Option<search::Tokenised>,
         }
         let previous = self.previous.clone();
         let frames = self.frames.clone();
-        let tokenise = self.search.is_some();
-        let prefix = self.prefix.as_str();
         let mut skipped = skipped;
         // Classify, hash and (for changed files) analyse in parallel; keep document order.
         // Analyses are packed as they are made (only names stay decoded until rows are written).
@@ -459,31 +347,26 @@ impl FileStream {
                 let lang = Lang::detect(&entry.path);
                 let hash = hash_bytes(bytes);
                 let unchanged = previous.reusable && previous.files.get(&entry.path) == Some(&hash);
-                let lang_name = lang.map(Lang::name).unwrap_or("text");
-                let mut tokens = None;
-                let analysis = if unchanged {
-                    None
-                } else {
-                    let a = match lang {
-                        Some(l) => analyze::analyze(l, text),
-                        None => FileAnalysis::default(),
-                    };
-                    if tokenise {
-                        let input = search_input(prefix, &entry.path, lang_name, text, &a);
-                        tokens = Some(search::tokenise(&input));
-                    }
-                    match Packed::new_in(&a, frames.as_ref()) {
-                        Ok(p) => Some(Arc::new(p)),
-                        Err(e) => return Ok(Err(e)),
-                    }
+                let parse_as = if unchanged { None } else { lang };
+                let analysis = match (!unchanged).then(|| {
+                    Packed::new_in(
+                        &match parse_as {
+                            Some(l) => analyze::analyze(l, text),
+                            None => FileAnalysis::default(),
+                        },
+                        frames.as_ref(),
+                    )
+                }) {
+                    Some(Ok(p)) => Some(Arc::new(p)),
+                    Some(Err(e)) => return Ok(Err(e)),
+                    None => None,
                 };
                 Ok(Ok(Prepared {
                     path: &entry.path,
                     text,
-                    lang: lang_name,
+                    lang: lang.map(Lang::name).unwrap_or("text"),
                     hash,
                     analysis,
-                    tokens,
                 }))
             })
             .collect();
@@ -547,13 +430,6 @@ impl FileStream {
                 .lock()
                 .map_err(|_| EngineError::Internal("poisoned".into()))?
                 .add(&files);
-        }
-        if let Some(search) = &self.search {
-            let files = prepared.iter_mut().map(|p| p.tokens.take()).collect();
-            search
-                .lock()
-                .map_err(|_| EngineError::Internal("poisoned".into()))?
-                .add(files);
         }
         let bytes: u64 = prepared.iter().map(|p| p.text.len() as u64).sum();
         self.progress
@@ -666,10 +542,6 @@ pub async fn index_repository(
     let trigrams = pinned
         .is_none()
         .then(|| Arc::new(Mutex::new(InlineTrigrams::start(catalog.store()))));
-    // So is the search index, from the analyses as they are made.
-    let search_inline = pinned
-        .is_none()
-        .then(|| Arc::new(Mutex::new(InlineSearch::start(catalog.store()))));
     let stream = FileStream {
         frames: frames.clone(),
         entries: entries.into_iter(),
@@ -682,7 +554,6 @@ pub async fn index_repository(
         progress: progress.clone(),
         only_changes: pinned.is_some(),
         trigrams: trigrams.clone(),
-        search: search_inline.clone(),
     };
     let store = catalog.store();
     let (files_version, files_changed) = match pinned {
@@ -759,15 +630,6 @@ pub async fn index_repository(
             ));
         }
     }
-    // The inline search index is complete: finished now (its merge of spilled posting lists
-    // and its memory are done before resolution), stored once `symbols` has its version.
-    let mut search_built = search_inline.map(|s| {
-        progress.phase("finishing the search index", None);
-        Arc::into_inner(s)
-            .ok_or_else(|| "the file stream still holds it".to_string())
-            .and_then(|s| s.into_inner().map_err(|_| "poisoned".to_string()))
-            .and_then(|s| s.finish(store))
-    });
     failpoint("files_written");
     // The search index update needs only the paths: the contents are dropped here.
     let delta: Option<(HashSet<String>, HashSet<String>)> = delta.map(|(present, changed)| {
@@ -931,17 +793,7 @@ pub async fn index_repository(
             _ => None,
         };
         let mut updated = false;
-        match search_built.take() {
-            Some(Ok((index, records))) => {
-                match search::save_files(store, &source.id, symbols_version, index, records).await {
-                    Ok(()) => updated = true,
-                    Err(e) => tracing::warn!("storing the search index: {e}; rebuilding it"),
-                }
-            }
-            Some(Err(e)) => tracing::warn!("building the search index while parsing: {e}"),
-            None => {}
-        }
-        if let Some(base) = base.filter(|_| !updated) {
+        if let Some(base) = base {
             progress.phase(
                 &format!(
                     "indexing for search: updating {} changed files",
@@ -1463,7 +1315,7 @@ impl SearchInputs<'_> {
                     language,
                     lines,
                     bytes,
-                    content: content.into(),
+                    content,
                     symbols,
                     with_file_unit,
                 }

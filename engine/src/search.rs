@@ -132,14 +132,13 @@ pub struct SymbolInput {
 
 /// A file to index with its definitions (in `symbols` order).
 #[derive(Debug, Clone, Default)]
-pub struct FileInput<'a> {
+pub struct FileInput {
     pub path: String,
     pub identifier: String,
     pub language: String,
     pub lines: i64,
     pub bytes: i64,
-    /// Borrowed where the caller holds it (a first index tokenises the text it just parsed).
-    pub content: std::borrow::Cow<'a, str>,
+    pub content: String,
     pub symbols: Vec<SymbolInput>,
     /// Whether the file itself is a unit (false when only more of its definitions are added).
     pub with_file_unit: bool,
@@ -258,16 +257,6 @@ fn take_weights(scratch: &mut [(u32, bool)], order: Vec<u32>) -> Vec<(u32, u32, 
             (t, w, n)
         })
         .collect()
-}
-
-/// A file's units and terms, ready for a [`Builder`] to merge: tokenising is the costly part
-/// of building, and can run wherever the file's contents and definitions are at hand (a first
-/// index tokenises each file as it is parsed).
-pub struct Tokenised(FileOut);
-
-/// Tokenise one file with its definitions (see [`Builder::add_tokenised`]).
-pub fn tokenise(file: &FileInput) -> Tokenised {
-    Tokenised(analyse(file))
 }
 
 fn analyse(file: &FileInput) -> FileOut {
@@ -490,13 +479,7 @@ impl Builder {
 
     /// Add files (tokenised here, merged behind).
     pub fn add_files(&mut self, files: &[FileInput]) -> std::io::Result<()> {
-        self.add_tokenised(files.par_iter().map(tokenise).collect())
-    }
-
-    /// Add files tokenised elsewhere ([`tokenise`]), in the order given: what
-    /// [`Self::add_files`] of their inputs would add.
-    pub fn add_tokenised(&mut self, files: Vec<Tokenised>) -> std::io::Result<()> {
-        let outs: Vec<FileOut> = files.into_iter().map(|t| t.0).collect();
+        let outs: Vec<FileOut> = files.par_iter().map(analyse).collect();
         let sent = match &self.merger {
             Some((tx, _)) => tx.send(outs).is_ok(),
             None => false,
@@ -1534,14 +1517,14 @@ mod tests {
         }
     }
 
-    fn file(path: &str, content: &str, symbols: Vec<SymbolInput>) -> FileInput<'static> {
+    fn file(path: &str, content: &str, symbols: Vec<SymbolInput>) -> FileInput {
         FileInput {
             path: path.into(),
             identifier: format!("r::{path}"),
             language: "python".into(),
             lines: content.lines().count() as i64,
             bytes: content.len() as i64,
-            content: content.to_string().into(),
+            content: content.into(),
             symbols,
             with_file_unit: true,
         }
@@ -1554,7 +1537,7 @@ mod tests {
         SearchIndex::load(b.finish().unwrap().0).unwrap()
     }
 
-    fn corpus() -> Vec<FileInput<'static>> {
+    fn corpus() -> Vec<FileInput> {
         vec![
             file(
                 "shapes.py",
