@@ -722,7 +722,7 @@ pub async fn index_repository(
             };
             // Stream both tables: rows are resolved per file chunk straight into Arrow
             // batches that Lance consumes, so no repository-wide row set is ever built.
-            let mut resolver = resolve::Resolver::new(&prefix, &inputs);
+            let mut resolver = resolve::Resolver::new(&inputs);
             // One phase per table, so the log's memory lines say which write peaks.
             progress.phase("writing edges", Some(resolver.len() as u64));
             let id = source.id.clone();
@@ -746,7 +746,7 @@ pub async fn index_repository(
                         .flat_map_iter(|(fi, a)| resolver.edges(fi, a))
                         .collect();
                     tally(&counts, &rows)?;
-                    Ok((edge_batch(&id, &rows)?, rows.len() as u64))
+                    Ok((edge_batch(&id, &prefix, &rows)?, rows.len() as u64))
                 },
             )?;
             failpoint("edges_written");
@@ -769,7 +769,10 @@ pub async fn index_repository(
                         .zip(unpacked.par_iter())
                         .flat_map_iter(|(fi, a)| resolver.symbols(fi, a))
                         .collect();
-                    Ok((symbol_batch(&id, &rows, &counts)?, rows.len() as u64))
+                    Ok((
+                        symbol_batch(&id, &prefix, &rows, &counts)?,
+                        rows.len() as u64,
+                    ))
                 },
             )?;
             stats.symbols = n_symbols;
@@ -1878,6 +1881,7 @@ fn tally(counts: &Mutex<Vec<[u32; 3]>>, rows: &[resolve::EdgeRow]) -> Result<()>
 
 fn symbol_batch(
     source_id: &str,
+    prefix: &str,
     rows: &[resolve::SymbolRow],
     counts: &[[u32; 3]],
 ) -> Result<RecordBatch> {
@@ -1887,13 +1891,17 @@ fn symbol_batch(
         let [incoming, outgoing, referenced] = counts.get(r.number).copied().unwrap_or_default();
         let s = r.symbol;
         b.str(0, Some(source_id));
-        b.str(1, Some(&r.identifier));
+        let (parts, n) = r.identifier.parts(prefix);
+        b.str_parts(1, Some(&parts[..n]));
         b.str(2, Some(r.path));
         b.str(3, Some(r.language));
         b.str(4, Some(s.kind));
         b.str(5, Some(&s.name));
         b.str(6, Some(&s.qualified_name));
-        b.str(7, r.parent.as_deref());
+        match r.parent.map(|p| p.parts(prefix)) {
+            Some((parts, n)) => b.str_parts(7, Some(&parts[..n])),
+            None => b.str(7, None),
+        }
         b.int(8, Some(s.start_line.into()));
         b.int(9, Some(s.start_character.into()));
         b.int(10, Some(s.end_line.into()));
@@ -1919,19 +1927,23 @@ fn symbol_batch(
     b.finish()
 }
 
-fn edge_batch(source_id: &str, rows: &[resolve::EdgeRow]) -> Result<RecordBatch> {
+fn edge_batch(source_id: &str, prefix: &str, rows: &[resolve::EdgeRow]) -> Result<RecordBatch> {
     let mut b = BatchBuilder::new(EDGES.clone());
     for e in rows {
         b.str(0, Some(source_id));
         b.str(1, Some(e.kind.as_str()));
-        b.str(2, Some(&e.source));
+        let (parts, n) = e.source.parts(prefix);
+        b.str_parts(2, Some(&parts[..n]));
         b.str(3, e.source_qname);
         b.str(4, Some(e.source_path));
         b.int(5, Some(e.line.into()));
         b.int(6, Some(e.character.into()));
         b.str(7, Some(e.target_name));
         b.str(8, e.target_qualifier);
-        b.str(9, e.target.as_deref());
+        match e.target.map(|t| t.parts(prefix)) {
+            Some((parts, n)) => b.str_parts(9, Some(&parts[..n])),
+            None => b.str(9, None),
+        }
         b.str(10, Some(e.resolution));
     }
     b.finish()
