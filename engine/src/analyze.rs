@@ -179,6 +179,38 @@ pub(crate) fn kind_of<'t>(n: impl std::borrow::Borrow<Node<'t>>) -> &'static str
         .unwrap_or_else(|| n.kind())
 }
 
+thread_local! {
+    /// Field ids looked up on this thread, by (language, the name's address): field names are
+    /// literals. `Node::child_by_field_name` finds the id by comparing the name with every
+    /// field name of the grammar (`strncmp`, ~1 % of parsing on the cargo registry). 0: none.
+    static FIELD_IDS: std::cell::RefCell<rustc_hash::FxHashMap<(usize, usize), u16>> =
+        std::cell::RefCell::new(rustc_hash::FxHashMap::default());
+}
+
+/// A node's child in field `name`, as `Node::child_by_field_name` answers it, with the field's
+/// id looked up once per language and thread.
+pub(crate) fn field_of<'t>(n: Node<'t>, name: &'static str) -> Option<Node<'t>> {
+    // The language being analysed, by its kind-name table (one per grammar, never freed).
+    let names = KIND_NAMES.with(|names| names.get());
+    if names.is_empty() {
+        // Not inside `analyze` (a unit test of one rule): no language to key the cache by.
+        return n.child_by_field_name(name);
+    }
+    let lang = names.as_ptr() as usize;
+    let key = (lang, name.as_ptr() as usize);
+    let id = FIELD_IDS.with(|ids| {
+        *ids.borrow_mut().entry(key).or_insert_with(|| {
+            n.language()
+                .field_id_for_name(name)
+                .map_or(0, std::num::NonZeroU16::get)
+        })
+    });
+    match id {
+        0 => None,
+        id => n.child_by_field_id(id),
+    }
+}
+
 /// The kind-name and complexity-class tables of a grammar, by kind id (built once per language
 /// per process).
 fn kind_names(

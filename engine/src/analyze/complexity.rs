@@ -162,11 +162,8 @@ pub fn cognitive(func: Node, src: &str) -> u32 {
             let &(parent, parent_class, nesting) = path.last().expect("the function stays");
             let k = class(n);
             let mut inner = nesting;
-            let is_alternative = || {
-                parent
-                    .child_by_field_name("alternative")
-                    .is_some_and(|a| a.id() == n.id())
-            };
+            let is_alternative =
+                || super::field_of(parent, "alternative").is_some_and(|a| a.id() == n.id());
             match k {
                 Class::If => {
                     if parent_class == Class::Else
@@ -241,7 +238,7 @@ pub fn cognitive(func: Node, src: &str) -> u32 {
 
 /// The operator of a binary node (`Class::Binary`) when it is a logical one.
 fn logical_op<'s>(n: Node, src: &'s str) -> Option<&'s str> {
-    let op = n.child_by_field_name("operator")?;
+    let op = super::field_of(n, "operator")?;
     let t = src.get(op.byte_range())?;
     LOGICAL_OPS.contains(&t).then_some(t)
 }

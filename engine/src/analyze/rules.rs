@@ -12,8 +12,8 @@ use crate::lang::Lang;
 /// Symbol kinds whose bodies hold members (functions inside them become methods).
 pub const TYPE_KINDS: &[&str] = &["class", "struct", "interface", "trait", "enum", "impl"];
 
-fn field<'t>(n: Node<'t>, name: &str) -> Option<Node<'t>> {
-    n.child_by_field_name(name)
+fn field<'t>(n: Node<'t>, name: &'static str) -> Option<Node<'t>> {
+    super::field_of(n, name)
 }
 
 /// The kind of a node's parent, asked of the tree (for nodes off the walker's path).
@@ -678,7 +678,7 @@ pub fn call_target<'t>(lang: Lang, n: Node<'t>) -> Option<(Node<'t>, Option<Node
 }
 
 fn split_callee(c: Node) -> Option<(Node, Option<Node>)> {
-    let pair = |name: &str, qual: &str| Some((field(c, name)?, field(c, qual)));
+    let pair = |name: &'static str, qual: &'static str| Some((field(c, name)?, field(c, qual)));
     match kind_of(c) {
         "identifier"
         | "field_identifier"
