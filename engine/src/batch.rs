@@ -40,19 +40,14 @@ impl BatchBuilder {
             b.append_option(v);
         }
     }
-    /// A string given as pieces to concatenate (written straight into the column), or null.
-    pub fn str_parts(&mut self, i: usize, parts: Option<&[&str]>) {
+    /// A string given as pieces to concatenate, written straight into the column.
+    pub fn str_parts(&mut self, i: usize, parts: &[&str]) {
         if let Col::Str(b) = &mut self.cols[i] {
-            match parts {
-                Some(parts) => {
-                    for p in parts {
-                        // Writing into a string builder cannot fail.
-                        let _ = std::fmt::Write::write_str(b, p);
-                    }
-                    b.append_value("");
-                }
-                None => b.append_null(),
+            for p in parts {
+                // Writing into a string builder cannot fail.
+                let _ = std::fmt::Write::write_str(b, p);
             }
+            b.append_value("");
         }
     }
     pub fn int(&mut self, i: usize, v: Option<i64>) {

@@ -1891,17 +1891,13 @@ fn symbol_batch(
         let [incoming, outgoing, referenced] = counts.get(r.number).copied().unwrap_or_default();
         let s = r.symbol;
         b.str(0, Some(source_id));
-        let (parts, n) = r.identifier.parts(prefix);
-        b.str_parts(1, Some(&parts[..n]));
+        put_ident(&mut b, 1, prefix, Some(r.identifier));
         b.str(2, Some(r.path));
         b.str(3, Some(r.language));
         b.str(4, Some(s.kind));
         b.str(5, Some(&s.name));
         b.str(6, Some(&s.qualified_name));
-        match r.parent.map(|p| p.parts(prefix)) {
-            Some((parts, n)) => b.str_parts(7, Some(&parts[..n])),
-            None => b.str(7, None),
-        }
+        put_ident(&mut b, 7, prefix, r.parent);
         b.int(8, Some(s.start_line.into()));
         b.int(9, Some(s.start_character.into()));
         b.int(10, Some(s.end_line.into()));
@@ -1927,23 +1923,27 @@ fn symbol_batch(
     b.finish()
 }
 
+/// An identifier column's value: written from its parts, or null.
+fn put_ident(b: &mut BatchBuilder, col: usize, prefix: &str, id: Option<resolve::Ident>) {
+    match id.map(|id| id.parts(prefix)) {
+        Some((parts, n)) => b.str_parts(col, &parts[..n]),
+        None => b.str(col, None),
+    }
+}
+
 fn edge_batch(source_id: &str, prefix: &str, rows: &[resolve::EdgeRow]) -> Result<RecordBatch> {
     let mut b = BatchBuilder::new(EDGES.clone());
     for e in rows {
         b.str(0, Some(source_id));
         b.str(1, Some(e.kind.as_str()));
-        let (parts, n) = e.source.parts(prefix);
-        b.str_parts(2, Some(&parts[..n]));
+        put_ident(&mut b, 2, prefix, Some(e.source));
         b.str(3, e.source_qname);
         b.str(4, Some(e.source_path));
         b.int(5, Some(e.line.into()));
         b.int(6, Some(e.character.into()));
         b.str(7, Some(e.target_name));
         b.str(8, e.target_qualifier);
-        match e.target.map(|t| t.parts(prefix)) {
-            Some((parts, n)) => b.str_parts(9, Some(&parts[..n])),
-            None => b.str(9, None),
-        }
+        put_ident(&mut b, 9, prefix, e.target);
         b.str(10, Some(e.resolution));
     }
     b.finish()

@@ -43,7 +43,7 @@ pub struct SymbolRow<'a> {
 
 /// A file's or a symbol's identifier (SPEC 2.2) by its parts: a row's identifiers are
 /// written straight into the Arrow column ([`Ident::parts`]), never built as a `String` of
-/// their own (two per edge, ~5.5 M on the cargo registry).
+/// their own (two per edge and up to two per symbol, ~7.6 M on the cargo registry).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ident<'a> {
     /// A file, by path.
