@@ -61,19 +61,21 @@ struct Masks {
 }
 
 /// The distinct trigrams of one file and their masks, found with a table over the whole
-/// trigram space (16 Mi × 2 bytes, one per thread, reset after each file). Each entry is a
-/// `u16` (positions in the low byte, next bytes in the high one) so the table is allocated
-/// zeroed (`calloc`): the system maps only the pages the files' trigrams touch — a few MB for
-/// a handful of source files, where writing out 32 MB per thread cost more than indexing them.
+/// trigram space, one per thread, reset after each file. Each entry is a `u16` (positions in
+/// the low byte, next bytes in the high one). The table is in blocks of 256 entries, one per
+/// pair of leading bytes, made when a file first has a trigram there: source text touches a
+/// few thousand of the 65 536 pairs (~5 MB), where one flat table of the whole space was
+/// 32 MB per thread — allocated zeroed, but written out in full whenever the allocator
+/// reused memory, which for a small repository was most of an index run's peak.
 struct Seen {
-    masks: Vec<u16>,
+    blocks: Vec<Option<Box<[u16; 256]>>>,
     grams: Vec<u32>,
 }
 
 impl Seen {
     fn new() -> Self {
         Seen {
-            masks: vec![0; GRAM_SPACE],
+            blocks: vec![None; GRAM_SPACE >> 8],
             grams: Vec::new(),
         }
     }
@@ -81,32 +83,36 @@ impl Seen {
     fn distinct(&mut self, content: &[u8]) -> Vec<(u32, Masks)> {
         self.grams.clear();
         for (i, w) in content.windows(3).enumerate() {
-            let g = gram(w) as usize;
-            let m = &mut self.masks[g];
+            let g = gram(w);
+            let block = self.blocks[(g >> 8) as usize].get_or_insert_with(|| Box::new([0; 256]));
+            let m = &mut block[(g & 0xff) as usize];
             if *m == 0 {
-                self.grams.push(g as u32);
+                self.grams.push(g);
             }
             *m |= 1 << (i % 8);
             if let Some(&b) = content.get(i + 3) {
                 *m |= u16::from(next_bit(b)) << 8;
             }
         }
+        let blocks = &mut self.blocks;
         self.grams
             .iter()
             .map(|&g| {
-                let m = std::mem::take(&mut self.masks[g as usize]);
+                let m = blocks[(g >> 8) as usize]
+                    .as_mut()
+                    .map_or(0, |b| std::mem::take(&mut b[(g & 0xff) as usize]));
                 let [at, next] = m.to_le_bytes();
                 (g, Masks { at, next })
             })
             .collect()
     }
 
-    /// This thread's table (rayon's `map_init` would make one per split: 32 MB each).
+    /// This thread's table (rayon's `map_init` would make one per split).
     fn with<R>(f: impl FnOnce(&mut Seen) -> R) -> R {
         SEEN.with(|cell| f(cell.borrow_mut().get_or_insert_with(Seen::new)))
     }
 
-    /// Free every worker's table once an index is built (32 MB per thread, otherwise held
+    /// Free every worker's table once an index is built (a few MB per thread, otherwise held
     /// for the life of the process: through the rest of an index run, or a server's life).
     fn release() {
         rayon::broadcast(|_| SEEN.with(|cell| cell.borrow_mut().take()));
