@@ -333,6 +333,110 @@ fn reindex_after_edits_matches_a_fresh_index() {
     assert!(out.contains("parsed 0 files, reused 15 unchanged"), "{out}");
 }
 
+/// Version numbers of a table's manifests in the store (Lance names them `u64::MAX - version`).
+fn table_versions(store: &Path, table: &str) -> Vec<u64> {
+    let mut found = Vec::new();
+    for entry in walkdir(store) {
+        let Some(name) = entry.file_name().and_then(|n| n.to_str()) else {
+            continue;
+        };
+        let in_table = entry
+            .parent()
+            .is_some_and(|p| p.ends_with(format!("{table}.lance/_versions")));
+        if let (true, Some(n)) = (in_table, name.strip_suffix(".manifest")) {
+            found.push(u64::MAX - n.parse::<u64>().unwrap());
+        }
+    }
+    found.sort();
+    found
+}
+
+fn walkdir(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walkdir(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
+fn data_files(store: &Path, table: &str) -> usize {
+    walkdir(store)
+        .iter()
+        .filter(|p| {
+            p.parent()
+                .is_some_and(|d| d.ends_with(format!("{table}.lance/data")))
+        })
+        .count()
+}
+
+#[test]
+fn reindexing_keeps_only_the_published_and_previous_table_versions() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("work").join("poly");
+    copy_dir(&fixtures().join("polyglot"), &dir);
+    let store = tmp.path().join("store");
+    let index = || quarry_ok(&store, &["index", dir.to_str().unwrap(), "--name", "poly"]);
+    index();
+    let lib = dir.join("rust/src/lib.rs");
+    let mut published = Vec::new();
+    for run in 0..4 {
+        let mut text = std::fs::read_to_string(&lib).unwrap();
+        text.push_str(&format!("\npub fn added_{run}() -> u32 {{ {run} }}\n"));
+        std::fs::write(&lib, text).unwrap();
+        let out = index();
+        // The first re-index has only the first index's versions before its previous
+        // snapshot (none); later ones remove the versions two runs back.
+        assert_eq!(
+            out.contains("removed older table versions: "),
+            run > 0,
+            "{out}"
+        );
+        published.push((
+            *table_versions(&store, "symbols").last().unwrap(),
+            *table_versions(&store, "edges").last().unwrap(),
+            *table_versions(&store, "files").last().unwrap(),
+        ));
+        if run == 0 {
+            continue;
+        }
+        // Each run rewrites symbols and edges: the published version and the previous
+        // snapshot's remain, with one data file each; the files table keeps the versions
+        // from the previous snapshot's on (an update appends, then deletes).
+        let previous = published[run - 1];
+        assert_eq!(
+            table_versions(&store, "symbols"),
+            vec![previous.0, published[run].0]
+        );
+        assert_eq!(
+            table_versions(&store, "edges"),
+            vec![previous.1, published[run].1]
+        );
+        assert_eq!(data_files(&store, "symbols"), 2);
+        assert_eq!(data_files(&store, "edges"), 2);
+        assert_eq!(table_versions(&store, "files")[0], previous.2);
+    }
+    // The published tables still answer, with every run's function.
+    assert_eq!(
+        sql_lines(
+            &store,
+            "SELECT COUNT(*) FROM symbols WHERE name LIKE 'added_%'"
+        ),
+        vec!["4"]
+    );
+    assert_eq!(
+        sql_lines(
+            &store,
+            "SELECT COUNT(*) FROM files WHERE path = 'rust/src/lib.rs'"
+        ),
+        vec!["1"]
+    );
+}
+
 #[test]
 fn git_sources_index_the_committed_tree_of_a_branch() {
     let tmp = tempfile::tempdir().unwrap();

@@ -102,6 +102,8 @@ pub struct IndexReport {
     pub stats: IndexStats,
     pub elapsed: Duration,
     pub warnings: Vec<String>,
+    /// Bytes of older table versions removed from the store by this run.
+    pub reclaimed_bytes: u64,
 }
 
 /// Progress reporting (a terminal progress bar, log lines, or nothing).
@@ -534,6 +536,7 @@ pub async fn index_repository(
     progress.phase("reading and parsing", Some(entries.len() as u64));
     let pinned = source.snapshot.as_ref().map(|s| s.files);
     let previous_symbols = source.snapshot.as_ref().and_then(|s| s.symbols);
+    let previous_edges = source.snapshot.as_ref().and_then(|s| s.edges);
     // Analyses wait for resolution with only their names in memory; the rest of each goes
     // to a scratch file (kept in memory should none be possible here).
     let frames = frame_file(catalog.store());
@@ -865,6 +868,20 @@ pub async fn index_repository(
     {
         progress.warn(&format!("old search indexes were not removed: {e}"));
     }
+    // Likewise the tables' older versions (each changed run writes whole new versions of
+    // `symbols` and `edges`): the previous snapshot's stay, for servers still answering from it.
+    let mut reclaimed_bytes = 0;
+    for (table, current, keep_from) in [
+        ("files", files_version, pinned),
+        ("symbols", symbols_version, previous_symbols),
+        ("edges", edges_version, previous_edges),
+    ] {
+        let Some(keep_from) = keep_from else { continue };
+        match tables::remove_versions_before(store, &source.id, table, current, keep_from).await {
+            Ok((_, bytes)) => reclaimed_bytes += bytes,
+            Err(e) => progress.warn(&format!("old versions of {table} were not removed: {e}")),
+        }
+    }
     warnings.extend(
         stats
             .skipped
@@ -876,6 +893,7 @@ pub async fn index_repository(
         stats,
         elapsed: started.elapsed(),
         warnings,
+        reclaimed_bytes,
     })
 }
 

@@ -226,6 +226,7 @@ pub fn main() -> ExitCode {
                 .unwrap_or_else(|_| "warn,lance=error,quarry=info".into()),
         )
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     // Name rayon's workers (otherwise they take the name of whichever thread first used the
     // pool, which misleads `top` and profiles). Fails only if the pool already exists.
@@ -388,6 +389,12 @@ async fn index_cmd(catalog: &Catalog, org: &str, args: &IndexArgs) -> Result<()>
             "  skipped {}: {}",
             index::skipped_total(s),
             skipped.join(", ")
+        );
+    }
+    if report.reclaimed_bytes > 0 {
+        println!(
+            "  removed older table versions: {:.1} MB",
+            report.reclaimed_bytes as f64 / 1e6
         );
     }
     Ok(())

@@ -212,6 +212,32 @@ pub async fn append_reader(
     Ok(ds.version().version)
 }
 
+/// Remove a table's versions before `keep_from`: their manifests, and the data and deletion
+/// files no kept version references. `current` is the published version (it and any later
+/// one are never removed, whatever `keep_from` says). Every re-index that changes anything
+/// writes a new version of `symbols` and `edges` (the registry's: ~250 MB), so without this
+/// a store grows by that much per run. Returns (versions, bytes) removed.
+pub async fn remove_versions_before(
+    store: &Store,
+    source_id: &str,
+    table: &str,
+    current: u64,
+    keep_from: u64,
+) -> Result<(u64, u64)> {
+    let ds = open_table(store, source_id, table, current).await?;
+    let policy = lance::dataset::cleanup::CleanupPolicy {
+        before_version: Some(keep_from.min(current)),
+        // Quarry never tags versions; should someone have, keep theirs and go on.
+        error_if_tagged_old_versions: false,
+        ..Default::default()
+    };
+    let stats = ds
+        .cleanup_with_policy(policy)
+        .await
+        .map_err(|e| StorageError::lance(table, e))?;
+    Ok((stats.old_versions, stats.bytes_removed))
+}
+
 /// Quote a string as a SQL literal for a Lance predicate.
 pub fn sql_literal(s: &str) -> String {
     format!("'{}'", s.replace('\'', "''"))
