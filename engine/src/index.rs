@@ -1408,6 +1408,9 @@ async fn update_files(
         };
         tables::delete_where_any(d, "files", &gone).await?;
     }
+    if let Some(d) = ds.as_mut() {
+        tables::compact_if_fragmented(d, "files").await?;
+    }
     Ok(match ds {
         Some(d) => (d.version().version, true),
         None => (version, false),

@@ -238,6 +238,34 @@ pub async fn remove_versions_before(
     Ok((stats.old_versions, stats.bytes_removed))
 }
 
+/// Fragments a table updated in place (`files`) may have before an update compacts it.
+pub const MAX_FRAGMENTS: usize = 32;
+
+/// Merge the small fragments in-place updates leave behind (each update appends one, holding
+/// the changed files, and deletes their old rows; a fragment goes only when all its rows are
+/// deleted), once there are more than [`MAX_FRAGMENTS`]: every scan opens every fragment, a
+/// request per fragment on S3. Fragments under an eighth of the table's rows are candidates,
+/// so the large fragments of the first index are not rewritten (unless more than a tenth of
+/// their rows are deleted, which Lance then materialises). Neighbouring candidates are merged
+/// in place: the table's row order does not change. Returns whether it compacted.
+pub async fn compact_if_fragmented(ds: &mut Dataset, table: &str) -> Result<bool> {
+    if ds.count_fragments() <= MAX_FRAGMENTS {
+        return Ok(false);
+    }
+    let rows = ds
+        .count_rows(None)
+        .await
+        .map_err(|e| StorageError::lance(table, e))?;
+    let options = lance::dataset::optimize::CompactionOptions {
+        target_rows_per_fragment: (rows / 8).max(1024),
+        ..Default::default()
+    };
+    lance::dataset::optimize::compact_files(ds, options, None)
+        .await
+        .map_err(|e| StorageError::lance(table, e))?;
+    Ok(true)
+}
+
 /// Quote a string as a SQL literal for a Lance predicate.
 pub fn sql_literal(s: &str) -> String {
     format!("'{}'", s.replace('\'', "''"))
