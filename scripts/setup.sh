@@ -8,6 +8,8 @@ need=()
 command -v protoc >/dev/null 2>&1 || need+=(protobuf-compiler)
 command -v git >/dev/null 2>&1 || need+=(git)
 command -v cc >/dev/null 2>&1 || need+=(build-essential)
+# jemalloc (the global allocator) is built with its own configure script and make.
+command -v make >/dev/null 2>&1 || need+=(make)
 if [ "${QUARRY_SETUP_TESTS:-0}" = 1 ]; then
   command -v python3 >/dev/null 2>&1 || need+=(python3)
   python3 -m venv --help >/dev/null 2>&1 || need+=(python3-venv)

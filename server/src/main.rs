@@ -1,49 +1,34 @@
 //! The `quarry` binary.
 
-/// mimalloc instead of glibc's allocator: indexing makes and frees tens of millions of small
-/// strings (symbols, edges, search terms). With glibc, freeing a corpus's analyses took ~5 s
-/// of `malloc_consolidate` and `_int_free` alone; see docs/benchmarks.md.
+/// jemalloc instead of glibc's allocator, for every allocation of the process: Rust's (this
+/// global allocator) and C's (`unprefixed_malloc_on_supported_platforms` makes it `malloc`
+/// itself, so tree-sitter's trees and zstd's contexts come from it too). Indexing makes and
+/// frees tens of millions of small strings (symbols, edges, search terms); with glibc, freeing
+/// a corpus's analyses took ~5 s of `malloc_consolidate` and `_int_free` alone. jemalloc
+/// replaced mimalloc in session 14: as fast, and a first index of the cargo registry peaks
+/// ~170 MB lower (mimalloc kept ~250 MB of freed pages beside ~250 MB of live data); see
+/// docs/benchmarks.md.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
+/// jemalloc's options, read at its first allocation (`MALLOC_CONF` in the environment still
+/// overrides each): freed pages go back to the system after a second instead of jemalloc's
+/// default ten (the registry's first index: 0.61 → 0.51 GB), at once rather than through the
+/// "muzzy" stage, and from background threads, so an idle server returns memory too.
+#[allow(unsafe_code)]
+#[unsafe(no_mangle)]
+pub static malloc_conf: MallocConf =
+    MallocConf(b"background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0\0".as_ptr());
+
+/// A C string pointer jemalloc reads as `const char *malloc_conf`.
+#[repr(transparent)]
+pub struct MallocConf(*const u8);
+
+// SAFETY: the pointer is to a static, immutable, NUL-terminated byte string; nothing writes
+// through it.
+#[allow(unsafe_code)]
+unsafe impl Sync for MallocConf {}
 
 fn main() -> std::process::ExitCode {
-    tree_sitter_uses_mimalloc();
-    return_freed_memory_sooner();
     quarry_server::cli::main()
-}
-
-/// Tree-sitter's C code allocates through libc's `malloc` unless told otherwise: parsing the
-/// registry spent ~6 % of its time in glibc's `malloc`, `_int_free` and `malloc_consolidate`.
-#[allow(unsafe_code)]
-fn tree_sitter_uses_mimalloc() {
-    use libmimalloc_sys::{mi_calloc, mi_free, mi_realloc};
-    // SAFETY: called first thing in `main`, before any thread exists and before tree-sitter
-    // has allocated anything, so no block is ever freed by an allocator that did not allocate
-    // it. The four functions are a complete malloc family with libc's signatures (the
-    // contract `ts_set_allocator` states), and mimalloc is linked for the whole process.
-    unsafe {
-        tree_sitter::set_allocator(
-            Some(libmimalloc_sys::mi_malloc),
-            Some(mi_calloc),
-            Some(mi_realloc),
-            Some(mi_free),
-        );
-    }
-}
-
-/// mimalloc gives freed memory back to the system a second after it is freed (its v3 default
-/// `purge_delay`). Indexing frees hundreds of megabytes at a time (a phase's buffers, a chunk's
-/// unpacked analyses), so RSS counted memory nobody held: the registry's first index peaked
-/// at 1.46 GB with 1 s, 1.20 GB with 100 ms at the same speed (0 ms: 1.04 GB, 13 % slower).
-/// `MIMALLOC_PURGE_DELAY` in the environment still decides when set.
-#[allow(unsafe_code)]
-fn return_freed_memory_sooner() {
-    /// `mi_option_purge_delay` in mimalloc.h's `mi_option_e` (15 in both v2 and v3; the
-    /// Rust bindings do not name it). Re-check on a mimalloc upgrade.
-    const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
-    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
-        // SAFETY: sets a plain integer option; mimalloc reads options atomically and allows
-        // changing them at run time.
-        unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 100) };
-    }
 }
