@@ -128,31 +128,30 @@ type Cand = (u32, u32);
 /// Candidate definitions of one name, for one kind class and language family, answering the
 /// lookups resolution makes. Most names have a handful of definitions: those are scanned
 /// (a slice of pairs, 8 bytes each). Names with many (`new`, `fmt`: thousands on the
-/// registry) get hash maps, so each lookup stays O(1) or O(path depth).
+/// registry) are searched instead: their candidates are in file order, so a file's are found
+/// by binary search, and a directory's too (a directory's files are one range of file
+/// numbers, [`Index::dir_ranges`]); only `Type` in `Type::f` needs a map.
 /// Keys borrow from the files' [`Names`] (a `String` per key was ~10 M allocations on the
 /// registry).
 #[derive(Clone, Copy)]
 struct Cands<'x, 'a> {
-    /// In path order.
+    /// In file order (then symbol order within a file).
     all: &'x [Cand],
     /// Built when there are more than [`SCAN_MAX`] candidates.
     maps: Option<&'x CandMaps<'a>>,
 }
 
-/// Up to this many candidates are scanned instead of hashed (each map cost hundreds of bytes
-/// per name, most of the resolver's memory, for names with one or two definitions).
+/// Up to this many candidates are scanned instead of searched (a map costs hundreds of bytes
+/// per name, for names with one or two definitions).
 const SCAN_MAX: usize = 16;
 
+/// What a name with many candidates keeps beside them. Maps by file, by (file, parent) and by
+/// directory were kept here too until session 14: 1.85 M entries on the cargo registry, about
+/// half of the resolver's 125 MB; binary searches over the candidates answer the same.
 #[derive(Default)]
 struct CandMaps<'a> {
-    /// First candidate in a file.
-    by_file: HashMap<u32, Cand>,
-    /// First candidate in a file with a given parent qualified name.
-    by_file_parent: HashMap<(u32, &'a str), Cand>,
     /// First candidate whose parent's last segment is this name (`Type` in `Type::f`).
     by_parent_last: HashMap<&'a str, Cand>,
-    /// First candidate under each directory (every ancestor of its path).
-    by_dir: HashMap<&'a str, Cand>,
 }
 
 /// Is `dir` (as [`ancestors`] yields it) an ancestor directory of `path`?
@@ -166,14 +165,8 @@ impl CandMaps<'_> {
     fn new<'a>(all: &[Cand], files: &'a [FileInput<'a>]) -> CandMaps<'a> {
         let mut m = CandMaps::default();
         for &id in all {
-            let f = &files[id.0 as usize];
-            m.by_file.entry(id.0).or_insert(id);
-            if let Some(p) = f.names.parent(id.1 as usize) {
-                m.by_file_parent.entry((id.0, p)).or_insert(id);
+            if let Some(p) = files[id.0 as usize].names.parent(id.1 as usize) {
                 m.by_parent_last.entry(last_segment(p)).or_insert(id);
-            }
-            for d in ancestors(f.path) {
-                m.by_dir.entry(d).or_insert(id);
             }
         }
         m
@@ -185,16 +178,26 @@ impl<'a> Cands<'_, 'a> {
         self.all.iter().copied().find(|&c| keep(c))
     }
 
+    /// The candidates from file `fi` on (binary search: `all` is in file order).
+    fn from_file(&self, fi: u32) -> &[Cand] {
+        &self.all[self.all.partition_point(|c| c.0 < fi)..]
+    }
+
     fn in_file(&self, fi: u32) -> Option<Cand> {
         match &self.maps {
-            Some(m) => m.by_file.get(&fi).copied(),
+            Some(_) => self.from_file(fi).first().copied().filter(|c| c.0 == fi),
             None => self.first(|c| c.0 == fi),
         }
     }
 
     fn in_file_with_parent(&self, ix: &Index<'a>, fi: u32, parent: &str) -> Option<Cand> {
         match &self.maps {
-            Some(m) => m.by_file_parent.get(&(fi, parent)).copied(),
+            Some(_) => self
+                .from_file(fi)
+                .iter()
+                .take_while(|c| c.0 == fi)
+                .copied()
+                .find(|&c| ix.parent(c) == Some(parent)),
             None => self.first(|c| c.0 == fi && ix.parent(c) == Some(parent)),
         }
     }
@@ -207,9 +210,9 @@ impl<'a> Cands<'_, 'a> {
     }
 
     fn under_dir(&self, ix: &Index<'a>, dir: &str) -> Option<Cand> {
-        match &self.maps {
-            Some(m) => m.by_dir.get(dir).copied(),
-            None => self.first(|c| is_under(ix.path(c), dir)),
+        match (&self.maps, ix.dir_ranges.get(dir)) {
+            (Some(_), Some(&(lo, hi))) => self.from_file(lo).first().copied().filter(|c| c.0 <= hi),
+            _ => self.first(|c| is_under(ix.path(c), dir)),
         }
     }
 }
@@ -242,6 +245,9 @@ struct Index<'a> {
     cand_maps: HashMap<u32, CandMaps<'a>>,
     by_path: HashMap<&'a str, usize>,
     imports: Vec<Vec<(&'a str, Option<&'a str>)>>,
+    /// Each directory whose files are consecutive in `files` (all of them in a listing,
+    /// which is depth first or sorted by path): the first and last file number under it.
+    dir_ranges: HashMap<&'a str, (u32, u32)>,
 }
 
 /// Languages whose definitions can refer to each other.
@@ -368,6 +374,21 @@ impl<'a> Index<'a> {
             .map(|(fi, f)| (f.path, fi))
             .collect();
         let imports = files.iter().map(|f| f.names.imports().collect()).collect();
+        // (first, last, count) of the files under each directory.
+        let mut spans: HashMap<&'a str, (u32, u32, u32)> = HashMap::default();
+        for (fi, f) in files.iter().enumerate() {
+            let fi = fi as u32;
+            for d in ancestors(f.path) {
+                let span = spans.entry(d).or_insert((fi, fi, 0));
+                span.1 = fi;
+                span.2 += 1;
+            }
+        }
+        let dir_ranges = spans
+            .into_iter()
+            .filter(|(_, (lo, hi, n))| hi - lo + 1 == *n)
+            .map(|(d, (lo, hi, _))| (d, (lo, hi)))
+            .collect();
         Index {
             files,
             families,
@@ -376,6 +397,7 @@ impl<'a> Index<'a> {
             cand_maps,
             by_path,
             imports,
+            dir_ranges,
         }
     }
 
@@ -557,6 +579,7 @@ impl<'a> Resolver<'a> {
         self.index.cand_list = Vec::new();
         self.index.cand_maps = HashMap::default();
         self.index.imports = Vec::new();
+        self.index.dir_ranges = HashMap::default();
     }
 
     /// Number of files.
@@ -714,11 +737,18 @@ mod tests {
         assert_eq!(module_last_segment("crate"), None);
     }
 
-    /// Lookups answer the same whether a name's candidates are scanned or hashed.
+    /// Lookups answer the same whether a name's candidates are scanned or searched, with the
+    /// files in an order that keeps each directory's together (a listing's) or not.
     #[test]
-    fn scanned_and_hashed_candidates_agree() {
+    fn scanned_and_searched_candidates_agree() {
+        for sorted in [false, true] {
+            scanned_and_searched_agree(sorted);
+        }
+    }
+
+    fn scanned_and_searched_agree(sorted: bool) {
         let parents = [Some("A"), Some("m.B"), None, Some("A")];
-        let packed: Vec<(String, Packed)> = (0..40)
+        let mut packed: Vec<(String, Packed)> = (0..40)
             .map(|i| {
                 let path = format!("d{}/s{}/f{i}.rs", i % 3, i % 2);
                 let mut symbols = vec![function("new", parents[i % 4])];
@@ -732,6 +762,9 @@ mod tests {
                 (path, Packed::new(&a).unwrap())
             })
             .collect();
+        if sorted {
+            packed.sort_by(|a, b| a.0.cmp(&b.0));
+        }
         let files: Vec<FileInput> = packed
             .iter()
             .map(|(path, p)| FileInput {
@@ -741,6 +774,8 @@ mod tests {
             })
             .collect();
         let index = Index::new(&files);
+        assert_eq!(index.dir_ranges.contains_key("d1/s1"), sorted);
+        assert!(index.dir_ranges.contains_key(""));
         let hashed = index.candidates(EdgeKind::Calls, "rust", "new").unwrap();
         assert!(hashed.maps.is_some() && hashed.all.len() > SCAN_MAX);
         let scanned = Cands {
