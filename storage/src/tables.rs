@@ -37,13 +37,17 @@ pub async fn write_table(
     Ok(ds.version().version)
 }
 
-/// How every table is written (one place for the options of overwrites and appends).
-///
-/// The file writer's column buffers stay at Lance's default (8 MiB per column, flushed as
-/// pages). Measured on the registry (docs/benchmarks.md, session 10): a smaller budget gives
-/// smaller, better-compressed pages (`edges` 101 → 75 MB at 32 MiB in all) but the search
-/// phase, which scans `symbols`, then peaks 0.3 GB higher; a larger one makes the writes
-/// themselves peak higher.
+/// Column buffer of the file writer, per column, for the tables written whole at the end of
+/// an index run (`symbols`, 21 columns; `edges`, 11), where Lance's default is 8 MiB: 168 and
+/// 88 MiB held while each is written, at the run's peak. At 3 MiB the registry's first index
+/// peaks ~485 → ~413 MB at the same speed, a small change ~540 → ~527 MB, and the smaller
+/// pages compress better (`edges` 80 → 55 MB, `symbols` 173 → 162 MB). Session 10 had
+/// measured the search phase's scan of `symbols` peaking much higher on smaller pages; since
+/// session 14 (jemalloc, and that scan reading fewer columns) it does not (docs/benchmarks.md).
+const COLUMN_BUFFER_BYTES: u64 = 3 << 20;
+
+/// How every table is written (one place for the options of overwrites and appends; the
+/// column buffers of `symbols` and `edges` are set in [`write_table_reader`]).
 pub fn write_params(mode: WriteMode) -> WriteParams {
     WriteParams {
         mode,
@@ -170,7 +174,14 @@ pub async fn write_table_reader(
     reader: Box<dyn arrow_array::RecordBatchReader + Send>,
 ) -> Result<u64> {
     let url = table_url(store, source_id, table);
-    let params = write_params(WriteMode::Overwrite);
+    let mut params = write_params(WriteMode::Overwrite);
+    if matches!(table, "symbols" | "edges") {
+        let columns = reader.schema().fields().len() as u64;
+        params.file_writer_options = Some(lance_file::writer::FileWriterOptions {
+            data_cache_bytes: Some(COLUMN_BUFFER_BYTES * columns),
+            ..Default::default()
+        });
+    }
     let ds = Dataset::write(reader, url.as_str(), Some(params))
         .await
         .map_err(|e| StorageError::lance(table, e))?;
