@@ -169,6 +169,30 @@ async fn two_replicas_on_one_s3_store_see_a_reindex_without_restart() {
             .await;
         assert_eq!(q["returnedRows"], 1, "{q}");
     }
+    // A second re-index removes the first index's table versions from the bucket (the
+    // previous snapshot's stay); both replicas answer from the new one.
+    std::fs::write(
+        other.join("fresh2.c"),
+        "int second_function_after_reindex(void) { return 4; }\n",
+    )
+    .unwrap();
+    let run = quarry_env(
+        store,
+        &env,
+        &["index", other.to_str().unwrap(), "--name", "other"],
+    );
+    let (out, log) = (
+        String::from_utf8_lossy(&run.stdout),
+        String::from_utf8_lossy(&run.stderr),
+    );
+    assert!(run.status.success(), "{log}");
+    assert!(out.contains("removed older table versions: "), "{out}");
+    assert!(!log.contains("were not removed"), "{log}");
+    let grep2 = json!({"query": "second_function_after_reindex", "data_sources": ["other"]});
+    for s in [&w.server, &second] {
+        let g = s.tool_obj("grep_search", grep2.clone(), &w.key).await;
+        assert_eq!(g["results"][0]["location"]["path"], "fresh2.c", "{g}");
+    }
 }
 
 /// A TCP proxy in front of the S3 server that can pass traffic, delay every connection, or
