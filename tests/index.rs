@@ -333,45 +333,29 @@ fn reindex_after_edits_matches_a_fresh_index() {
     assert!(out.contains("parsed 0 files, reused 15 unchanged"), "{out}");
 }
 
-/// Version numbers of a table's manifests in the store (Lance names them `u64::MAX - version`).
+/// The names of the files in `<table>.lance/<sub>` of every repository in a store.
+fn table_files(store: &Path, table: &str, sub: &str) -> Vec<String> {
+    std::fs::read_dir(store.join("sources"))
+        .unwrap()
+        .filter_map(|d| std::fs::read_dir(d.ok()?.path().join(format!("{table}.lance/{sub}"))).ok())
+        .flatten()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+/// Version numbers of a table's manifests (Lance names them `u64::MAX - version`).
 fn table_versions(store: &Path, table: &str) -> Vec<u64> {
-    let mut found = Vec::new();
-    for entry in walkdir(store) {
-        let Some(name) = entry.file_name().and_then(|n| n.to_str()) else {
-            continue;
-        };
-        let in_table = entry
-            .parent()
-            .is_some_and(|p| p.ends_with(format!("{table}.lance/_versions")));
-        if let (true, Some(n)) = (in_table, name.strip_suffix(".manifest")) {
-            found.push(u64::MAX - n.parse::<u64>().unwrap());
-        }
-    }
+    let mut found: Vec<u64> = table_files(store, table, "_versions")
+        .iter()
+        .filter_map(|n| n.strip_suffix(".manifest"))
+        .map(|n| u64::MAX - n.parse::<u64>().unwrap())
+        .collect();
     found.sort();
     found
 }
 
-fn walkdir(dir: &Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).unwrap().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            out.extend(walkdir(&p));
-        } else {
-            out.push(p);
-        }
-    }
-    out
-}
-
 fn data_files(store: &Path, table: &str) -> usize {
-    walkdir(store)
-        .iter()
-        .filter(|p| {
-            p.parent()
-                .is_some_and(|d| d.ends_with(format!("{table}.lance/data")))
-        })
-        .count()
+    table_files(store, table, "data").len()
 }
 
 #[test]

@@ -878,7 +878,7 @@ pub async fn index_repository(
     ] {
         let Some(keep_from) = keep_from else { continue };
         match tables::remove_versions_before(store, &source.id, table, current, keep_from).await {
-            Ok((_, bytes)) => reclaimed_bytes += bytes,
+            Ok(bytes) => reclaimed_bytes += bytes,
             Err(e) => progress.warn(&format!("old versions of {table} were not removed: {e}")),
         }
     }

@@ -227,14 +227,14 @@ pub async fn append_reader(
 /// files no kept version references. `current` is the published version (it and any later
 /// one are never removed, whatever `keep_from` says). Every re-index that changes anything
 /// writes a new version of `symbols` and `edges` (the registry's: ~250 MB), so without this
-/// a store grows by that much per run. Returns (versions, bytes) removed.
+/// a store grows by that much per run. Returns the bytes removed.
 pub async fn remove_versions_before(
     store: &Store,
     source_id: &str,
     table: &str,
     current: u64,
     keep_from: u64,
-) -> Result<(u64, u64)> {
+) -> Result<u64> {
     let ds = open_table(store, source_id, table, current).await?;
     let policy = lance::dataset::cleanup::CleanupPolicy {
         before_version: Some(keep_from.min(current)),
@@ -246,11 +246,11 @@ pub async fn remove_versions_before(
         .cleanup_with_policy(policy)
         .await
         .map_err(|e| StorageError::lance(table, e))?;
-    Ok((stats.old_versions, stats.bytes_removed))
+    Ok(stats.bytes_removed)
 }
 
 /// Fragments a table updated in place (`files`) may have before an update compacts it.
-pub const MAX_FRAGMENTS: usize = 32;
+const MAX_FRAGMENTS: usize = 32;
 
 /// Merge the small fragments in-place updates leave behind (each update appends one, holding
 /// the changed files, and deletes their old rows; a fragment goes only when all its rows are
@@ -258,10 +258,10 @@ pub const MAX_FRAGMENTS: usize = 32;
 /// request per fragment on S3. Fragments under an eighth of the table's rows are candidates,
 /// so the large fragments of the first index are not rewritten (unless more than a tenth of
 /// their rows are deleted, which Lance then materialises). Neighbouring candidates are merged
-/// in place: the table's row order does not change. Returns whether it compacted.
-pub async fn compact_if_fragmented(ds: &mut Dataset, table: &str) -> Result<bool> {
+/// in place: the table's row order does not change.
+pub async fn compact_if_fragmented(ds: &mut Dataset, table: &str) -> Result<()> {
     if ds.count_fragments() <= MAX_FRAGMENTS {
-        return Ok(false);
+        return Ok(());
     }
     let rows = ds
         .count_rows(None)
@@ -274,7 +274,7 @@ pub async fn compact_if_fragmented(ds: &mut Dataset, table: &str) -> Result<bool
     lance::dataset::optimize::compact_files(ds, options, None)
         .await
         .map_err(|e| StorageError::lance(table, e))?;
-    Ok(true)
+    Ok(())
 }
 
 /// Quote a string as a SQL literal for a Lance predicate.
