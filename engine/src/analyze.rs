@@ -273,6 +273,8 @@ pub fn analyze(lang: Lang, src: &str) -> FileAnalysis {
         },
         seen_qnames: Default::default(),
         seen_refs: Default::default(),
+        complexity: Default::default(),
+        at: (0, 0),
     };
     w.walk(root);
     // Analyses stay in memory until resolution: give back what growth over-allocated.
@@ -306,8 +308,11 @@ struct Walker<'s> {
     src: &'s str,
     line_starts: Vec<usize>,
     out: FileAnalysis,
-    seen_qnames: std::collections::HashMap<String, usize>,
-    seen_refs: std::collections::HashSet<(Option<Arc<str>>, String)>,
+    seen_qnames: rustc_hash::FxHashMap<String, usize>,
+    seen_refs: rustc_hash::FxHashSet<(Option<Arc<str>>, String)>,
+    complexity: complexity::Tracker,
+    /// The visited node's depth and the complexity nesting its children have.
+    at: (usize, u32),
 }
 
 impl<'s> Walker<'s> {
@@ -336,7 +341,7 @@ impl<'s> Walker<'s> {
             in_type: false,
             public_members: None,
         };
-        let mut stack = vec![(root, top, 0usize)];
+        let mut stack = vec![(root, top, 0usize, 0u32)];
         // One cursor and one buffer for the whole walk (a cursor and a vector per node were
         // two allocations per syntax node).
         let mut cursor = root.walk();
@@ -344,18 +349,29 @@ impl<'s> Walker<'s> {
         // The visited node's ancestors and itself: popped in document order, so the path is
         // the previous path cut to this node's depth.
         let mut path: Vec<Node> = Vec::new();
-        while let Some((node, scope, depth)) = stack.pop() {
+        while let Some((node, scope, depth, nesting)) = stack.pop() {
             if depth > MAX_DEPTH {
                 continue;
             }
             path.truncate(depth);
             path.push(node);
+            let parent = depth.checked_sub(1).map(|i| path[i]);
+            let symbols = &mut self.out.symbols;
+            let inner = self
+                .complexity
+                .visit(node, parent, depth, nesting, self.src, |i, c| {
+                    symbols[i].complexity = Some(c)
+                });
+            self.at = (depth, inner);
             let child_scope = self.visit(Up::new(&path), node, &scope);
             children.extend(node.named_children(&mut cursor));
             for child in children.drain(..).rev() {
-                stack.push((child, child_scope.clone(), depth + 1));
+                stack.push((child, child_scope.clone(), depth + 1, inner));
             }
         }
+        let symbols = &mut self.out.symbols;
+        self.complexity
+            .close_from(0, &mut |i, c| symbols[i].complexity = Some(c));
     }
 
     /// Handle one node; return the scope its children see.
@@ -442,8 +458,9 @@ impl<'s> Walker<'s> {
         let is_public = scope
             .public_members
             .unwrap_or_else(|| rules::is_public(self.lang, up, node, &name, self.src));
-        let complexity = matches!(kind, "function" | "method" | "constructor")
-            .then(|| complexity::cognitive(node, self.src));
+        // Scored by `self.complexity` as the walk goes through the body.
+        let is_function = matches!(kind, "function" | "method" | "constructor");
+        let complexity = is_function.then_some(0);
         self.out.symbols.push(Symbol::new(SymbolParts {
             kind,
             name: &name,
@@ -456,7 +473,12 @@ impl<'s> Walker<'s> {
             is_public,
             complexity,
         }));
-        self.out.symbols.len() - 1
+        let idx = self.out.symbols.len() - 1;
+        if is_function {
+            let (depth, base) = self.at;
+            self.complexity.open(idx, depth, base);
+        }
+        idx
     }
 
     fn source_of(&self, scope: &Scope) -> Option<Arc<str>> {

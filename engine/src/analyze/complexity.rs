@@ -74,7 +74,6 @@ const NESTERS: &[&str] = &[
     "method_declaration",
 ];
 const LOGICAL_OPS: &[&str] = &["&&", "||", "and", "or"];
-const MAX_NESTING_DEPTH: usize = 200;
 
 /// What a node kind means to cognitive complexity. Grammars' kind names are classified once
 /// per language (`Class::of_name`, into a table by kind id), so scoring a node is a lookup
@@ -138,102 +137,161 @@ thread_local! {
         const { std::cell::Cell::new(&[]) };
 }
 
-/// Cognitive complexity of a function-like node.
-pub fn cognitive(func: Node, src: &str) -> u32 {
-    let classes = KIND_CLASSES.with(|t| t.get());
+/// What a node adds to the functions around it.
+enum Increment {
+    None,
+    /// +1 (`else`, `else if`, a sequence of boolean operators, a labelled jump, `goto`).
+    Flat,
+    /// +1 plus the node's nesting inside the function (`if`, loops, `switch`, `catch`, …).
+    Nested,
+}
+
+/// Scores one named node: what it adds to the functions enclosing it, and whether it
+/// increases the nesting of what it contains. `parent` is its parent in the tree.
+fn score(n: Node, parent: Node, classes: &[Class], src: &str) -> (Increment, bool) {
     let class = |n: Node| {
         classes
             .get(usize::from(n.kind_id()))
             .copied()
             .unwrap_or_else(|| Class::of_name(kind_of(n)))
     };
-    let mut total = 0u32;
-    // One cursor over the function's named descendants, in document order. `path` holds the
-    // cursor node's ancestors with the nesting their children get: parents are carried
-    // rather than asked for (`Node::parent` walks down from the root).
-    let mut cursor = func.walk();
-    let mut path: Vec<(Node, Class, u32)> = vec![(func, class(func), 0)];
-    if !cursor.goto_first_child() {
-        return 0;
+    let k = class(n);
+    if k == Class::Other {
+        return (Increment::None, false);
     }
-    'walk: loop {
-        let n = cursor.node();
-        if n.is_named() && path.len() <= MAX_NESTING_DEPTH {
-            let &(parent, parent_class, nesting) = path.last().expect("the function stays");
-            let k = class(n);
-            let mut inner = nesting;
-            let is_alternative =
-                || super::field_of(parent, "alternative").is_some_and(|a| a.id() == n.id());
-            match k {
-                Class::If => {
-                    if parent_class == Class::Else
-                        || (parent_class == Class::If && is_alternative())
-                    {
-                        total += 1;
-                    } else {
-                        total += 1 + nesting;
-                        inner = nesting + 1;
-                    }
-                }
-                Class::ElseIf => total += 1,
-                Class::Else => {
-                    let wraps_if = n.named_child(0).is_some_and(|c| class(c) == Class::If);
-                    if !wraps_if && matches!(parent_class, Class::If | Class::ElseIf) {
-                        total += 1;
-                    }
-                }
-                Class::Block => {
-                    if parent_class == Class::If && is_alternative() {
-                        total += 1;
-                    }
-                }
-                Class::Structure => {
-                    total += 1 + nesting;
-                    inner = nesting + 1;
-                }
-                Class::Nester => inner = nesting + 1,
-                Class::Goto => total += 1,
-                Class::Jump => {
-                    let labelled = (0..n.named_child_count()).any(|i| {
-                        n.named_child(i).is_some_and(|c| {
-                            matches!(
-                                kind_of(c),
-                                "label" | "label_name" | "statement_identifier" | "identifier"
-                            )
-                        })
-                    });
-                    if labelled {
-                        total += 1;
-                    }
-                }
-                Class::Binary => {
-                    if let Some(op) = logical_op(n, src) {
-                        let same_as_parent =
-                            parent_class == Class::Binary && logical_op(parent, src) == Some(op);
-                        if !same_as_parent {
-                            total += 1;
-                        }
-                    }
-                }
-                Class::Other => {}
-            }
-            if cursor.goto_first_child() {
-                path.push((n, k, inner));
-                continue;
+    let parent_class = class(parent);
+    let is_alternative =
+        || super::field_of(parent, "alternative").is_some_and(|a| a.id() == n.id());
+    match k {
+        Class::If => {
+            if parent_class == Class::Else || (parent_class == Class::If && is_alternative()) {
+                (Increment::Flat, false)
+            } else {
+                (Increment::Nested, true)
             }
         }
-        while !cursor.goto_next_sibling() {
-            if !cursor.goto_parent() {
-                break 'walk;
-            }
-            path.pop();
-            if path.is_empty() {
-                // Back at the function itself: its siblings are not ours.
-                break 'walk;
+        Class::ElseIf | Class::Goto => (Increment::Flat, false),
+        Class::Else => {
+            let wraps_if = n.named_child(0).is_some_and(|c| class(c) == Class::If);
+            if !wraps_if && matches!(parent_class, Class::If | Class::ElseIf) {
+                (Increment::Flat, false)
+            } else {
+                (Increment::None, false)
             }
         }
+        Class::Block if parent_class == Class::If && is_alternative() => (Increment::Flat, false),
+        Class::Structure => (Increment::Nested, true),
+        Class::Nester => (Increment::None, true),
+        Class::Jump => {
+            let labelled = (0..n.named_child_count()).any(|i| {
+                n.named_child(i).is_some_and(|c| {
+                    matches!(
+                        kind_of(c),
+                        "label" | "label_name" | "statement_identifier" | "identifier"
+                    )
+                })
+            });
+            (
+                if labelled {
+                    Increment::Flat
+                } else {
+                    Increment::None
+                },
+                false,
+            )
+        }
+        Class::Binary => match logical_op(n, src) {
+            Some(op) if !(parent_class == Class::Binary && logical_op(parent, src) == Some(op)) => {
+                (Increment::Flat, false)
+            }
+            _ => (Increment::None, false),
+        },
+        Class::Block | Class::Other => (Increment::None, false),
     }
-    total
+}
+
+/// Cognitive complexity of every function of a file, scored during the analysis walk itself
+/// (one pass over the tree instead of a second walk of every function body).
+///
+/// Each node's nesting is counted from the root of the walk; a function's score is what its
+/// nodes added between its opening and its closing, with its own nesting subtracted:
+/// `Σ (1 + nesting − base)` over nested increments plus the flat ones. So nested functions
+/// count towards every enclosing function at the nesting they have there.
+#[derive(Default)]
+pub(crate) struct Tracker {
+    flat: u64,
+    nested: u64,
+    nesting_sum: u64,
+    open: Vec<Open>,
+}
+
+struct Open {
+    depth: usize,
+    symbol: usize,
+    /// The nesting that the function's own children have, counted from the root.
+    base: u32,
+    flat: u64,
+    nested: u64,
+    nesting_sum: u64,
+}
+
+impl Tracker {
+    /// Score `n` (the walk's node at `depth`, whose parent is `parent`, at `nesting` from
+    /// the root) for the functions it is in; returns the nesting its children have. Functions
+    /// whose subtree the walk has left (at `depth` or deeper) are closed first, into `scores`.
+    pub(crate) fn visit(
+        &mut self,
+        n: Node,
+        parent: Option<Node>,
+        depth: usize,
+        nesting: u32,
+        src: &str,
+        mut scores: impl FnMut(usize, u32),
+    ) -> u32 {
+        self.close_from(depth, &mut scores);
+        let Some(parent) = parent.filter(|_| !self.open.is_empty()) else {
+            // Outside every function nothing is scored; nesting is counted from a function.
+            return nesting;
+        };
+        let classes = KIND_CLASSES.with(|t| t.get());
+        let (increment, nests) = score(n, parent, classes, src);
+        match increment {
+            Increment::None => {}
+            Increment::Flat => self.flat += 1,
+            Increment::Nested => {
+                self.nested += 1;
+                self.nesting_sum += u64::from(nesting);
+            }
+        }
+        nesting + u32::from(nests)
+    }
+
+    /// Start scoring the function `symbol`, whose node was just visited at `depth`; its
+    /// children have nesting `base` from the root.
+    pub(crate) fn open(&mut self, symbol: usize, depth: usize, base: u32) {
+        self.open.push(Open {
+            depth,
+            symbol,
+            base,
+            flat: self.flat,
+            nested: self.nested,
+            nesting_sum: self.nesting_sum,
+        });
+    }
+
+    /// Close the functions opened at `depth` or deeper, passing each one's score to `scores`.
+    pub(crate) fn close_from(&mut self, depth: usize, scores: &mut impl FnMut(usize, u32)) {
+        while let Some(o) = self.open.last() {
+            if o.depth < depth {
+                break;
+            }
+            let nested = self.nested - o.nested;
+            let total = (self.flat - o.flat) + nested + (self.nesting_sum - o.nesting_sum)
+                - u64::from(o.base) * nested;
+            scores(o.symbol, u32::try_from(total).unwrap_or(u32::MAX));
+            self.open.pop();
+        }
+    }
 }
 
 /// The operator of a binary node (`Class::Binary`) when it is a logical one.

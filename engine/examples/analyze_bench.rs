@@ -1,0 +1,87 @@
+//! Single-thread cost of analysis, split into tree-sitter's parse and Quarry's walk over the
+//! tree (symbols, edges, complexity), with a fingerprint of every analysis to check that a
+//! change to the walk leaves its output identical.
+//!
+//! ```sh
+//! cargo build --example analyze_bench -p quarry-engine
+//! $CARGO_TARGET_DIR/debug/examples/analyze_bench DIR            # timings
+//! FINGERPRINT=1 $CARGO_TARGET_DIR/debug/examples/analyze_bench DIR  # and a fingerprint
+//! ```
+//!
+//! Files are every file under DIR (hidden and git-ignored ones too) with a grammar, up to 1 MiB, read whole before timing starts. The
+//! fingerprint hashes the `Debug` form of each file's analysis (and costs time itself).
+use std::hash::{Hash, Hasher};
+use std::time::Instant;
+
+use quarry_engine::{analyze, lang::Lang};
+
+fn main() {
+    let Some(dir) = std::env::args().nth(1) else {
+        eprintln!("usage: analyze_bench DIR");
+        std::process::exit(2);
+    };
+    let mut files = vec![];
+    for entry in ignore::WalkBuilder::new(&dir)
+        .hidden(false)
+        .git_ignore(false)
+        .build()
+        .flatten()
+    {
+        let path = entry.path();
+        let Some(lang) = Lang::detect(&path.to_string_lossy()) else {
+            continue;
+        };
+        if lang.grammar().is_none() {
+            continue;
+        }
+        let Ok(src) = std::fs::read_to_string(path) else {
+            continue;
+        };
+        if src.len() <= 1 << 20 {
+            files.push((lang, src));
+        }
+    }
+    let bytes: usize = files.iter().map(|f| f.1.len()).sum();
+    println!("{} files, {:.1} MB", files.len(), bytes as f64 / 1e6);
+
+    let mut parser = tree_sitter::Parser::new();
+    let start = Instant::now();
+    let mut nodes = 0;
+    for (lang, src) in &files {
+        let grammar = lang.grammar().expect("filtered above");
+        parser.set_language(&grammar).expect("a bundled grammar");
+        if let Some(tree) = parser.parse(src, None) {
+            nodes += tree.root_node().descendant_count();
+        }
+    }
+    let parse = start.elapsed();
+    println!("parse only: {:.2} s ({nodes} nodes)", parse.as_secs_f64());
+
+    let fingerprint = std::env::var_os("FINGERPRINT").is_some();
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    let (mut symbols, mut edges, mut complexity) = (0, 0, 0u64);
+    let start = Instant::now();
+    for (lang, src) in &files {
+        let a = analyze::analyze(*lang, src);
+        symbols += a.symbols.len();
+        edges += a.edges.len();
+        complexity += a
+            .symbols
+            .iter()
+            .filter_map(|s| s.complexity)
+            .map(u64::from)
+            .sum::<u64>();
+        if fingerprint {
+            format!("{a:?}").hash(&mut hasher);
+        }
+    }
+    let all = start.elapsed();
+    println!(
+        "analyse: {:.2} s ({symbols} symbols, {edges} edges, complexity sum {complexity}); walk ≈ {:.2} s",
+        all.as_secs_f64(),
+        all.saturating_sub(parse).as_secs_f64()
+    );
+    if fingerprint {
+        println!("fingerprint {:016x}", hasher.finish());
+    }
+}
