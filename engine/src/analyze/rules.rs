@@ -21,17 +21,52 @@ fn parent_kind(n: Node) -> &'static str {
     n.parent().map(|p| kind_of(p)).unwrap_or("")
 }
 
-/// The ancestors of the node being visited, root first and ending with the node itself. The
-/// walker knows them; `Node::parent` searches down from the root on every call (5 % of
-/// analysis on the registry).
+/// The ancestors of the node being visited, root first and ending with the node itself, and
+/// their siblings. The walker knows them; `Node::parent` searches down from the root on every
+/// call (5 % of analysis on the registry), and `Node::prev_sibling` asks for the parent and
+/// then goes through its children (quadratic in a file's top-level items for doc comments).
 #[derive(Clone, Copy)]
 pub struct Up<'a, 't> {
     path: &'a [Node<'t>],
+    /// Every child (named or not) of each node on the path, in order, one run per node.
+    siblings: &'a [Node<'t>],
+    /// Where each path node's run of children starts in `siblings`.
+    runs: &'a [usize],
+    /// Where each path node is in `siblings` (the root: anywhere, it has no siblings).
+    at: &'a [usize],
 }
 
 impl<'a, 't> Up<'a, 't> {
-    pub fn new(path: &'a [Node<'t>]) -> Self {
-        Up { path }
+    pub fn new(
+        path: &'a [Node<'t>],
+        siblings: &'a [Node<'t>],
+        runs: &'a [usize],
+        at: &'a [usize],
+    ) -> Self {
+        Up {
+            path,
+            siblings,
+            runs,
+            at,
+        }
+    }
+
+    /// The siblings before `n`, nearest first (named or not), as `Node::prev_sibling`
+    /// repeated would give them: from the walker's runs when `n` is on the path.
+    pub fn prev_siblings(self, n: Node<'t>) -> impl Iterator<Item = Node<'t>> + 'a {
+        let known = match self.path.iter().rposition(|a| a.id() == n.id()) {
+            Some(0) => Some(&[][..]),
+            Some(i) => Some(&self.siblings[self.runs[i - 1]..self.at[i]]),
+            None => None,
+        };
+        let asked = known.is_none().then_some(n);
+        known
+            .into_iter()
+            .flat_map(|run| run.iter().rev().copied())
+            .chain(std::iter::successors(
+                asked.and_then(|n| n.prev_sibling()),
+                |p| p.prev_sibling(),
+            ))
     }
 
     /// The parent of `n`: answered from the path when `n` is on it, else asked of the tree.
@@ -524,12 +559,10 @@ fn cpp_member_access<'t>(up: Up<'_, 't>, n: Node<'t>) -> Option<bool> {
     let list = up
         .parent(n)
         .filter(|p| kind_of(p) == "field_declaration_list")?;
-    let mut prev = n.prev_sibling();
-    while let Some(p) = prev {
+    for p in up.prev_siblings(n) {
         if kind_of(p) == "access_specifier" {
             return Some(p.child(0).map(|k| kind_of(k) == "public").unwrap_or(false));
         }
-        prev = p.prev_sibling();
     }
     Some(
         up.parent(list)
@@ -601,8 +634,7 @@ pub fn doc_comment<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, src: &str) -> Op
     }
     let mut parts = Vec::new();
     let mut next_start = anchor.start_position().row;
-    let mut prev = anchor.prev_sibling();
-    while let Some(p) = prev {
+    for p in up.prev_siblings(anchor) {
         if COMMENT_KINDS.contains(&kind_of(p)) {
             if p.end_position().row + 1 < next_start {
                 break;
@@ -612,7 +644,6 @@ pub fn doc_comment<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, src: &str) -> Op
         } else if !SKIPPABLE_BEFORE_DEF.contains(&kind_of(p)) {
             break;
         }
-        prev = p.prev_sibling();
     }
     if parts.is_empty() {
         return None;
