@@ -171,12 +171,32 @@ thread_local! {
 
 /// A node's kind, as `Node::kind()` answers it but without its `strlen` and UTF-8 check
 /// (8 % of analysis time): the grammar's kind names are read once into a table.
+///
+/// The rules ask for the kind of the node being visited several times in a row, so the last
+/// answer is kept, by node id (unique within a tree; `analyze` forgets it for each new tree)
+/// and language.
 pub(crate) fn kind_of<'t>(n: impl std::borrow::Borrow<Node<'t>>) -> &'static str {
     let n = n.borrow();
-    let id = usize::from(n.kind_id());
-    KIND_NAMES
-        .with(|names| names.get().get(id).copied())
-        .unwrap_or_else(|| n.kind())
+    let names = KIND_NAMES.with(|names| names.get());
+    let key = (n.id(), names.as_ptr() as usize);
+    if let Some(kind) = LAST_KIND.with(|last| {
+        let (k, kind) = last.get();
+        (k == key && !names.is_empty()).then_some(kind)
+    }) {
+        return kind;
+    }
+    let kind = names
+        .get(usize::from(n.kind_id()))
+        .copied()
+        .unwrap_or_else(|| n.kind());
+    LAST_KIND.with(|last| last.set((key, kind)));
+    kind
+}
+
+thread_local! {
+    /// `kind_of`'s last answer: ((node id, kind-name table), kind).
+    static LAST_KIND: std::cell::Cell<((usize, usize), &'static str)> =
+        const { std::cell::Cell::new(((0, 0), "")) };
 }
 
 thread_local! {
@@ -250,6 +270,8 @@ pub fn analyze(lang: Lang, src: &str) -> FileAnalysis {
     let (names, classes) = kind_names(lang, &grammar);
     KIND_NAMES.with(|t| t.set(names));
     complexity::KIND_CLASSES.with(|t| t.set(classes));
+    // Node ids are addresses, reused by the next tree: nothing of a previous tree is kept.
+    LAST_KIND.with(|last| last.set(((0, 0), "")));
     // One parser per thread, reused from file to file.
     thread_local! {
         static PARSER: std::cell::RefCell<Parser> = std::cell::RefCell::new(Parser::new());
