@@ -331,7 +331,8 @@ struct Walker<'s> {
     line_starts: Vec<usize>,
     out: FileAnalysis,
     seen_qnames: rustc_hash::FxHashMap<String, usize>,
-    seen_refs: rustc_hash::FxHashSet<(Option<Arc<str>>, String)>,
+    /// Reference targets already recorded, by source (a reference is kept once per source).
+    seen_refs: rustc_hash::FxHashMap<Option<Arc<str>>, rustc_hash::FxHashSet<Box<str>>>,
     complexity: complexity::Tracker,
     /// The visited node's depth and the complexity nesting its children have.
     at: (usize, u32),
@@ -446,7 +447,7 @@ impl<'s> Walker<'s> {
             if name.is_empty() {
                 continue;
             }
-            last = Some(self.add_symbol(up, node, kind, name, scope));
+            last = Some(self.add_symbol(up, node, kind, name.to_string(), scope));
         }
         match last {
             Some(idx) => {
@@ -545,20 +546,24 @@ impl<'s> Walker<'s> {
         if name.is_empty() || name.len() > 200 {
             return;
         }
-        if kind == EdgeKind::References && !self.seen_refs.insert((source.clone(), name.clone())) {
-            return;
+        if kind == EdgeKind::References {
+            let seen = self.seen_refs.entry(source.clone()).or_default();
+            if seen.contains(name) {
+                return;
+            }
+            seen.insert(name.into());
         }
         let (line, character) = self.position(at.start_byte());
         let qualifier = qualifier
-            .map(|q| q.split_whitespace().collect::<Vec<_>>().join(" "))
+            .map(collapse_whitespace)
             .filter(|q| !q.is_empty() && q.len() <= 200);
         self.out.edges.push(RawEdge {
             kind,
             source,
             line,
             character,
-            target_name: name.into_boxed_str(),
-            qualifier: qualifier.map(String::into_boxed_str),
+            target_name: name.into(),
+            qualifier: qualifier.map(|q| q.into()),
         });
     }
 
@@ -573,9 +578,9 @@ impl<'s> Walker<'s> {
         }
         if let Some((name, qual)) = rules::call_target(lang, node) {
             let source = self.source_of(scope);
-            let name = self.text(name).to_string();
-            let qual = qual.map(|q| self.text(q).to_string());
-            self.push_edge(EdgeKind::Calls, source, node, &name, qual.as_deref());
+            let name = self.text(name);
+            let qual = qual.map(|q| self.text(q));
+            self.push_edge(EdgeKind::Calls, source, node, name, qual);
             return;
         }
         if let Some(edges) = rules::heritage(lang, up, node, self.src) {
@@ -585,19 +590,40 @@ impl<'s> Walker<'s> {
                 let source = source_override
                     .map(Arc::from)
                     .or_else(|| self.source_of(scope));
-                let text = self.text(target).to_string();
-                self.push_edge(kind, source, target, &text, None);
+                let text = self.text(target);
+                self.push_edge(kind, source, target, text, None);
             }
             return;
         }
         if let Some(name) = rules::reference_target(lang, up, node) {
             let source = self.source_of(scope);
-            let text = self.text(name).to_string();
-            if !rules::is_builtin_type(lang, &text) {
-                self.push_edge(EdgeKind::References, source, name, &text, None);
+            let text = self.text(name);
+            if !rules::is_builtin_type(lang, text) {
+                self.push_edge(EdgeKind::References, source, name, text, None);
             }
         }
     }
+}
+
+/// `s` with each run of whitespace made one space and none at either end (borrowed when it
+/// already is so).
+fn collapse_whitespace(s: &str) -> std::borrow::Cow<'_, str> {
+    // Already so when every part starts one space after the previous one ends.
+    let mut end = 0;
+    let already = s.split_whitespace().enumerate().all(|(i, part)| {
+        let at = part.as_ptr() as usize - s.as_ptr() as usize;
+        let ok = if i == 0 {
+            at == 0
+        } else {
+            at == end + 1 && s.as_bytes()[end] == b' '
+        };
+        end = at + part.len();
+        ok
+    }) && end == s.len();
+    if already {
+        return s.into();
+    }
+    s.split_whitespace().collect::<Vec<_>>().join(" ").into()
 }
 
 /// Every symbol kind analysis produces.

@@ -324,12 +324,12 @@ fn last_name(n: Node) -> Node {
 }
 
 /// Clean a name: strip PHP's `$`, generic arguments and surrounding whitespace.
-pub fn name_text(raw: &str) -> String {
+pub fn name_text(raw: &str) -> &str {
     let t = raw.trim();
     let t = t.strip_prefix('$').unwrap_or(t);
     let t = t.split('<').next().unwrap_or(t);
     let t = t.rsplit("::").next().unwrap_or(t);
-    t.trim().to_string()
+    t.trim()
 }
 
 /// For nodes that scope members without being symbols themselves (a Rust `impl` block, a C++
@@ -353,7 +353,7 @@ pub fn own_prefix(lang: Lang, n: Node, src: &str) -> Option<String> {
             let mut stack = vec![recv];
             while let Some(x) = stack.pop() {
                 if kind_of(x) == "type_identifier" {
-                    return Some(name_text(src.get(x.byte_range())?));
+                    return Some(name_text(src.get(x.byte_range())?).to_string());
                 }
                 let mut c = x.walk();
                 let kids: Vec<Node> = x.named_children(&mut c).collect();
@@ -366,7 +366,7 @@ pub fn own_prefix(lang: Lang, n: Node, src: &str) -> Option<String> {
             while let Some(x) = d {
                 if kind_of(x) == "qualified_identifier" {
                     let scope = field(x, "scope")?;
-                    return Some(name_text(src.get(scope.byte_range())?));
+                    return Some(name_text(src.get(scope.byte_range())?).to_string());
                 }
                 d = field(x, "declarator");
             }
@@ -454,7 +454,7 @@ fn base_type_name(ty: Node, src: &str) -> String {
             _ => break,
         }
     }
-    name_text(src.get(n.byte_range()).unwrap_or(""))
+    name_text(src.get(n.byte_range()).unwrap_or("")).to_string()
 }
 
 fn modifiers_text(lang: Lang, n: Node, src: &str) -> String {
