@@ -9,7 +9,8 @@
 //! ```
 //!
 //! Files are every file under DIR (hidden and git-ignored ones too) with a grammar, up to 1 MiB, read whole before timing starts. The
-//! fingerprint hashes the `Debug` form of each file's analysis (and costs time itself).
+//! fingerprint hashes the `Debug` form of each file's analysis (and costs time itself). The
+//! five files whose analysis took longest are listed.
 use std::hash::{Hash, Hasher};
 use std::time::{Duration, Instant};
 
@@ -25,6 +26,7 @@ fn main() {
         std::process::exit(2);
     };
     let mut files = vec![];
+    let mut paths = vec![];
     for entry in ignore::WalkBuilder::new(&dir)
         .hidden(false)
         .git_ignore(false)
@@ -43,6 +45,7 @@ fn main() {
         };
         if src.len() <= 1 << 20 {
             files.push((lang, src));
+            paths.push(path.display().to_string());
         }
     }
     let bytes: usize = files.iter().map(|f| f.1.len()).sum();
@@ -55,17 +58,21 @@ fn main() {
     let mut parser = tree_sitter::Parser::new();
     let (mut parse, mut all) = (Duration::ZERO, Duration::ZERO);
     let (mut nodes, mut symbols, mut edges, mut complexity) = (0, 0, 0, 0u64);
-    for (lang, src) in &files {
+    let mut slowest: Vec<(Duration, Duration, &str)> = vec![];
+    for ((lang, src), path) in files.iter().zip(&paths) {
         let start = Instant::now();
         let grammar = lang.grammar().expect("filtered above");
         parser.set_language(&grammar).expect("a bundled grammar");
         if let Some(tree) = parser.parse(src, None) {
             nodes += tree.root_node().descendant_count();
         }
-        parse += start.elapsed();
+        let parsed = start.elapsed();
+        parse += parsed;
         let start = Instant::now();
         let a = analyze::analyze(*lang, src);
-        all += start.elapsed();
+        let analysed = start.elapsed();
+        all += analysed;
+        slowest.push((analysed, parsed, path));
         symbols += a.symbols.len();
         edges += a.edges.len();
         complexity += a
@@ -85,6 +92,14 @@ fn main() {
         all.as_secs_f64(),
         all.saturating_sub(parse).as_secs_f64()
     );
+    slowest.sort_by(|a, b| b.0.cmp(&a.0));
+    for (analysed, parsed, path) in slowest.iter().take(5) {
+        println!(
+            "  slowest: {path}: analysis {:.3} s (parse {:.3} s)",
+            analysed.as_secs_f64(),
+            parsed.as_secs_f64()
+        );
+    }
     if fingerprint {
         println!("fingerprint {:016x}", hasher.finish());
     }

@@ -172,31 +172,35 @@ thread_local! {
 /// A node's kind, as `Node::kind()` answers it but without its `strlen` and UTF-8 check
 /// (8 % of analysis time): the grammar's kind names are read once into a table.
 ///
-/// The rules ask for the kind of the node being visited several times in a row, so the last
-/// answer is kept, by node id (unique within a tree; `analyze` forgets it for each new tree)
-/// and language.
+/// The rules ask for the kind of the node being visited several times in a row, so while
+/// `analyze` walks a tree the last answer is kept, by node id (unique within a tree) and
+/// language.
 pub(crate) fn kind_of<'t>(n: impl std::borrow::Borrow<Node<'t>>) -> &'static str {
     let n = n.borrow();
     let names = KIND_NAMES.with(|names| names.get());
     let key = (n.id(), names.as_ptr() as usize);
-    if let Some(kind) = LAST_KIND.with(|last| {
-        let (k, kind) = last.get();
-        (k == key && !names.is_empty()).then_some(kind)
-    }) {
-        return kind;
+    let (last, last_kind) = LAST_KIND.with(|last| last.get());
+    if last == key {
+        return last_kind;
     }
     let kind = names
         .get(usize::from(n.kind_id()))
         .copied()
         .unwrap_or_else(|| n.kind());
-    LAST_KIND.with(|last| last.set((key, kind)));
+    if last != NOT_KEPT {
+        LAST_KIND.with(|last| last.set((key, kind)));
+    }
     kind
 }
 
+/// `LAST_KIND` outside `analyze`: nothing kept (trees come and go, and ids with them).
+const NOT_KEPT: (usize, usize) = (usize::MAX, usize::MAX);
+
 thread_local! {
-    /// `kind_of`'s last answer: ((node id, kind-name table), kind).
+    /// `kind_of`'s last answer while `analyze` walks a tree: ((node id, kind-name table),
+    /// kind); `NOT_KEPT` otherwise.
     static LAST_KIND: std::cell::Cell<((usize, usize), &'static str)> =
-        const { std::cell::Cell::new(((0, 0), "")) };
+        const { std::cell::Cell::new((NOT_KEPT, "")) };
 }
 
 thread_local! {
@@ -270,8 +274,10 @@ pub fn analyze(lang: Lang, src: &str) -> FileAnalysis {
     let (names, classes) = kind_names(lang, &grammar);
     KIND_NAMES.with(|t| t.set(names));
     complexity::KIND_CLASSES.with(|t| t.set(classes));
-    // Node ids are addresses, reused by the next tree: nothing of a previous tree is kept.
+    // Node ids are addresses, reused by the next tree: nothing of a previous tree is kept,
+    // and nothing is kept once this one is gone.
     LAST_KIND.with(|last| last.set(((0, 0), "")));
+    let _forget = Forget;
     // One parser per thread, reused from file to file.
     thread_local! {
         static PARSER: std::cell::RefCell<Parser> = std::cell::RefCell::new(Parser::new());
@@ -303,6 +309,15 @@ pub fn analyze(lang: Lang, src: &str) -> FileAnalysis {
     w.out.symbols.shrink_to_fit();
     w.out.edges.shrink_to_fit();
     w.out
+}
+
+/// Stops `kind_of` keeping answers when `analyze` returns (or unwinds).
+struct Forget;
+
+impl Drop for Forget {
+    fn drop(&mut self) {
+        LAST_KIND.with(|last| last.set((NOT_KEPT, "")));
+    }
 }
 
 /// Byte offsets where each line starts.

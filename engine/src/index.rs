@@ -342,8 +342,12 @@ impl FileStream {
         // Classify, hash and (for changed files) analyse in parallel; keep document order.
         // Analyses are packed as they are made (only names stay decoded until rows are written).
         type Outcome<'a> = std::result::Result<std::io::Result<Prepared<'a>>, &'static str>;
+        // One task per file: rayon otherwise hands out runs of neighbouring files, and where
+        // big files sit together (a crate's generated bindings) one thread worked through a
+        // run of them alone while the other waited at the end of the chunk.
         let results: Vec<Outcome> = chunk
             .par_iter()
+            .with_max_len(1)
             .map(|(entry, bytes)| {
                 let text = classify_content(bytes)?;
                 let lang = Lang::detect(&entry.path);

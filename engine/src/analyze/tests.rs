@@ -50,6 +50,18 @@ fn nested_structures_add_nesting() {
 }
 
 #[test]
+fn nested_functions_count_in_each_enclosing_function() {
+    // `inner`'s `if` is +1 for itself, and +2 for `outer` (nested one level by the function);
+    // the closure's `if` is +2 for `outer`; `outer`'s own `while` +1 and its `if` +2; `after`,
+    // a sibling that follows, starts from nothing.
+    let src = "fn outer(x: u8) {\n    fn inner(y: u8) { if y > 0 {} }\n    let c = |z: u8| { if z > 0 {} };\n    while x > 0 { if x > 1 {} }\n}\nfn after() { if true {} }\n";
+    let a = analyze(Lang::Rust, src);
+    assert_eq!(sym(&a, "outer.inner").complexity, Some(1));
+    assert_eq!(sym(&a, "outer").complexity, Some(2 + 2 + 1 + 2));
+    assert_eq!(sym(&a, "after").complexity, Some(1));
+}
+
+#[test]
 fn syntax_errors_still_index_what_parses() {
     let src = "def ok():\n    return 1\n\ndef broken(:\n    pass\n\nclass Fine:\n    pass\n";
     let a = analyze(Lang::Python, src);
@@ -109,24 +121,32 @@ fn fixture_sources() -> Vec<(Lang, &'static str)> {
 }
 
 /// Every node of a tree in document order, each with its path of ancestors (root first,
-/// ending with the node), as the walker keeps it.
-fn nodes_with_paths(tree: &tree_sitter::Tree, mut f: impl FnMut(&[Node])) {
-    let mut path: Vec<Node> = Vec::new();
-    let mut stack = vec![(tree.root_node(), 0usize)];
+/// ending with the node) and the siblings of those, as the walker keeps them.
+fn nodes_with_paths(tree: &tree_sitter::Tree, mut f: impl FnMut(&[Node], Up<'_, '_>)) {
+    let (mut path, mut at, mut runs, mut siblings) = (vec![], vec![], vec![], vec![]);
+    let mut stack = vec![(tree.root_node(), 0usize, 0usize)];
     let mut cursor = tree.walk();
-    while let Some((node, depth)) = stack.pop() {
+    while let Some((node, depth, place)) = stack.pop() {
         path.truncate(depth);
         path.push(node);
-        f(&path);
-        let children: Vec<Node> = node.children(&mut cursor).collect();
-        for c in children.into_iter().rev() {
-            stack.push((c, depth + 1));
+        at.truncate(depth);
+        at.push(place);
+        if let Some(&end) = runs.get(depth) {
+            siblings.truncate(end);
+        }
+        runs.truncate(depth);
+        let run = siblings.len();
+        runs.push(run);
+        siblings.extend(node.children(&mut cursor));
+        f(&path, Up::new(&path, &siblings, &runs, &at));
+        for (i, c) in siblings.iter().enumerate().skip(run).rev() {
+            stack.push((*c, depth + 1, i));
         }
     }
 }
 
 #[test]
-fn kind_table_and_walker_parents_agree_with_tree_sitter() {
+fn kind_table_and_walker_parents_and_siblings_agree_with_tree_sitter() {
     for (lang, src) in fixture_sources() {
         let grammar = lang.grammar().unwrap();
         let mut parser = Parser::new();
@@ -135,9 +155,14 @@ fn kind_table_and_walker_parents_agree_with_tree_sitter() {
         // `kind_of` reads the table analysis installs for its language.
         analyze(lang, src);
         let mut nodes = 0;
-        nodes_with_paths(&tree, |path| {
-            let up = Up::new(path);
+        nodes_with_paths(&tree, |path, up| {
             for (i, &n) in path.iter().enumerate() {
+                let before: Vec<usize> = up.prev_siblings(n).map(|s| s.id()).collect();
+                let expected: Vec<usize> =
+                    std::iter::successors(n.prev_sibling(), |s| s.prev_sibling())
+                        .map(|s| s.id())
+                        .collect();
+                assert_eq!(before, expected, "{lang:?} {}", n.kind());
                 assert_eq!(kind_of(n), n.kind(), "{lang:?}");
                 let expected = n.parent().map(|p| p.id());
                 assert_eq!(
