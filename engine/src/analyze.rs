@@ -379,43 +379,21 @@ impl<'s> Walker<'s> {
             in_type: false,
             public_members: None,
         };
-        // Stack entries: the node, its scope, depth, complexity nesting and place in `siblings`.
+        // Stack entries: the node, its scope, depth, complexity nesting and place among its
+        // parent's children in `path`.
         let mut stack = vec![(root, top, 0usize, 0u32, 0usize)];
         // One cursor for the whole walk (a cursor per node was an allocation per node).
         let mut cursor = root.walk();
-        // The visited node's ancestors and itself: popped in document order, so the path is
-        // the previous path cut to this node's depth. With each: where it is in `siblings`,
-        // and where its own children's run starts there (all children, named or not, which
-        // doc comments and C++ access labels look back through).
-        let mut path: Vec<Node> = Vec::new();
-        let mut at: Vec<usize> = Vec::new();
-        let mut runs: Vec<usize> = Vec::new();
-        let mut siblings: Vec<Node> = Vec::new();
+        // The visited node's ancestors and itself, with their children (doc comments and C++
+        // access labels look back through siblings): popped in document order, so the path
+        // is the previous path cut to this node's depth.
+        let mut path = rules::Path::default();
         while let Some((node, scope, depth, nesting, place)) = stack.pop() {
             if depth > MAX_DEPTH {
                 continue;
             }
-            path.truncate(depth);
-            path.push(node);
-            at.truncate(depth);
-            at.push(place);
-            // The runs of nodes visited at this depth or deeper before are finished with.
-            if let Some(&end) = runs.get(depth) {
-                siblings.truncate(end);
-            }
-            runs.truncate(depth);
-            let run = siblings.len();
-            runs.push(run);
-            cursor.reset(node);
-            if cursor.goto_first_child() {
-                loop {
-                    siblings.push(cursor.node());
-                    if !cursor.goto_next_sibling() {
-                        break;
-                    }
-                }
-            }
-            let parent = depth.checked_sub(1).map(|i| path[i]);
+            let children = path.enter(node, depth, place, &mut cursor);
+            let parent = depth.checked_sub(1).map(|i| path.nodes()[i]);
             let symbols = &mut self.out.symbols;
             let inner = self
                 .complexity
@@ -423,11 +401,11 @@ impl<'s> Walker<'s> {
                     symbols[i].complexity = Some(c)
                 });
             self.at = (depth, inner);
-            let up = Up::new(&path, &siblings, &runs, &at);
-            let child_scope = self.visit(up, node, &scope);
-            for (i, child) in siblings.iter().enumerate().skip(run).rev() {
+            let child_scope = self.visit(path.up(), node, &scope);
+            for i in children.rev() {
+                let child = path.siblings()[i];
                 if child.is_named() {
-                    stack.push((*child, child_scope.clone(), depth + 1, inner, i));
+                    stack.push((child, child_scope.clone(), depth + 1, inner, i));
                 }
             }
         }

@@ -36,21 +36,72 @@ pub struct Up<'a, 't> {
     at: &'a [usize],
 }
 
-impl<'a, 't> Up<'a, 't> {
-    pub fn new(
-        path: &'a [Node<'t>],
-        siblings: &'a [Node<'t>],
-        runs: &'a [usize],
-        at: &'a [usize],
-    ) -> Self {
-        Up {
-            path,
-            siblings,
-            runs,
-            at,
+/// Where a depth-first walk is: the path from the root to the node entered last, and every
+/// child (named or not) of each node on it. [`Path::up`] answers the rules from it.
+#[derive(Default)]
+pub struct Path<'t> {
+    nodes: Vec<Node<'t>>,
+    /// Where each path node is in `siblings` (the root: 0, it has none).
+    at: Vec<usize>,
+    /// Where each path node's run of children starts in `siblings`.
+    runs: Vec<usize>,
+    siblings: Vec<Node<'t>>,
+}
+
+impl<'t> Path<'t> {
+    /// Enter `node`, at `depth`, found at `place` in [`Self::siblings`] (its parent's run);
+    /// nodes must be entered in document order. Lists its children; returns where they are.
+    pub fn enter(
+        &mut self,
+        node: Node<'t>,
+        depth: usize,
+        place: usize,
+        cursor: &mut tree_sitter::TreeCursor<'t>,
+    ) -> std::ops::Range<usize> {
+        self.nodes.truncate(depth);
+        self.nodes.push(node);
+        self.at.truncate(depth);
+        self.at.push(place);
+        // The runs of nodes entered at this depth or deeper before are finished with.
+        if let Some(&end) = self.runs.get(depth) {
+            self.siblings.truncate(end);
         }
+        self.runs.truncate(depth);
+        let run = self.siblings.len();
+        self.runs.push(run);
+        cursor.reset(node);
+        if cursor.goto_first_child() {
+            loop {
+                self.siblings.push(cursor.node());
+                if !cursor.goto_next_sibling() {
+                    break;
+                }
+            }
+        }
+        run..self.siblings.len()
     }
 
+    /// The path, root first, ending with the node entered last.
+    pub fn nodes(&self) -> &[Node<'t>] {
+        &self.nodes
+    }
+
+    /// The children of the path's nodes; [`Self::enter`] says where each node's are.
+    pub fn siblings(&self) -> &[Node<'t>] {
+        &self.siblings
+    }
+
+    pub fn up(&self) -> Up<'_, 't> {
+        Up {
+            path: &self.nodes,
+            siblings: &self.siblings,
+            runs: &self.runs,
+            at: &self.at,
+        }
+    }
+}
+
+impl<'a, 't> Up<'a, 't> {
     /// The siblings before `n`, nearest first (named or not), as `Node::prev_sibling`
     /// repeated would give them: from the walker's runs when `n` is on the path.
     pub fn prev_siblings(self, n: Node<'t>) -> impl Iterator<Item = Node<'t>> + 'a {

@@ -120,27 +120,17 @@ fn fixture_sources() -> Vec<(Lang, &'static str)> {
     ]
 }
 
-/// Every node of a tree in document order, each with its path of ancestors (root first,
-/// ending with the node) and the siblings of those, as the walker keeps them.
+/// Every node of a tree (named or not) in document order, each with its path of ancestors
+/// (root first, ending with the node) and the siblings of those, as the walker keeps them.
 fn nodes_with_paths(tree: &tree_sitter::Tree, mut f: impl FnMut(&[Node], Up<'_, '_>)) {
-    let (mut path, mut at, mut runs, mut siblings) = (vec![], vec![], vec![], vec![]);
+    let mut path = rules::Path::default();
     let mut stack = vec![(tree.root_node(), 0usize, 0usize)];
     let mut cursor = tree.walk();
     while let Some((node, depth, place)) = stack.pop() {
-        path.truncate(depth);
-        path.push(node);
-        at.truncate(depth);
-        at.push(place);
-        if let Some(&end) = runs.get(depth) {
-            siblings.truncate(end);
-        }
-        runs.truncate(depth);
-        let run = siblings.len();
-        runs.push(run);
-        siblings.extend(node.children(&mut cursor));
-        f(&path, Up::new(&path, &siblings, &runs, &at));
-        for (i, c) in siblings.iter().enumerate().skip(run).rev() {
-            stack.push((*c, depth + 1, i));
+        let children = path.enter(node, depth, place, &mut cursor);
+        f(path.nodes(), path.up());
+        for i in children.rev() {
+            stack.push((path.siblings()[i], depth + 1, i));
         }
     }
 }
