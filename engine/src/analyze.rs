@@ -601,18 +601,8 @@ impl<'s> Walker<'s> {
 /// `s` with each run of whitespace made one space and none at either end (borrowed when it
 /// already is so).
 fn collapse_whitespace(s: &str) -> std::borrow::Cow<'_, str> {
-    // Already so when every part starts one space after the previous one ends.
-    let mut end = 0;
-    let already = s.split_whitespace().enumerate().all(|(i, part)| {
-        let at = part.as_ptr() as usize - s.as_ptr() as usize;
-        let ok = if i == 0 {
-            at == 0
-        } else {
-            at == end + 1 && s.as_bytes()[end] == b' '
-        };
-        end = at + part.len();
-        ok
-    }) && end == s.len();
+    let already =
+        s.trim() == s && !s.contains("  ") && s.chars().all(|c| c == ' ' || !c.is_whitespace());
     if already {
         return s.into();
     }

@@ -27,13 +27,7 @@ fn parent_kind(n: Node) -> &'static str {
 /// then goes through its children (quadratic in a file's top-level items for doc comments).
 #[derive(Clone, Copy)]
 pub struct Up<'a, 't> {
-    path: &'a [Node<'t>],
-    /// Every child (named or not) of each node on the path, in order, one run per node.
-    siblings: &'a [Node<'t>],
-    /// Where each path node's run of children starts in `siblings`.
-    runs: &'a [usize],
-    /// Where each path node is in `siblings` (the root: anywhere, it has no siblings).
-    at: &'a [usize],
+    path: &'a Path<'t>,
 }
 
 /// Where a depth-first walk is: the path from the root to the node entered last, and every
@@ -91,13 +85,9 @@ impl<'t> Path<'t> {
         &self.siblings
     }
 
+    /// What the rules ask of the walk: parents and earlier siblings of the path's nodes.
     pub fn up(&self) -> Up<'_, 't> {
-        Up {
-            path: &self.nodes,
-            siblings: &self.siblings,
-            runs: &self.runs,
-            at: &self.at,
-        }
+        Up { path: self }
     }
 }
 
@@ -105,9 +95,10 @@ impl<'a, 't> Up<'a, 't> {
     /// The siblings before `n`, nearest first (named or not), as `Node::prev_sibling`
     /// repeated would give them: from the walker's runs when `n` is on the path.
     pub fn prev_siblings(self, n: Node<'t>) -> impl Iterator<Item = Node<'t>> + 'a {
-        let known = match self.path.iter().rposition(|a| a.id() == n.id()) {
+        let p = self.path;
+        let known = match p.nodes.iter().rposition(|a| a.id() == n.id()) {
             Some(0) => Some(&[][..]),
-            Some(i) => Some(&self.siblings[self.runs[i - 1]..self.at[i]]),
+            Some(i) => Some(&p.siblings[p.runs[i - 1]..p.at[i]]),
             None => None,
         };
         let asked = known.is_none().then_some(n);
@@ -122,9 +113,9 @@ impl<'a, 't> Up<'a, 't> {
 
     /// The parent of `n`: answered from the path when `n` is on it, else asked of the tree.
     pub fn parent(self, n: Node<'t>) -> Option<Node<'t>> {
-        match self.path.iter().rposition(|a| a.id() == n.id()) {
+        match self.path.nodes.iter().rposition(|a| a.id() == n.id()) {
             Some(0) => None,
-            Some(i) => Some(self.path[i - 1]),
+            Some(i) => Some(self.path.nodes[i - 1]),
             None => n.parent(),
         }
     }
