@@ -6,12 +6,14 @@
 //! cargo build --example analyze_bench -p quarry-engine
 //! $CARGO_TARGET_DIR/debug/examples/analyze_bench DIR            # timings
 //! FINGERPRINT=1 $CARGO_TARGET_DIR/debug/examples/analyze_bench DIR  # and a fingerprint
+//! FINGERPRINT=1 FINGERPRINT_FILES=F …/analyze_bench DIR  # and one per file, to F
 //! ```
 //!
 //! Files are every file under DIR (hidden and git-ignored ones too) with a grammar, up to 1 MiB, read whole before timing starts. The
 //! fingerprint hashes the `Debug` form of each file's analysis (and costs time itself). The
 //! five files whose analysis took longest are listed.
 use std::hash::{Hash, Hasher};
+use std::io::Write;
 use std::time::{Duration, Instant};
 
 use quarry_engine::{analyze, lang::Lang};
@@ -54,6 +56,11 @@ fn main() {
     // Each file is parsed alone, then analysed (which parses it again), one after the other,
     // so both timings see the same caches and clock; the walk is the difference.
     let fingerprint = std::env::var_os("FINGERPRINT").is_some();
+    // With FINGERPRINT_FILES=F too, each file's own fingerprint goes to F ("hash path" lines),
+    // so two builds' lists can be compared (`diff`) to find the files whose analysis changed.
+    let mut per_file = std::env::var_os("FINGERPRINT_FILES").map(|f| {
+        std::io::BufWriter::new(std::fs::File::create(f).expect("creating FINGERPRINT_FILES"))
+    });
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     let mut parser = tree_sitter::Parser::new();
     let (mut parse, mut all) = (Duration::ZERO, Duration::ZERO);
@@ -82,7 +89,13 @@ fn main() {
             .map(u64::from)
             .sum::<u64>();
         if fingerprint {
-            format!("{a:?}").hash(&mut hasher);
+            let text = format!("{a:?}");
+            text.hash(&mut hasher);
+            if let Some(out) = &mut per_file {
+                let mut h = std::collections::hash_map::DefaultHasher::new();
+                text.hash(&mut h);
+                writeln!(out, "{:016x} {path}", h.finish()).expect("writing FINGERPRINT_FILES");
+            }
         }
     }
     println!(

@@ -186,11 +186,27 @@ pub(crate) fn kind_of<'t>(n: impl std::borrow::Borrow<Node<'t>>) -> &'static str
     let kind = names
         .get(usize::from(n.kind_id()))
         .copied()
-        .unwrap_or_else(|| n.kind());
+        .unwrap_or_else(|| intern(n.kind()));
     if last != NOT_KEPT {
         LAST_KIND.with(|last| last.set((key, kind)));
     }
     kind
+}
+
+/// A kind name as `&'static str`: tree-sitter (0.26 on) lends them for as long as the
+/// `Language` or tree lives, though every grammar's are static C strings. Each distinct name
+/// is copied once per process (a few thousand across all grammars).
+fn intern(name: &str) -> &'static str {
+    static NAMES: std::sync::Mutex<Option<std::collections::HashSet<&'static str>>> =
+        std::sync::Mutex::new(None);
+    let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
+    let names = names.get_or_insert_with(Default::default);
+    if let Some(&known) = names.get(name) {
+        return known;
+    }
+    let kept: &'static str = Box::leak(name.into());
+    names.insert(kept);
+    kept
 }
 
 /// `LAST_KIND` outside `analyze`: nothing kept (trees come and go, and ids with them).
@@ -252,7 +268,7 @@ fn kind_names(
             u16::try_from(id)
                 .ok()
                 .and_then(|id| grammar.node_kind_for_id(id))
-                .unwrap_or("")
+                .map_or("", intern)
         })
         .collect();
     let classes: Vec<complexity::Class> = names

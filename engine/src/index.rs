@@ -34,7 +34,8 @@ use quarry_storage::StorageError;
 
 /// Bump when analysis output changes, so re-indexing does not reuse stale analyses.
 /// 2: `symbols` carries relationship counts.
-pub const ANALYZER_VERSION: u32 = 2;
+/// 3: tree-sitter 0.27 (its error recovery differs around unparsed macro lines in C/C++).
+pub const ANALYZER_VERSION: u32 = 3;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;

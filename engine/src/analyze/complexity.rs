@@ -183,7 +183,7 @@ fn score(n: Node, parent: Node, classes: &[Class], src: &str) -> (Increment, boo
         Class::Structure => (Increment::Nested, true),
         Class::Nester => (Increment::None, true),
         Class::Jump => {
-            let labelled = (0..n.named_child_count()).any(|i| {
+            let labelled = (0..n.named_child_count() as u32).any(|i| {
                 n.named_child(i).is_some_and(|c| {
                     matches!(
                         kind_of(c),
