@@ -255,8 +255,8 @@ struct FileStream {
     /// Where the packed analyses' frames go (a scratch file), when one could be made.
     frames: Option<Arc<FrameFile>>,
     /// On a first index, the trigram index is built from the contents as they stream (see
-    /// [`InlineTrigrams`]).
-    trigrams: Option<Arc<Mutex<InlineTrigrams>>>,
+    /// [`InlineTrigrams`]): each chunk's (path, content) pairs go to its thread.
+    trigrams: Option<std::sync::mpsc::SyncSender<Vec<(String, Vec<u8>)>>>,
 }
 
 /// The trigram index of a first index, built from each chunk's contents as the `files` table
@@ -280,6 +280,35 @@ impl InlineTrigrams {
             Ok((builder, texts)) => InlineTrigrams::Building { builder, texts },
             Err(e) => InlineTrigrams::Failed(e.to_string()),
         }
+    }
+
+    /// The builder on a thread of its own, fed one chunk at a time (the sender; one chunk
+    /// queued), ending when the sender is dropped. On the file stream's thread, each chunk's
+    /// serial part (its posting lists, its frames written) left one core idle while the next
+    /// chunk waited to be read and parsed. `None` when no thread could be started (the index
+    /// is then built from the table).
+    fn spawn(
+        store: &quarry_storage::Store,
+    ) -> Option<(
+        std::sync::mpsc::SyncSender<Vec<(String, Vec<u8>)>>,
+        std::thread::JoinHandle<InlineTrigrams>,
+    )> {
+        let mut inline = Self::start(store);
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<(String, Vec<u8>)>>(1);
+        let handle = std::thread::Builder::new()
+            .name("quarry-trigrams".into())
+            .spawn(move || {
+                for chunk in rx {
+                    let files: Vec<(&str, &[u8])> = chunk
+                        .iter()
+                        .map(|(p, c)| (p.as_str(), c.as_slice()))
+                        .collect();
+                    inline.add(&files);
+                }
+                inline
+            })
+            .ok()?;
+        Some((tx, handle))
     }
 
     fn add(&mut self, files: &[(&str, &[u8])]) {
@@ -389,7 +418,10 @@ impl FileStream {
             })
             .collect();
         let mut prepared: Vec<Prepared> = Vec::with_capacity(results.len());
+        // Which of the chunk's files are indexed (their contents go to the trigram index).
+        let mut indexed: Vec<bool> = Vec::with_capacity(results.len());
         for r in results {
+            indexed.push(r.is_ok());
             match r {
                 Ok(p) => prepared.push(
                     p.map_err(|e| EngineError::Internal(format!("packing an analysis: {e}")))?,
@@ -439,19 +471,23 @@ impl FileStream {
                 b.str(7, Some(p.text));
             }
         }
-        if let Some(trigrams) = &self.trigrams {
-            let files: Vec<(&str, &[u8])> = prepared
-                .iter()
-                .map(|p| (p.path, p.text.as_bytes()))
-                .collect();
-            trigrams
-                .lock()
-                .map_err(|_| EngineError::Internal("poisoned".into()))?
-                .add(&files);
-        }
         let bytes: u64 = prepared.iter().map(|p| p.text.len() as u64).sum();
         self.progress
             .advance((prepared.len() + skipped.len()) as u64, bytes);
+        drop(prepared);
+        if let Some(trigrams) = &self.trigrams {
+            let files: Vec<(String, Vec<u8>)> = chunk
+                .into_iter()
+                .zip(indexed)
+                .filter(|(_, indexed)| *indexed)
+                .map(|((entry, bytes), _)| (entry.path, bytes))
+                .collect();
+            // A stopped builder thread (it cannot fail, short of a panic) leaves the index to
+            // be built from the table.
+            if trigrams.send(files).is_err() {
+                self.trigrams = None;
+            }
+        }
         if emitted == 0 {
             return Ok(None);
         }
@@ -558,9 +594,10 @@ pub async fn index_repository(
     let frames = frame_file(catalog.store());
     // A first index writes every file's row in listing order: the trigram index is built
     // from the same stream (an update keeps its in-place path below).
-    let trigrams = pinned
-        .is_none()
-        .then(|| Arc::new(Mutex::new(InlineTrigrams::start(catalog.store()))));
+    let (trigram_feed, trigram_thread) = match pinned {
+        None => InlineTrigrams::spawn(catalog.store()).unzip(),
+        Some(_) => (None, None),
+    };
     let stream = FileStream {
         frames: frames.clone(),
         entries: entries.into_iter(),
@@ -572,7 +609,7 @@ pub async fn index_repository(
         max_file_bytes: opts.max_file_bytes,
         progress: progress.clone(),
         only_changes: pinned.is_some(),
-        trigrams: trigrams.clone(),
+        trigrams: trigram_feed,
     };
     let store = catalog.store();
     let (files_version, files_changed) = match pinned {
@@ -629,7 +666,8 @@ pub async fn index_repository(
         if !updated {
             progress.phase("indexing content (trigrams)", None);
         }
-        let inline = trigrams.and_then(|t| Arc::into_inner(t)?.into_inner().ok());
+        // The stream is done and its sender dropped: the builder thread ends.
+        let inline = trigram_thread.and_then(|t| tokio::task::block_in_place(|| t.join()).ok());
         let built = match (updated, inline) {
             (true, _) => Ok(()),
             (false, Some(InlineTrigrams::Building { builder, texts })) => {
