@@ -283,7 +283,7 @@ impl InlineTrigrams {
     }
 
     /// The builder on a thread of its own, fed one chunk at a time (the sender; one chunk
-    /// queued), ending when the sender is dropped. On the file stream's thread, each chunk's
+    /// queued); when the sender is dropped it finishes the index into scratch files. On the file stream's thread, each chunk's
     /// serial part (its posting lists, its frames written) left one core idle while the next
     /// chunk waited to be read and parsed. `None` when no thread could be started (the index
     /// is then built from the table).
@@ -291,9 +291,10 @@ impl InlineTrigrams {
         store: &quarry_storage::Store,
     ) -> Option<(
         std::sync::mpsc::SyncSender<Vec<(String, Vec<u8>)>>,
-        std::thread::JoinHandle<InlineTrigrams>,
+        std::thread::JoinHandle<FinishedTrigrams>,
     )> {
         let mut inline = Self::start(store);
+        let store = store.clone();
         let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<(String, Vec<u8>)>>(1);
         let handle = std::thread::Builder::new()
             .name("quarry-trigrams".into())
@@ -305,7 +306,12 @@ impl InlineTrigrams {
                         .collect();
                     inline.add(&files);
                 }
-                inline
+                match inline {
+                    InlineTrigrams::Building { builder, texts } => {
+                        finish_trigram_files(&store, builder, texts).map_err(|e| e.to_string())
+                    }
+                    InlineTrigrams::Failed(e) => Err(e),
+                }
             })
             .ok()?;
         Some((tx, handle))
@@ -594,7 +600,7 @@ pub async fn index_repository(
     let frames = frame_file(catalog.store());
     // A first index writes every file's row in listing order: the trigram index is built
     // from the same stream (an update keeps its in-place path below).
-    let (trigram_feed, trigram_thread) = match pinned {
+    let (trigram_feed, mut trigram_thread) = match pinned {
         None => InlineTrigrams::spawn(catalog.store()).unzip(),
         Some(_) => (None, None),
     };
@@ -649,6 +655,7 @@ pub async fn index_repository(
         }
         _ => None,
     };
+    let mut finishing_trigrams = None;
     if files_changed || !trigram::is_current(store, &source.id, files_version).await {
         let updated = match (pinned, &delta) {
             (Some(old), Some((present, changed))) => {
@@ -663,20 +670,17 @@ pub async fn index_repository(
             }
             _ => false,
         };
-        if !updated {
-            progress.phase("indexing content (trigrams)", None);
-        }
-        // The stream is done and its sender dropped: the builder thread ends.
-        let inline = trigram_thread.and_then(|t| tokio::task::block_in_place(|| t.join()).ok());
-        let built = match (updated, inline) {
+        let built = match (updated, trigram_thread.take()) {
             (true, _) => Ok(()),
-            (false, Some(InlineTrigrams::Building { builder, texts })) => {
-                finish_trigrams(store, &source.id, files_version, builder, texts).await
+            // The stream is done and its sender dropped: the builder thread is finishing the
+            // index (merging its posting lists) while edges are resolved and written; it is
+            // stored before the search phase, which reads the contents from it.
+            (false, Some(thread)) => {
+                finishing_trigrams = Some(thread);
+                Ok(())
             }
-            (false, other) => {
-                if let Some(InlineTrigrams::Failed(e)) = other {
-                    tracing::warn!("building the trigram index while streaming: {e}");
-                }
+            (false, None) => {
+                progress.phase("indexing content (trigrams)", None);
                 build_trigrams(store, &source.id, files_version).await
             }
         };
@@ -839,6 +843,30 @@ pub async fn index_repository(
         }
     };
 
+    if let Some(thread) = finishing_trigrams {
+        let built = match tokio::task::block_in_place(|| thread.join()) {
+            Ok(Ok((grams, texts))) => {
+                trigram::save_files(store, &source.id, files_version, grams, texts)
+                    .await
+                    .map_err(EngineError::from)
+            }
+            finished => {
+                let why = match finished {
+                    Ok(Err(e)) => e,
+                    _ => "its thread panicked".to_string(),
+                };
+                tracing::warn!("building the trigram index while streaming: {why}");
+                progress.phase("indexing content (trigrams)", None);
+                build_trigrams(store, &source.id, files_version).await
+            }
+        };
+        if let Err(e) = built {
+            progress.warn(&format!(
+                "the trigram index was not built ({e}); grep will read every file"
+            ));
+        }
+    }
+
     // The search index semantic_search ranks with; rebuilt whenever the symbols changed
     // (or are published without one, by an earlier run or an older Quarry).
     if !search::is_current(store, &source.id, symbols_version).await {
@@ -1000,22 +1028,29 @@ async fn finish_trigrams(
     source_id: &str,
     version: u64,
     builder: trigram::Builder,
-    mut texts: std::io::BufWriter<std::fs::File>,
+    texts: std::io::BufWriter<std::fs::File>,
 ) -> Result<()> {
+    let (grams, texts) =
+        tokio::task::block_in_place(|| finish_trigram_files(store, builder, texts))?;
+    trigram::save_files(store, source_id, version, grams, texts).await?;
+    Ok(())
+}
+
+/// A trigram index's `.grams` and `.texts` objects, complete in scratch files (or why not).
+type FinishedTrigrams = std::result::Result<(std::fs::File, std::fs::File), String>;
+
+/// Finish `builder` into scratch files: (`.grams`, `.texts`), ready to be stored.
+fn finish_trigram_files(
+    store: &quarry_storage::Store,
+    builder: trigram::Builder,
+    mut texts: std::io::BufWriter<std::fs::File>,
+) -> Result<(std::fs::File, std::fs::File)> {
     let failed =
         |e: std::io::Error| EngineError::Internal(format!("building the trigram index: {e}"));
     let mut grams = spool_writer(store).map_err(failed)?;
-    tokio::task::block_in_place(|| builder.finish_to(&mut grams, &mut texts)).map_err(failed)?;
+    builder.finish_to(&mut grams, &mut texts).map_err(failed)?;
     let unspooled = |w| unspool(w).map_err(EngineError::Internal);
-    trigram::save_files(
-        store,
-        source_id,
-        version,
-        unspooled(grams)?,
-        unspooled(texts)?,
-    )
-    .await?;
-    Ok(())
+    Ok((unspooled(grams)?, unspooled(texts)?))
 }
 
 /// A scratch file for packed analyses' frames; `None` (frames stay in memory) when the store
