@@ -283,10 +283,10 @@ impl InlineTrigrams {
     }
 
     /// The builder on a thread of its own, fed one chunk at a time (the sender; one chunk
-    /// queued); when the sender is dropped it finishes the index into scratch files. On the file stream's thread, each chunk's
-    /// serial part (its posting lists, its frames written) left one core idle while the next
-    /// chunk waited to be read and parsed. `None` when no thread could be started (the index
-    /// is then built from the table).
+    /// queued); when the sender is dropped it finishes the index into scratch files. On the
+    /// file stream's thread, each chunk's serial part (its posting lists, its frames written)
+    /// left one core idle while the next chunk waited to be read and parsed. `None` when no
+    /// thread could be started (the index is then built from the table).
     fn spawn(
         store: &quarry_storage::Store,
     ) -> Option<(
