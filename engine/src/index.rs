@@ -684,12 +684,7 @@ pub async fn index_repository(
                 build_trigrams(store, &source.id, files_version).await
             }
         };
-        if let Err(e) = built {
-            // Grep stays correct without it (it reads every admitted file); say so, go on.
-            progress.warn(&format!(
-                "the trigram index was not built ({e}); grep will read every file"
-            ));
-        }
+        warn_without_trigrams(progress.as_ref(), built);
     }
     failpoint("files_written");
     // The search index update needs only the paths: the contents are dropped here.
@@ -860,11 +855,7 @@ pub async fn index_repository(
                 build_trigrams(store, &source.id, files_version).await
             }
         };
-        if let Err(e) = built {
-            progress.warn(&format!(
-                "the trigram index was not built ({e}); grep will read every file"
-            ));
-        }
+        warn_without_trigrams(progress.as_ref(), built);
     }
 
     // The search index semantic_search ranks with; rebuilt whenever the symbols changed
@@ -1034,6 +1025,16 @@ async fn finish_trigrams(
         tokio::task::block_in_place(|| finish_trigram_files(store, builder, texts))?;
     trigram::save_files(store, source_id, version, grams, texts).await?;
     Ok(())
+}
+
+/// Grep stays correct without a trigram index (it reads every admitted file): a failed build
+/// is said, and indexing goes on.
+fn warn_without_trigrams(progress: &dyn Progress, built: Result<()>) {
+    if let Err(e) = built {
+        progress.warn(&format!(
+            "the trigram index was not built ({e}); grep will read every file"
+        ));
+    }
 }
 
 /// A trigram index's `.grams` and `.texts` objects, complete in scratch files (or why not).
