@@ -66,6 +66,9 @@ fn main() {
     let (mut parse, mut all) = (Duration::ZERO, Duration::ZERO);
     let (mut nodes, mut symbols, mut edges, mut complexity) = (0, 0, 0, 0u64);
     let mut slowest: Vec<(Duration, Duration, &str)> = vec![];
+    // Per language: files, bytes, parse time, analysis time (parse + walk).
+    let mut by_lang: std::collections::BTreeMap<String, (usize, usize, Duration, Duration)> =
+        Default::default();
     for ((lang, src), path) in files.iter().zip(&paths) {
         let start = Instant::now();
         let grammar = lang.grammar().expect("filtered above");
@@ -80,6 +83,13 @@ fn main() {
         let analysed = start.elapsed();
         all += analysed;
         slowest.push((analysed, parsed, path));
+        let row = by_lang.entry(format!("{lang:?}")).or_default();
+        *row = (
+            row.0 + 1,
+            row.1 + src.len(),
+            row.2 + parsed,
+            row.3 + analysed,
+        );
         symbols += a.symbols.len();
         edges += a.edges.len();
         complexity += a
@@ -105,6 +115,15 @@ fn main() {
         all.as_secs_f64(),
         all.saturating_sub(parse).as_secs_f64()
     );
+    for (lang, (n, b, p, a)) in &by_lang {
+        println!(
+            "  {lang}: {n} files, {:.1} MB; parse {:.2} s ({:.1} MB/s), walk {:.2} s",
+            *b as f64 / 1e6,
+            p.as_secs_f64(),
+            *b as f64 / 1e6 / p.as_secs_f64().max(1e-9),
+            a.saturating_sub(*p).as_secs_f64()
+        );
+    }
     slowest.sort_by(|a, b| b.0.cmp(&a.0));
     for (analysed, parsed, path) in slowest.iter().take(5) {
         println!(

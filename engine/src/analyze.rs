@@ -408,7 +408,10 @@ impl<'s> Walker<'s> {
             if depth > MAX_DEPTH {
                 continue;
             }
-            let children = path.enter(node, depth, place, &mut cursor);
+            // Nothing under an opaque node (a comment, a macro's tokens) is analysed: its
+            // children are neither listed nor visited.
+            let opaque = rules::opaque(self.lang, kind_of(node));
+            let children = path.enter(node, depth, place, (!opaque).then_some(&mut cursor));
             let parent = depth.checked_sub(1).map(|i| path.nodes()[i]);
             let symbols = &mut self.out.symbols;
             let inner = self

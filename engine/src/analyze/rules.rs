@@ -44,13 +44,14 @@ pub struct Path<'t> {
 
 impl<'t> Path<'t> {
     /// Enter `node`, at `depth`, found at `place` in [`Self::siblings`] (its parent's run);
-    /// nodes must be entered in document order. Lists its children; returns where they are.
+    /// nodes must be entered in document order. Lists its children with `cursor` (none
+    /// without one); returns where they are.
     pub fn enter(
         &mut self,
         node: Node<'t>,
         depth: usize,
         place: usize,
-        cursor: &mut tree_sitter::TreeCursor<'t>,
+        cursor: Option<&mut tree_sitter::TreeCursor<'t>>,
     ) -> std::ops::Range<usize> {
         self.nodes.truncate(depth);
         self.nodes.push(node);
@@ -63,6 +64,9 @@ impl<'t> Path<'t> {
         self.runs.truncate(depth);
         let run = self.siblings.len();
         self.runs.push(run);
+        let Some(cursor) = cursor else {
+            return run..run;
+        };
         cursor.reset(node);
         if cursor.goto_first_child() {
             loop {
@@ -122,6 +126,23 @@ impl<'a, 't> Up<'a, 't> {
 
     fn parent_kind(self, n: Node<'t>) -> &'static str {
         self.parent(n).map(|p| kind_of(p)).unwrap_or("")
+    }
+}
+
+/// Whether nothing under a node of kind `k` is a definition, call, heritage, import,
+/// reference or complexity increment, so the walk need not enter it: comments, Rust's
+/// string literals (no interpolation) and macro token trees (unparsed tokens).
+pub fn opaque(lang: Lang, k: &str) -> bool {
+    match lang {
+        Lang::Rust => matches!(
+            k,
+            "token_tree"
+                | "line_comment"
+                | "block_comment"
+                | "string_literal"
+                | "raw_string_literal"
+        ),
+        _ => k == "comment",
     }
 }
 

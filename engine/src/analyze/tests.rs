@@ -127,7 +127,7 @@ fn nodes_with_paths(tree: &tree_sitter::Tree, mut f: impl FnMut(&[Node], Up<'_, 
     let mut stack = vec![(tree.root_node(), 0usize, 0usize)];
     let mut cursor = tree.walk();
     while let Some((node, depth, place)) = stack.pop() {
-        let children = path.enter(node, depth, place, &mut cursor);
+        let children = path.enter(node, depth, place, Some(&mut cursor));
         f(path.nodes(), path.up());
         for i in children.rev() {
             stack.push((path.siblings()[i], depth + 1, i));
