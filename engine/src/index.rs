@@ -722,12 +722,14 @@ pub async fn index_repository(
         .as_ref()
         .filter(|s| !files_changed && s.analyzer == ANALYZER_VERSION)
         .and_then(|s| Some((s.symbols?, s.edges?, s.stats.symbols, s.stats.edges)));
-    let (symbols_version, edges_version) = match reusable {
+    // With fresh analyses, the search index takes its definitions from their frames (`defs`)
+    // rather than reading the `symbols` table back.
+    let (symbols_version, edges_version, defs) = match reusable {
         Some((sv, ev, n_symbols, n_edges)) => {
             // Nothing changed: the published analysis stands.
             stats.symbols = n_symbols;
             stats.edges = n_edges;
-            (sv, ev)
+            (sv, ev, None)
         }
         None => {
             // Unchanged files take their published analysis; load only those.
@@ -834,7 +836,23 @@ pub async fn index_repository(
             stats.symbols = n_symbols;
             stats.edges = n_edges;
             failpoint("symbols_written");
-            (sv, ev)
+            drop(resolver);
+            drop(inputs);
+            // Each file's frame (in the scratch file), without the names held beside it.
+            let defs: Vec<Definitions> = analysed
+                .into_iter()
+                .map(|(path, _, a)| {
+                    let names = a.names();
+                    let has_units =
+                        (0..names.symbol_count()).any(|i| search::is_unit(names.kind(i)));
+                    Definitions {
+                        path,
+                        frame: a.frame(),
+                        has_units,
+                    }
+                })
+                .collect();
+            (sv, ev, Some(defs))
         }
     };
 
@@ -880,7 +898,14 @@ pub async fn index_repository(
                 ),
                 None,
             );
-            match build_search(store, &source, files_version, symbols_version, Some(base)).await {
+            let built = build_search(
+                store,
+                &source,
+                (files_version, symbols_version),
+                defs.as_deref(),
+                Some(base),
+            );
+            match built.await {
                 Ok(()) => updated = true,
                 Err(e) => tracing::warn!("updating the search index: {e}; rebuilding it"),
             }
@@ -889,7 +914,14 @@ pub async fn index_repository(
             progress.phase("indexing for search", None);
         }
         if !updated
-            && let Err(e) = build_search(store, &source, files_version, symbols_version, None).await
+            && let Err(e) = build_search(
+                store,
+                &source,
+                (files_version, symbols_version),
+                defs.as_deref(),
+                None,
+            )
+            .await
         {
             progress.warn(&format!(
                 "the search index was not built ({e}); semantic search will rank table rows"
@@ -1154,14 +1186,24 @@ const SEARCH_BATCH_FILES: usize = 256;
 /// below the writes' peak, at the same speed (the index is the same either way).
 const SEARCH_BATCH_BYTES: i64 = 4 << 20;
 
-/// Build and store the search index of `symbols` at `symbols_version`: definitions stream from
-/// the table in file order, grouped per file; their files' contents come from the trigram
+/// A file's definitions as the search index takes them after a fresh analysis: its packed
+/// analysis's frame (the same rows the `symbols` table was written from), read back per batch.
+struct Definitions {
+    path: String,
+    frame: crate::analyze::packed::Frame,
+    /// Whether any of its symbols is a search unit (known from the names, before unpacking).
+    has_units: bool,
+}
+
+/// Build and store the search index of `symbols` at `symbols_version`: definitions come in file
+/// order, grouped per file — from the analyses' frames when this run made them (`defs`, in the
+/// table's order), else streamed from the table; their files' contents come from the trigram
 /// index's frames (random access by path), so nothing repository-wide is held but the index.
 async fn build_search(
     store: &quarry_storage::Store,
     source: &DataSource,
-    files_version: u64,
-    symbols_version: u64,
+    (files_version, symbols_version): (u64, u64),
+    defs: Option<&[Definitions]>,
     base: Option<SearchBase<'_>>,
 ) -> Result<()> {
     use futures::TryStreamExt;
@@ -1246,6 +1288,156 @@ async fn build_search(
         doc_of: &doc_of,
     };
     let mut done: HashSet<String> = HashSet::new();
+    let prefix = source.identifier_prefix();
+    match defs {
+        Some(defs) => {
+            let wanted = defs.iter().filter(|d| {
+                d.has_units && base.as_ref().is_none_or(|b| b.changed.contains(&d.path))
+            });
+            let mut batch: Vec<&Definitions> = Vec::new();
+            let mut batch_bytes: i64 = 0;
+            for d in wanted {
+                if batch.len() >= SEARCH_BATCH_FILES || batch_bytes >= SEARCH_BATCH_BYTES {
+                    let groups = unpack_definitions(&batch, &prefix)?;
+                    inputs.add(&mut done, &mut builder, groups).await?;
+                    (batch, batch_bytes) = (Vec::new(), 0);
+                }
+                batch_bytes += meta.get(&d.path).map_or(0, |m| m.3);
+                batch.push(d);
+            }
+            let groups = unpack_definitions(&batch, &prefix)?;
+            inputs.add(&mut done, &mut builder, groups).await?;
+        }
+        None => {
+            scan_definitions(
+                store,
+                source,
+                symbols_version,
+                base.as_ref(),
+                &inputs,
+                &mut done,
+                &mut builder,
+            )
+            .await?
+        }
+    }
+    // Then the files without definitions.
+    let rest: Vec<String> = ix
+        .paths()
+        .iter()
+        .filter(|p| !done.contains(p.as_str()))
+        .filter(|p| base.as_ref().is_none_or(|b| b.changed.contains(p.as_str())))
+        .cloned()
+        .collect();
+    let mut groups: Vec<(String, Vec<search::SymbolInput>)> = Vec::new();
+    let mut group_bytes = 0;
+    for p in rest {
+        group_bytes += meta.get(&p).map_or(0, |m| m.3);
+        groups.push((p, Vec::new()));
+        if groups.len() >= SEARCH_BATCH_FILES || group_bytes >= SEARCH_BATCH_BYTES {
+            group_bytes = 0;
+            inputs
+                .add(&mut done, &mut builder, std::mem::take(&mut groups))
+                .await?;
+        }
+    }
+    inputs.add(&mut done, &mut builder, groups).await?;
+    let index = spool()?;
+    let (index, records) = tokio::task::block_in_place(|| builder.finish_spooled(index))
+        .map_err(|e| EngineError::Internal(format!("building the search index: {e}")))?;
+    search::save_files(store, id, symbols_version, index, records).await?;
+    Ok(())
+}
+
+/// The search units of a batch of files, from their analyses' frames (unpacked in parallel).
+fn unpack_definitions(
+    batch: &[&Definitions],
+    prefix: &str,
+) -> Result<Vec<(String, Vec<search::SymbolInput>)>> {
+    tokio::task::block_in_place(|| {
+        batch
+            .par_iter()
+            .map(|d| {
+                let a = d.frame.unpack_symbols().map_err(|e| {
+                    EngineError::Internal(format!("unpacking the analysis of {}: {e}", d.path))
+                })?;
+                let units = a
+                    .symbols
+                    .iter()
+                    .filter(|s| search::is_unit(s.kind))
+                    .map(|s| {
+                        let range = [s.start_line, s.start_character, s.end_line, s.end_character];
+                        symbol_input(
+                            prefix,
+                            &d.path,
+                            DefRow {
+                                kind: s.kind,
+                                name: &s.name,
+                                qualified_name: &s.qualified_name,
+                                signature: &s.signature,
+                                doc: s.doc.as_deref(),
+                                is_public: s.is_public,
+                                range: range.map(i64::from),
+                            },
+                        )
+                    })
+                    .collect();
+                Ok((d.path.clone(), units))
+            })
+            .collect()
+    })
+}
+
+/// A definition's fields, from an analysis or a `symbols` row.
+struct DefRow<'a> {
+    kind: &'a str,
+    name: &'a str,
+    qualified_name: &'a str,
+    signature: &'a str,
+    doc: Option<&'a str>,
+    is_public: bool,
+    /// Start line and character, end line and character.
+    range: [i64; 4],
+}
+
+/// A definition as the search index takes it: as [`symbol_batch`] writes its row, with the
+/// identifier and summary made the same way.
+fn symbol_input(prefix: &str, path: &str, d: DefRow<'_>) -> search::SymbolInput {
+    let (parts, n) = resolve::Ident::Symbol(path, d.qualified_name).parts(prefix);
+    let mut summary = String::new();
+    analyze::summarize_into(&mut summary, d.kind, d.qualified_name, d.doc, d.signature);
+    let [start_line, start_character, end_line, end_character] = d.range;
+    search::SymbolInput {
+        identifier: parts[..n].concat(),
+        kind: d.kind.to_string(),
+        name: d.name.to_string(),
+        qualified_name: d.qualified_name.to_string(),
+        signature: d.signature.to_string(),
+        doc: d.doc.map(str::to_string),
+        summary,
+        is_public: d.is_public,
+        start_line,
+        start_character,
+        end_line,
+        end_character,
+    }
+}
+
+/// The search units of `symbols` at `symbols_version` (of the changed files only, with `base`),
+/// streamed from the table in file order and added per batch of files.
+async fn scan_definitions(
+    store: &quarry_storage::Store,
+    source: &DataSource,
+    symbols_version: u64,
+    base: Option<&SearchBase<'_>>,
+    inputs: &SearchInputs<'_>,
+    done: &mut HashSet<String>,
+    builder: &mut search::Builder,
+) -> Result<()> {
+    use futures::TryStreamExt;
+    let id = source.id.as_str();
+    let lance_err =
+        |t: &'static str| move |e: lance::Error| EngineError::Storage(StorageError::lance(t, e));
     let mut pending: Vec<(String, Vec<search::SymbolInput>)> = Vec::new();
     let mut pending_bytes: i64 = 0;
     let ds = tables::open_table(store, id, "symbols", symbols_version).await?;
@@ -1272,7 +1464,7 @@ async fn build_search(
         "end_character",
     ])
     .map_err(lance_err("symbols"))?;
-    if let Some(b) = &base {
+    if let Some(b) = base {
         let mut paths: Vec<&String> = b.changed.iter().collect();
         paths.sort();
         let list: Vec<String> = paths.iter().map(|p| tables::sql_literal(p)).collect();
@@ -1310,61 +1502,30 @@ async fn build_search(
                     // contiguous; should one recur, its later rows are added as more
                     // definitions of the same file).
                     inputs
-                        .add(&mut done, &mut builder, std::mem::take(&mut pending))
+                        .add(done, builder, std::mem::take(&mut pending))
                         .await?;
                 }
-                pending_bytes += meta.get(p).map_or(0, |m| m.3);
+                pending_bytes += inputs.meta.get(p).map_or(0, |m| m.3);
                 pending.push((p.to_string(), Vec::new()));
             }
             if let Some((_, syms)) = pending.last_mut() {
-                let (k, q, d, sg) = (kind.value(r), qname.value(r), opt_str(doc, r), sig.value(r));
-                let (parts, n) = resolve::Ident::Symbol(p, q).parts(prefix);
-                let mut summary = String::new();
-                analyze::summarize_into(&mut summary, k, q, d, sg);
-                syms.push(search::SymbolInput {
-                    identifier: parts[..n].concat(),
-                    kind: k.to_string(),
-                    name: name.value(r).to_string(),
-                    qualified_name: q.to_string(),
-                    signature: sg.to_string(),
-                    doc: d.map(str::to_string),
-                    summary,
-                    is_public: public.value(r),
-                    start_line: sl.value(r),
-                    start_character: sc.value(r),
-                    end_line: el.value(r),
-                    end_character: ec.value(r),
-                });
+                syms.push(symbol_input(
+                    &prefix,
+                    p,
+                    DefRow {
+                        kind: kind.value(r),
+                        name: name.value(r),
+                        qualified_name: qname.value(r),
+                        signature: sig.value(r),
+                        doc: opt_str(doc, r),
+                        is_public: public.value(r),
+                        range: [sl.value(r), sc.value(r), el.value(r), ec.value(r)],
+                    },
+                ));
             }
         }
     }
-    inputs.add(&mut done, &mut builder, pending).await?;
-    // Then the files without definitions.
-    let rest: Vec<String> = ix
-        .paths()
-        .iter()
-        .filter(|p| !done.contains(p.as_str()))
-        .filter(|p| base.as_ref().is_none_or(|b| b.changed.contains(p.as_str())))
-        .cloned()
-        .collect();
-    let mut groups: Vec<(String, Vec<search::SymbolInput>)> = Vec::new();
-    let mut group_bytes = 0;
-    for p in rest {
-        group_bytes += meta.get(&p).map_or(0, |m| m.3);
-        groups.push((p, Vec::new()));
-        if groups.len() >= SEARCH_BATCH_FILES || group_bytes >= SEARCH_BATCH_BYTES {
-            group_bytes = 0;
-            inputs
-                .add(&mut done, &mut builder, std::mem::take(&mut groups))
-                .await?;
-        }
-    }
-    inputs.add(&mut done, &mut builder, groups).await?;
-    let index = spool()?;
-    let (index, records) = tokio::task::block_in_place(|| builder.finish_spooled(index))
-        .map_err(|e| EngineError::Internal(format!("building the search index: {e}")))?;
-    search::save_files(store, id, symbols_version, index, records).await?;
-    Ok(())
+    inputs.add(done, builder, pending).await
 }
 
 /// What an update of the search index starts from: the index of the previous snapshot's

@@ -17,13 +17,20 @@ use crate::derived::put_varint;
 pub struct Packed {
     names: Names,
     frame: Frame,
+}
+
+/// A packed analysis's compressed frame, and where it is: all of the analysis, without the
+/// names kept decoded beside it ([`Packed::frame`]).
+#[derive(Clone)]
+pub struct Frame {
+    at: FrameAt,
     /// Length of the encoded analysis before compression.
     raw_len: usize,
 }
 
-/// Where a packed analysis's compressed frame is.
-enum Frame {
-    Memory(Box<[u8]>),
+#[derive(Clone)]
+enum FrameAt {
+    Memory(Arc<[u8]>),
     /// In a scratch file ([`FrameFile`]): read back when the analysis is unpacked.
     Spilled {
         file: Arc<FrameFile>,
@@ -175,9 +182,9 @@ impl Packed {
     pub fn new_in(a: &FileAnalysis, frames: Option<&Arc<FrameFile>>) -> std::io::Result<Packed> {
         let raw = encode(a);
         let z = crate::derived::compress_frame(&raw)?;
-        let frame = match frames {
-            None => Frame::Memory(z.into_boxed_slice()),
-            Some(file) => Frame::Spilled {
+        let at = match frames {
+            None => FrameAt::Memory(z.into()),
+            Some(file) => FrameAt::Spilled {
                 at: file.append(&z)?,
                 len: u32::try_from(z.len())
                     .map_err(|_| std::io::Error::other("an analysis over 4 GiB"))?,
@@ -186,8 +193,10 @@ impl Packed {
         };
         Ok(Packed {
             names: Names::new(a),
-            frame,
-            raw_len: raw.len(),
+            frame: Frame {
+                at,
+                raw_len: raw.len(),
+            },
         })
     }
 
@@ -197,15 +206,38 @@ impl Packed {
 
     /// Bytes of the analysis unpacked (its encoding): a measure of how many rows it makes.
     pub fn raw_len(&self) -> usize {
-        self.raw_len
+        self.frame.raw_len
     }
 
     /// The analysis, as it was packed.
     pub fn unpack(&self) -> Result<FileAnalysis, String> {
+        self.frame.unpack()
+    }
+
+    /// The compressed analysis alone (sharing the frame, not copying it), to unpack after the
+    /// names are dropped.
+    pub fn frame(&self) -> Frame {
+        self.frame.clone()
+    }
+}
+
+impl Frame {
+    /// The analysis, as it was packed.
+    pub fn unpack(&self) -> Result<FileAnalysis, String> {
+        self.unpack_parts(true)
+    }
+
+    /// The analysis's symbols alone (its `edges` left empty): decoding the edges, several
+    /// times as many, is most of the cost of unpacking.
+    pub fn unpack_symbols(&self) -> Result<FileAnalysis, String> {
+        self.unpack_parts(false)
+    }
+
+    fn unpack_parts(&self, with_edges: bool) -> Result<FileAnalysis, String> {
         let read;
-        let z: &[u8] = match &self.frame {
-            Frame::Memory(z) => z,
-            Frame::Spilled { file, at, len } => {
+        let z: &[u8] = match &self.at {
+            FrameAt::Memory(z) => z,
+            FrameAt::Spilled { file, at, len } => {
                 let mut buf = vec![0u8; *len as usize];
                 crate::spill::read_exact_at(&file.file, &mut buf, *at)
                     .map_err(|e| format!("reading a packed analysis back: {e}"))?;
@@ -214,7 +246,7 @@ impl Packed {
             }
         };
         let raw = crate::derived::decompress_frame(z, self.raw_len).map_err(|e| e.to_string())?;
-        decode(&raw).ok_or_else(|| "a packed analysis does not decode".to_string())
+        decode(&raw, with_edges).ok_or_else(|| "a packed analysis does not decode".to_string())
     }
 }
 
@@ -355,7 +387,9 @@ impl<'a> Reader<'a> {
     }
 }
 
-fn decode(bytes: &[u8]) -> Option<FileAnalysis> {
+/// `with_edges` false: the symbols only (the edges are not read, nor the frame checked to end
+/// after them).
+fn decode(bytes: &[u8], with_edges: bool) -> Option<FileAnalysis> {
     let mut r = Reader { bytes, at: 0 };
     let had_errors = r.byte()? != 0;
     let n = usize::try_from(r.varint()?).ok()?;
@@ -389,6 +423,13 @@ fn decode(bytes: &[u8]) -> Option<FileAnalysis> {
             is_public,
             lines,
             complexity,
+        });
+    }
+    if !with_edges {
+        return Some(FileAnalysis {
+            symbols,
+            edges: Vec::new(),
+            had_errors,
         });
     }
     let n = usize::try_from(r.varint()?).ok()?;
@@ -450,8 +491,17 @@ mod tests {
             hs.into_iter().map(|h| h.join().unwrap()).collect()
         });
         for p in &many {
-            assert!(matches!(p.frame, Frame::Spilled { .. }));
+            assert!(matches!(p.frame.at, FrameAt::Spilled { .. }));
             assert_eq!(p.unpack().unwrap(), a);
+        }
+        // A frame outlives its names.
+        let frames: Vec<Frame> = many.iter().map(Packed::frame).collect();
+        drop(many);
+        for f in &frames {
+            assert_eq!(f.unpack().unwrap(), a);
+            let symbols = f.unpack_symbols().unwrap();
+            assert_eq!(symbols.symbols, a.symbols);
+            assert!(symbols.edges.is_empty());
         }
         let n = p.names();
         assert_eq!(n.symbol_count(), a.symbols.len());
@@ -483,8 +533,8 @@ mod tests {
     fn a_damaged_frame_is_an_error_not_a_panic() {
         let a = super::super::analyze(Lang::Rust, "fn main() { run(); }\n");
         let mut p = Packed::new(&a).unwrap();
-        if let Frame::Memory(z) = &p.frame {
-            p.frame = Frame::Memory(z[..z.len() / 2].into());
+        if let FrameAt::Memory(z) = &p.frame.at {
+            p.frame.at = FrameAt::Memory(z[..z.len() / 2].into());
         }
         assert!(p.unpack().is_err());
         // A frame a scratch file no longer holds whole.
@@ -493,7 +543,7 @@ mod tests {
         frames.file.set_len(3).unwrap();
         assert!(p.unpack().is_err());
         for cut in 0..encode(&a).len() {
-            assert!(decode(&encode(&a)[..cut]).is_none());
+            assert!(decode(&encode(&a)[..cut], true).is_none());
         }
     }
 }
