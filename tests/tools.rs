@@ -908,6 +908,14 @@ async fn semantic_search_index_lifecycle() {
         built.len() == 2 && built[0].ends_with(".index") && built[1].ends_with(".units"),
         "{built:?}"
     );
+    // Built from this run's analyses (their packed frames).
+    let read_all = |names: &[String]| -> Vec<Vec<u8>> {
+        names
+            .iter()
+            .map(|n| std::fs::read(search_dir.join(n)).unwrap())
+            .collect()
+    };
+    let built_bytes = read_all(&built);
     // contentByteSize of a definition: the bytes of its lines.
     let shapes = std::fs::read_to_string(dir.join("python/shapes.py")).unwrap();
     let area_size: usize = shapes.lines().skip(23).take(3).map(|l| l.len() + 1).sum();
@@ -945,9 +953,14 @@ async fn semantic_search_index_lifecycle() {
     assert!(f.iter().all(|i| i.contains("::rust/")), "{f:?}");
     drop(s);
 
-    // Re-indexing with nothing changed rebuilds the missing index.
+    // Re-indexing with nothing changed rebuilds the missing index — from the `symbols` table
+    // this time (nothing was analysed), byte for byte what the analyses' frames gave.
     index();
     assert_eq!(objects(), built);
+    assert!(
+        read_all(&built) == built_bytes,
+        "the rebuilt search index differs"
+    );
     // An index in another format (an older Quarry's) or damaged is not used (the tables
     // answer), and the next run replaces the older one.
     let index_file = search_dir.join(&built[0]);
