@@ -836,9 +836,11 @@ pub async fn index_repository(
             stats.symbols = n_symbols;
             stats.edges = n_edges;
             failpoint("symbols_written");
+            // Both borrow `analysed`, which gives up its names here.
             drop(resolver);
             drop(inputs);
-            // Each file's frame (in the scratch file), without the names held beside it.
+            // Each file's frame, without the names held beside it. The frames are in the
+            // scratch file (in memory only when the store could not make one, `frame_file`).
             let defs: Vec<Definitions> = analysed
                 .into_iter()
                 .map(|(path, _, a)| {
