@@ -1188,6 +1188,11 @@ const SEARCH_BATCH_FILES: usize = 256;
 /// below the writes' peak, at the same speed (the index is the same either way).
 const SEARCH_BATCH_BYTES: i64 = 4 << 20;
 
+/// Whether a search batch of `files` files and `bytes` bytes of contents is full.
+fn search_batch_full(files: usize, bytes: i64) -> bool {
+    files >= SEARCH_BATCH_FILES || bytes >= SEARCH_BATCH_BYTES
+}
+
 /// A file's definitions as the search index takes them after a fresh analysis: its packed
 /// analysis's frame (the same rows the `symbols` table was written from), read back per batch.
 struct Definitions {
@@ -1299,7 +1304,7 @@ async fn build_search(
             let mut batch: Vec<&Definitions> = Vec::new();
             let mut batch_bytes: i64 = 0;
             for d in wanted {
-                if batch.len() >= SEARCH_BATCH_FILES || batch_bytes >= SEARCH_BATCH_BYTES {
+                if search_batch_full(batch.len(), batch_bytes) {
                     let groups = unpack_definitions(&batch, &prefix)?;
                     inputs.add(&mut done, &mut builder, groups).await?;
                     (batch, batch_bytes) = (Vec::new(), 0);
@@ -1336,7 +1341,7 @@ async fn build_search(
     for p in rest {
         group_bytes += meta.get(&p).map_or(0, |m| m.3);
         groups.push((p, Vec::new()));
-        if groups.len() >= SEARCH_BATCH_FILES || group_bytes >= SEARCH_BATCH_BYTES {
+        if search_batch_full(groups.len(), group_bytes) {
             group_bytes = 0;
             inputs
                 .add(&mut done, &mut builder, std::mem::take(&mut groups))
@@ -1498,7 +1503,7 @@ async fn scan_definitions(
             }
             let p = path.value(r);
             if pending.last().is_none_or(|(last, _)| last != p) {
-                if pending.len() >= SEARCH_BATCH_FILES || pending_bytes >= SEARCH_BATCH_BYTES {
+                if search_batch_full(pending.len(), pending_bytes) {
                     pending_bytes = 0;
                     // A new path: the pending files are complete (a file's rows are
                     // contiguous; should one recur, its later rows are added as more
