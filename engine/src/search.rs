@@ -53,7 +53,7 @@ use rustc_hash::FxHashMap;
 use serde_json::{Map, Value};
 
 use crate::derived::{CorruptIndex, Reader, le32, le64, put_varint};
-use crate::text::{STOPWORDS, for_each_term, tokens};
+use crate::text::{STOPWORDS, for_each_raw_word, for_each_term, tokens};
 
 const MAGIC: &[u8; 8] = b"QSEARCH2";
 /// Unit records per compressed frame of `.units`.
@@ -259,7 +259,29 @@ fn take_weights(scratch: &mut [(u32, bool)], order: Vec<u32>) -> Vec<(u32, u32, 
         .collect()
 }
 
-fn analyse(file: &FileInput) -> FileOut {
+/// A file's distinct raw words ([`for_each_raw_word`]) and the term ids each becomes: a word
+/// is split, lower-cased and stemmed the first time the file uses it, and looked up after
+/// (code repeats its words: ~85 % of occurrences are repeats, and tokenising each one was
+/// about half of building the index).
+#[derive(Default)]
+struct Words<'a> {
+    at: FxHashMap<&'a str, (u32, u32)>,
+    ids: Vec<u32>,
+}
+
+impl<'a> Words<'a> {
+    fn terms(&mut self, word: &'a str, dict: &mut Interner) -> &[u32] {
+        let ids = &mut self.ids;
+        let (start, end) = *self.at.entry(word).or_insert_with(|| {
+            let start = ids.len() as u32;
+            for_each_term(word, |t| ids.push(dict.id(t)));
+            (start, ids.len() as u32)
+        });
+        &self.ids[start as usize..end as usize]
+    }
+}
+
+fn analyse<'a>(file: &'a FileInput) -> FileOut {
     let mut dict = Interner::default();
     let mut path_terms = Vec::new();
     for_each_term(&file.path, |t| path_terms.push(dict.id(t)));
@@ -296,17 +318,19 @@ fn analyse(file: &FileInput) -> FileOut {
     for &t in &path_terms {
         add_weight(&mut scratch, &mut file_terms, t, W_FILE_PATH, false);
     }
+    let mut words = Words::default();
     for (l, line) in lines.iter().enumerate() {
         let o = owner[l];
-        for_each_term(line, |t| {
-            let id = dict.id(t);
-            if file.with_file_unit {
-                add_weight(&mut scratch, &mut file_terms, id, W_BODY, false);
-                file_len += 1;
-            }
-            if o != u32::MAX {
-                sym_pairs[o as usize].push((id, W_SYMBOL_BODY, false));
-                sym_len[o as usize] += 1;
+        for_each_raw_word(line, |word| {
+            for &id in words.terms(word, &mut dict) {
+                if file.with_file_unit {
+                    add_weight(&mut scratch, &mut file_terms, id, W_BODY, false);
+                    file_len += 1;
+                }
+                if o != u32::MAX {
+                    sym_pairs[o as usize].push((id, W_SYMBOL_BODY, false));
+                    sym_len[o as usize] += 1;
+                }
             }
         });
     }
@@ -335,10 +359,12 @@ fn analyse(file: &FileInput) -> FileOut {
     for (i, s) in file.symbols.iter().enumerate() {
         let mut pairs = std::mem::take(&mut sym_pairs[i]);
         let mut len = sym_len[i];
-        let mut add = |text: &str, w: u32, name: bool, pairs: &mut Vec<(u32, u32, bool)>| {
-            for_each_term(text, |t| {
-                pairs.push((dict.id(t), w, name));
-                len += 1;
+        let mut add = |text: &'a str, w: u32, name: bool, pairs: &mut Vec<(u32, u32, bool)>| {
+            for_each_raw_word(text, |word| {
+                for &id in words.terms(word, &mut dict) {
+                    pairs.push((id, w, name));
+                    len += 1;
+                }
             });
         };
         add(&s.name, W_NAME, true, &mut pairs);

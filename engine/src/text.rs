@@ -95,6 +95,39 @@ pub fn for_each_term(text: &str, mut f: impl FnMut(&str)) {
     });
 }
 
+/// Call `f` with each run of `text` between ASCII characters that are not letters or digits
+/// — the raw words [`for_each_term`] takes apart. The terms of `text` are those of its raw
+/// words in order, so a caller can tokenise each distinct raw word once and reuse its terms
+/// (code repeats its words: the search index does this per file). Non-ASCII characters stay
+/// inside a raw word; [`for_each_term`] splits the word further where they are not
+/// alphanumeric.
+pub fn for_each_raw_word<'a>(text: &'a str, mut f: impl FnMut(&'a str)) {
+    // Which bytes end a raw word, by table (one load per byte instead of range tests).
+    const SPLITS: [bool; 256] = {
+        let mut t = [false; 256];
+        let mut b = 0;
+        while b < 0x80 {
+            t[b] = !(b as u8).is_ascii_alphanumeric();
+            b += 1;
+        }
+        t
+    };
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if SPLITS[b as usize] {
+            if start < i {
+                // Both ends are at ASCII bytes, so character boundaries.
+                f(&text[start..i]);
+            }
+            start = i + 1;
+        }
+    }
+    if start < bytes.len() {
+        f(&text[start..]);
+    }
+}
+
 /// Lower-cased identifier parts, unstemmed: words split on anything not alphanumeric, then
 /// on case (`parseHTTPRequest2` → `parse`, `http`, `request2`); one-letter parts that are
 /// not digits are dropped.
@@ -269,6 +302,28 @@ fn drop_e(w: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The terms of a text are the terms of its raw words, in order: the search index's
+    /// per-file cache of raw words relies on it.
+    #[test]
+    fn terms_are_the_terms_of_raw_words() {
+        let texts = [
+            "fn parse_config(path: &Path) -> Result<ConfigFile, io::Error> {",
+            "    let parsedHTTPRequest2 = x1 + 42 * y;",
+            "// ÄrgerÜber the naïve café—ideas, 日本語テキスト and ascii_words",
+            "a_b x1 42 ÄrgerÜber\tfooBar«baz»qux",
+            "émigréCase über_Straße ΣΊΣΥΦΟΣ",
+            include_str!("text.rs"),
+            include_str!("search.rs"),
+        ];
+        for text in texts {
+            for line in text.lines() {
+                let mut by_word = Vec::new();
+                for_each_raw_word(line, |w| by_word.extend(tokens(w)));
+                assert_eq!(tokens(line), by_word, "line {line:?}");
+            }
+        }
+    }
 
     #[test]
     fn identifiers_and_sentences_share_terms() {
