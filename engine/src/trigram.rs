@@ -49,8 +49,8 @@ fn gram(w: &[u8]) -> u32 {
 }
 
 /// The bit of the "next bytes" mask that `byte` sets (a multiplicative hash's top 3 bits).
-fn next_bit(byte: u8) -> u8 {
-    1 << ((u32::from(byte).wrapping_mul(0x9E37_79B9)) >> 29)
+const fn next_bit(byte: u8) -> u8 {
+    1 << ((byte as u32).wrapping_mul(0x9E37_79B9) >> 29)
 }
 
 /// A trigram's masks in one file: positions (bit `position % 8`) and following bytes.
@@ -68,31 +68,52 @@ struct Masks {
 /// 32 MB per thread — allocated zeroed, but written out in full whenever the allocator
 /// reused memory, which for a small repository was most of an index run's peak.
 struct Seen {
-    blocks: Vec<Option<Box<[u16; 256]>>>,
+    /// Indexed by a trigram's two leading bytes: a fixed-size array, so that index needs no
+    /// bounds check.
+    blocks: Box<[Option<Box<[u16; 256]>>; GRAM_SPACE >> 8]>,
     grams: Vec<u32>,
 }
 
+/// Per byte, the entry bits it sets as the byte after a trigram: [`next_bit`] in the high byte.
+const NEXT_BITS: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = (next_bit(b as u8) as u16) << 8;
+        b += 1;
+    }
+    t
+};
+
 impl Seen {
     fn new() -> Self {
+        let blocks: Box<[Option<Box<[u16; 256]>>]> = vec![None; GRAM_SPACE >> 8].into();
         Seen {
-            blocks: vec![None; GRAM_SPACE >> 8],
+            blocks: blocks
+                .try_into()
+                .unwrap_or_else(|_| unreachable!("the slice has GRAM_SPACE >> 8 entries")),
             grams: Vec::new(),
         }
     }
 
     fn distinct(&mut self, content: &[u8]) -> Vec<(u32, Masks)> {
         self.grams.clear();
-        for (i, w) in content.windows(3).enumerate() {
-            let g = gram(w);
+        // The trigram at `i` rolls in byte `i + 2`; the byte after it is `i + 3` (none for the
+        // last). This loop is most of the index's cost: no bounds checks, tables for the bits.
+        let mut g = 0u32;
+        for (i, &b) in content.iter().enumerate() {
+            g = ((g << 8) | u32::from(b)) & (GRAM_SPACE as u32 - 1);
+            if i < 2 {
+                continue;
+            }
+            let next = content.get(i + 1).map_or(0, |&n| NEXT_BITS[n as usize]);
             let block = self.blocks[(g >> 8) as usize].get_or_insert_with(|| Box::new([0; 256]));
             let m = &mut block[(g & 0xff) as usize];
             if *m == 0 {
                 self.grams.push(g);
             }
-            *m |= 1 << (i % 8);
-            if let Some(&b) = content.get(i + 3) {
-                *m |= u16::from(next_bit(b)) << 8;
-            }
+            // Positions: bit (i − 2) % 8, where the trigram starts.
+            *m |= (1 << ((i - 2) & 7)) | next;
         }
         let blocks = &mut self.blocks;
         self.grams
