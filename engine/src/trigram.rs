@@ -98,8 +98,9 @@ impl Seen {
 
     fn distinct(&mut self, content: &[u8]) -> Vec<(u32, Masks)> {
         self.grams.clear();
-        // The trigram at `i` rolls in byte `i + 2`; the byte after it is `i + 3` (none for the
-        // last). This loop is most of the index's cost: no bounds checks, tables for the bits.
+        // Byte `i` completes the trigram that starts at `i − 2`; the byte after that trigram
+        // is `i + 1` (none for the last). The trigram index's hottest loop: the trigram is
+        // rolled, not re-read, and the mask bits come from tables.
         let mut g = 0u32;
         for (i, &b) in content.iter().enumerate() {
             g = ((g << 8) | u32::from(b)) & (GRAM_SPACE as u32 - 1);
