@@ -1003,6 +1003,70 @@ async fn semantic_search_index_lifecycle() {
 /// After a re-index that edits, adds and deletes files, the search index is updated in place
 /// rather than rebuilt, and `semantic_search` answers exactly as over a fresh index of the
 /// same tree: the same hits in the same order, with the same scores and sizes.
+/// The search index's objects (name and bytes) of the one repository in `store`.
+fn search_objects(store: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let dir = std::fs::read_dir(store.join("sources"))
+        .unwrap()
+        .map(|e| e.unwrap().path().join("search"))
+        .find(|p| p.is_dir())
+        .expect("a search index directory");
+    let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let name = e.file_name().to_string_lossy().to_string();
+            (name, std::fs::read(e.path()).unwrap())
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// When this run's packed analyses cannot be read back (a damaged scratch file), the search
+/// index is built from the `symbols` just written instead: the same index, not none.
+#[test]
+fn search_index_falls_back_to_symbols_when_the_analyses_do_not_decode() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = fixture_repo("polyglot", tmp.path());
+    let (fine, faulty) = (tmp.path().join("fine"), tmp.path().join("faulty"));
+    let fault = [("QUARRY_FAILPOINT", "search_frames")];
+    let index = |store: &std::path::Path, env: &[(&str, &str)]| {
+        quarry_ok_env(
+            store,
+            env,
+            &["index", dir.to_str().unwrap(), "--name", "poly"],
+        )
+    };
+    index(&fine, &[]);
+    let out = index(&faulty, &fault);
+    assert!(!out.contains("was not built"), "{out}");
+    let built = search_objects(&fine);
+    assert_eq!(
+        built.len(),
+        2,
+        "{:?}",
+        built.iter().map(|o| &o.0).collect::<Vec<_>>()
+    );
+    assert_eq!(search_objects(&faulty), built);
+
+    // After an edit the update fails the same way, and so does a rebuild from the analyses;
+    // the index is then the one a fresh index of the edited repository has.
+    let shapes = dir.join("python/shapes.py");
+    let edited =
+        std::fs::read_to_string(&shapes).unwrap() + "\n\ndef perimeter_of(shape):\n    return 0\n";
+    std::fs::write(&shapes, edited).unwrap();
+    index(&faulty, &fault);
+    let fresh = tmp.path().join("fresh");
+    index(&fresh, &[]);
+    let bytes = |objects: Vec<(String, Vec<u8>)>| -> Vec<Vec<u8>> {
+        objects.into_iter().map(|o| o.1).collect()
+    };
+    assert_eq!(
+        bytes(search_objects(&faulty)),
+        bytes(search_objects(&fresh))
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn semantic_search_after_an_update_answers_as_a_fresh_index() {
     let tmp = tempfile::tempdir().unwrap();

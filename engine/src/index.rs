@@ -537,10 +537,17 @@ fn run_ahead(stream: FileStream) -> impl Iterator<Item = BatchResult> + Send + '
 /// crash would. Points: `files_written`, `symbols_written`, `edges_written` (each after that
 /// table's new version is written, before anything publishes it).
 fn failpoint(name: &str) {
-    if std::env::var("QUARRY_FAILPOINT").is_ok_and(|v| v == name) {
+    if fault(name) {
         eprintln!("failpoint '{name}': aborting");
         std::process::abort();
     }
+}
+
+/// Fault-injection hook: whether `QUARRY_FAILPOINT` names this point, where the caller then
+/// fails as the fault it stands for would. Points: `search_frames` (this run's packed
+/// analyses do not decode when the search index reads them, as with a damaged scratch file).
+fn fault(name: &str) -> bool {
+    std::env::var("QUARRY_FAILPOINT").is_ok_and(|v| v == name)
 }
 
 /// Register (if new) and index a repository. Must run on a multi-thread tokio runtime (the
@@ -915,19 +922,25 @@ pub async fn index_repository(
         if !updated {
             progress.phase("indexing for search", None);
         }
-        if !updated
-            && let Err(e) = build_search(
-                store,
-                &source,
-                (files_version, symbols_version),
-                defs.as_deref(),
-                None,
-            )
-            .await
-        {
-            progress.warn(&format!(
-                "the search index was not built ({e}); semantic search will rank table rows"
-            ));
+        if !updated {
+            let versions = (files_version, symbols_version);
+            let mut built = build_search(store, &source, versions, defs.as_deref(), None).await;
+            if let Err(e) = &built
+                && defs.is_some()
+            {
+                // This run's packed analyses would not do (a damaged scratch file): the
+                // `symbols` version just written holds the same definitions.
+                tracing::warn!(
+                    "building the search index from this run's analyses: {e}; reading the \
+                     definitions from symbols instead"
+                );
+                built = build_search(store, &source, versions, None, None).await;
+            }
+            if let Err(e) = built {
+                progress.warn(&format!(
+                    "the search index was not built ({e}); semantic search will rank table rows"
+                ));
+            }
         }
     }
 
@@ -1361,6 +1374,11 @@ fn unpack_definitions(
     batch: &[&Definitions],
     prefix: &str,
 ) -> Result<Vec<(String, Vec<search::SymbolInput>)>> {
+    if fault("search_frames") {
+        return Err(EngineError::Internal(
+            "failpoint 'search_frames': a packed analysis does not decode".into(),
+        ));
+    }
     tokio::task::block_in_place(|| {
         batch
             .par_iter()
