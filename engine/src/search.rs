@@ -472,11 +472,9 @@ impl Builder {
         sink: Option<std::fs::File>,
         spill: Option<std::fs::File>,
     ) -> std::io::Result<Self> {
-        let mut m = Merger::from_index(ix, records, keep, sink)?;
-        if let Some(file) = spill {
-            m.spill_to(file, SPILL_AT)?;
-        }
-        Ok(Self::merging_into(m))
+        Ok(Self::merging_into(Merger::from_index(
+            ix, records, keep, sink, spill,
+        )?))
     }
 
     /// A builder whose records go to `sink` and whose posting lists spill to `spill` (both
@@ -746,6 +744,7 @@ impl Merger {
         records: &[u8],
         keep: impl Fn(&str) -> bool,
         sink: Option<std::fs::File>,
+        spill: Option<std::fs::File>,
     ) -> std::io::Result<Merger> {
         let bad =
             |what: String| std::io::Error::other(CorruptIndex(format!("search index: {what}")));
@@ -802,28 +801,60 @@ impl Merger {
             let z = m.compress(&json)?;
             m.push_frame(&z, new_first)?;
         }
+        // Term `i`'s list with the kept units renumbered.
+        let renumbered = |i: usize| {
+            let mut p = Posting::default();
+            decode(
+                ix.posting_bytes(i),
+                ix.units.len() as u32,
+                |u, tf2, name| {
+                    let new = unit_to[u as usize];
+                    if new == u32::MAX {
+                        return;
+                    }
+                    let delta = if p.df == 0 { new } else { new - p.last };
+                    put_varint(&mut p.data, delta);
+                    put_varint(&mut p.data, (tf2 << 1) | u32::from(name));
+                    p.last = new;
+                    p.df += 1;
+                },
+            );
+            p
+        };
+        if let Some(file) = spill {
+            // The index's terms are sorted by text, as a run is: renumbered a slice at a time,
+            // the kept lists go straight into the first run (holding them all, beside the old
+            // index and records, was most of a small change's peak).
+            let mut spill = crate::spill::Spill::new(file);
+            let mut run = spill.begin_run();
+            let mut start = 0;
+            while start < ix.terms {
+                let end = (start + (1 << 14)).min(ix.terms);
+                let lists: Vec<Posting> = (start..end)
+                    .into_par_iter()
+                    .with_min_len(1024)
+                    .map(renumbered)
+                    .collect();
+                for (i, p) in (start..end).zip(lists) {
+                    if p.df > 0 {
+                        run.push(ix.text(i), p.last, p.df, &p.data)?;
+                    }
+                }
+                start = end;
+            }
+            run.finish()?;
+            m.spill = Some(spill);
+            m.spill_at = SPILL_AT;
+            return Ok(m);
+        }
         let terms: Vec<(String, Posting)> = (0..ix.terms)
             .into_par_iter()
             .with_min_len(1024)
             .map(|i| {
-                let text = String::from_utf8_lossy(ix.text(i)).into_owned();
-                let mut p = Posting::default();
-                decode(
-                    ix.posting_bytes(i),
-                    ix.units.len() as u32,
-                    |u, tf2, name| {
-                        let new = unit_to[u as usize];
-                        if new == u32::MAX {
-                            return;
-                        }
-                        let delta = if p.df == 0 { new } else { new - p.last };
-                        put_varint(&mut p.data, delta);
-                        put_varint(&mut p.data, (tf2 << 1) | u32::from(name));
-                        p.last = new;
-                        p.df += 1;
-                    },
-                );
-                (text, p)
+                (
+                    String::from_utf8_lossy(ix.text(i)).into_owned(),
+                    renumbered(i),
+                )
             })
             .collect();
         m.postings.reserve(terms.len());
@@ -1723,19 +1754,26 @@ mod tests {
         m.merge(analyse(&files[0])).unwrap();
         assert!(m.postings.is_empty() && m.spill.as_ref().is_some_and(|s| !s.is_empty()));
 
-        // An update starting over budget spills the kept lists first.
+        // An update: its kept lists streamed into a first run, held and spilled over budget,
+        // or held throughout, give the same index.
         let ix = SearchIndex::load(memory.0.clone()).unwrap();
         let keep = |p: &str| p != "m4.py";
-        let update = |spill: bool| {
-            let mut m = Merger::from_index(&ix, &memory.1, keep, None).unwrap();
-            if spill {
-                m.spill_to(tempfile::tempfile().unwrap(), 1).unwrap();
+        let update = |streamed: bool, spill_at: Option<usize>| {
+            let file = streamed.then(|| tempfile::tempfile().unwrap());
+            let mut m = Merger::from_index(&ix, &memory.1, keep, None, file).unwrap();
+            if streamed {
+                assert!(m.postings.is_empty() && m.spill.as_ref().is_some_and(|s| !s.is_empty()));
+            }
+            if let Some(at) = spill_at {
+                m.spill_to(tempfile::tempfile().unwrap(), at).unwrap();
             }
             let mut b = Builder::merging_into(m);
             b.add_files(&[module(4), module(11)]).unwrap();
             b.finish().unwrap()
         };
-        assert!(update(true) == update(false));
+        let held = update(false, None);
+        assert!(update(false, Some(1)) == held);
+        assert!(update(true, None) == held);
     }
 
     /// An index updated in place (a file deleted, one changed, one added) ranks, scores and
