@@ -1148,12 +1148,25 @@ async fn update_trigrams(
     present: &HashSet<String>,
     changed: &[(String, String)],
 ) -> bool {
-    let read = |path: String| async move { store.get(&path).await.ok().flatten() };
-    let Some(grams) = read(trigram::grams_path(source_id, old)).await else {
+    let Some(grams) = store
+        .get(&trigram::grams_path(source_id, old))
+        .await
+        .ok()
+        .flatten()
+    else {
         return false;
     };
-    let Some(texts) = read(trigram::texts_path(source_id, old)).await else {
+    // The contents object is copied by ranges, not read whole (it is ~a quarter of the source).
+    let texts = trigram::texts_path(source_id, old);
+    let Some(texts_len) = store.size(&texts).await.ok().flatten() else {
         return false;
+    };
+    let read = |r: std::ops::Range<u64>| {
+        let got = tokio::runtime::Handle::current().block_on(store.get_ranges(&texts, &[r]));
+        match got {
+            Ok(mut parts) => Ok(parts.pop().map(Vec::from).unwrap_or_default()),
+            Err(e) => Err(std::io::Error::other(e.to_string())),
+        }
     };
     let built = tokio::task::block_in_place(|| {
         let ix = trigram::TrigramIndex::load(grams).map_err(|e| e.to_string())?;
@@ -1162,10 +1175,15 @@ async fn update_trigrams(
         let (mut grams, mut texts_out) = spools(store).map_err(|e| e.to_string())?;
         // The kept posting lists go straight to a scratch file (the first run), not memory.
         let spill = store.spool().map_err(|e| e.to_string())?;
-        let mut builder =
-            trigram::Builder::from_index(&ix, &texts, keep, &mut texts_out, Some(spill))
-                .map_err(|e| e.to_string())?;
-        drop((ix, texts));
+        let mut builder = trigram::Builder::from_index_reading(
+            &ix,
+            (texts_len, read),
+            keep,
+            &mut texts_out,
+            Some(spill),
+        )
+        .map_err(|e| e.to_string())?;
+        drop(ix);
         for chunk in changed.chunks(1024) {
             let files: Vec<(&str, &[u8])> = chunk
                 .iter()

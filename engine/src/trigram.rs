@@ -263,26 +263,70 @@ impl Builder {
         sink: &mut impl std::io::Write,
         spill: Option<std::fs::File>,
     ) -> std::io::Result<Builder> {
+        let read = |r: std::ops::Range<u64>| Ok(texts[r.start as usize..r.end as usize].to_vec());
+        Self::from_index_reading(ix, (texts.len() as u64, read), keep, sink, spill)
+    }
+
+    /// [`Self::from_index`] with the contents object read by byte ranges (its length, and a
+    /// reader of a range within it), so it is never held whole: the kept frames are copied a
+    /// run of neighbours at a time, up to 8 MiB per read.
+    pub fn from_index_reading(
+        ix: &TrigramIndex,
+        (texts_len, mut read): (
+            u64,
+            impl FnMut(std::ops::Range<u64>) -> std::io::Result<Vec<u8>>,
+        ),
+        keep: impl Fn(&str) -> bool,
+        sink: &mut impl std::io::Write,
+        spill: Option<std::fs::File>,
+    ) -> std::io::Result<Builder> {
+        const READ: u64 = 8 << 20;
         let mut b = Builder::new();
         let mut renumber = vec![u32::MAX; ix.contents.paths.len()];
+        // The kept frames not yet copied: one contiguous range of the contents object.
+        let mut pending: Option<std::ops::Range<u64>> = None;
+        let mut copy = |r: std::ops::Range<u64>| -> std::io::Result<()> {
+            let bytes = read(r.clone())?;
+            if bytes.len() as u64 != r.end - r.start {
+                return Err(std::io::Error::other(CorruptIndex(format!(
+                    "trigram index: read {} bytes of contents for {}",
+                    bytes.len(),
+                    r.end - r.start
+                ))));
+            }
+            sink.write_all(&bytes)
+        };
         for (doc, path) in ix.contents.paths.iter().enumerate() {
             if !keep(path) {
                 continue;
             }
             let (offset, zlen, len) = ix.contents.spans[doc];
-            let frame = usize::try_from(offset)
-                .ok()
-                .and_then(|start| texts.get(start..start.checked_add(zlen as usize)?))
+            let frame = offset
+                .checked_add(u64::from(zlen))
+                .filter(|&end| end <= texts_len)
+                .map(|end| offset..end)
                 .ok_or_else(|| {
                     std::io::Error::other(CorruptIndex(format!(
                         "trigram index: the frame of {path} is out of bounds"
                     )))
                 })?;
+            pending = match pending.take() {
+                Some(p) if p.end == frame.start && frame.end - p.start <= READ => {
+                    Some(p.start..frame.end)
+                }
+                Some(p) => {
+                    copy(p)?;
+                    Some(frame)
+                }
+                None => Some(frame),
+            };
             renumber[doc] = b.paths.len() as u32;
             b.paths.push(path.clone());
             b.spans.push((b.texts_base, zlen, len));
-            sink.write_all(frame)?;
             b.texts_base += u64::from(zlen);
+        }
+        if let Some(p) = pending {
+            copy(p)?;
         }
         let renumbered = |grams: std::ops::Range<usize>| -> Vec<(u32, Posting)> {
             grams
