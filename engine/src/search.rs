@@ -825,24 +825,21 @@ impl Merger {
             // The index's terms are sorted by text, as a run is: renumbered a slice at a time,
             // the kept lists go straight into the first run (holding them all, beside the old
             // index and records, was most of a small change's peak).
-            let mut spill = crate::spill::Spill::new(file);
-            let mut run = spill.begin_run();
-            let mut start = 0;
-            while start < ix.terms {
-                let end = (start + (1 << 14)).min(ix.terms);
-                let lists: Vec<Posting> = (start..end)
-                    .into_par_iter()
-                    .with_min_len(1024)
-                    .map(renumbered)
-                    .collect();
-                for (i, p) in (start..end).zip(lists) {
-                    if p.df > 0 {
-                        run.push(ix.text(i), p.last, p.df, &p.data)?;
+            let spill =
+                crate::spill::Spill::with_first_run(file, ix.terms, 1 << 14, |terms, run| {
+                    let lists: Vec<Posting> = terms
+                        .clone()
+                        .into_par_iter()
+                        .with_min_len(1024)
+                        .map(renumbered)
+                        .collect();
+                    for (i, p) in terms.zip(lists) {
+                        if p.df > 0 {
+                            run.push(ix.text(i), p.last, p.df, &p.data)?;
+                        }
                     }
-                }
-                start = end;
-            }
-            run.finish()?;
+                    Ok(())
+                })?;
             m.spill = Some(spill);
             m.spill_at = SPILL_AT;
             return Ok(m);

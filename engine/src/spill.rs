@@ -46,6 +46,27 @@ impl Spill {
         }
     }
 
+    /// A spill over `file` whose first run is the lists of a published index being updated,
+    /// written a slice of `0..n` (`slice` entries) at a time: `fill` pushes a slice's entries
+    /// (in key order) to the run. Only a slice's lists are ever held.
+    pub fn with_first_run(
+        file: File,
+        n: usize,
+        slice: usize,
+        mut fill: impl FnMut(std::ops::Range<usize>, &mut RunWriter<'_>) -> io::Result<()>,
+    ) -> io::Result<Spill> {
+        let mut spill = Spill::new(file);
+        let mut run = spill.begin_run();
+        let mut start = 0;
+        while start < n {
+            let end = start.saturating_add(slice.max(1)).min(n);
+            fill(start..end, &mut run)?;
+            start = end;
+        }
+        run.finish()?;
+        Ok(spill)
+    }
+
     /// Whether any run was written.
     pub fn is_empty(&self) -> bool {
         self.runs.is_empty()

@@ -361,17 +361,13 @@ impl Builder {
         if let Some(file) = spill {
             // The index's directory is sorted by trigram: renumbered a slice at a time, the
             // lists go straight into one run.
-            let mut spill = crate::spill::Spill::new(file);
-            let mut run = spill.begin_run();
-            let mut start = 0;
-            while start < ix.grams {
-                let end = (start + (1 << 16)).min(ix.grams);
-                for (g, p) in renumbered(start..end) {
-                    run.push(&g.to_be_bytes(), p.last, 0, &p.data)?;
-                }
-                start = end;
-            }
-            run.finish()?;
+            let spill =
+                crate::spill::Spill::with_first_run(file, ix.grams, 1 << 16, |grams, run| {
+                    for (g, p) in renumbered(grams) {
+                        run.push(&g.to_be_bytes(), p.last, 0, &p.data)?;
+                    }
+                    Ok(())
+                })?;
             b.spill = Some(spill);
             b.spill_at = SPILL_AT;
             return Ok(b);
