@@ -244,18 +244,8 @@ impl Builder {
         self.spill_if_over()
     }
 
-    /// A builder holding the documents of a published index that `keep` admits, in their
-    /// order: their frames (copied from `texts`, that index's contents object) and their
-    /// postings (renumbered). Files added next are appended after them, so the result is byte
-    /// for byte what a fresh build over the kept files and then the added ones gives — which
-    /// is the order of a `files` table updated in place (kept rows, then the appended ones).
-    /// Costs about one decoding of the postings instead of a read of every content.
-    /// The kept frames are written to `sink` (the start of the new contents object) as they
-    /// are copied, not held.
-    ///
-    /// With `spill` (a scratch file), the kept posting lists are written there as the first
-    /// run as they are renumbered — never all held — and the builder spills from then on
-    /// ([`Self::spill_to`]).
+    /// [`Self::from_index_reading`] over a contents object in memory (tests).
+    #[cfg(test)]
     pub fn from_index(
         ix: &TrigramIndex,
         texts: &[u8],
@@ -267,9 +257,19 @@ impl Builder {
         Self::from_index_reading(ix, (texts.len() as u64, read), keep, sink, spill)
     }
 
-    /// [`Self::from_index`] with the contents object read by byte ranges (its length, and a
-    /// reader of a range within it), so it is never held whole: the kept frames are copied a
-    /// run of neighbours at a time, up to 8 MiB per read.
+    /// A builder holding the documents of a published index that `keep` admits, in their
+    /// order: their frames (copied from that index's contents object, given as its length and
+    /// a reader of byte ranges within it, so it is never held whole: neighbouring frames are
+    /// read together, up to 8 MiB per read) and their postings (renumbered). Files added next
+    /// are appended after them, so the result is byte for byte what a fresh build over the
+    /// kept files and then the added ones gives — which is the order of a `files` table
+    /// updated in place (kept rows, then the appended ones). Costs about one decoding of the
+    /// postings instead of a read of every content. The kept frames are written to `sink`
+    /// (the start of the new contents object) as they are copied, not held.
+    ///
+    /// With `spill` (a scratch file), the kept posting lists are written there as the first
+    /// run as they are renumbered — never all held — and the builder spills from then on
+    /// ([`Self::spill_to`]).
     pub fn from_index_reading(
         ix: &TrigramIndex,
         (texts_len, mut read): (
