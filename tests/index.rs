@@ -214,7 +214,7 @@ fn table_dump(store: &Path) -> Vec<String> {
         store,
         "SELECT identifier, path, language, bytes, lines, hash FROM files ORDER BY identifier",
     );
-    all.extend(sql_lines(store, "SELECT identifier, path, language, kind, name, qualified_name, parent, start_line, start_character, end_line, end_character, signature, doc, summary, is_public, lines, complexity FROM symbols ORDER BY identifier"));
+    all.extend(sql_lines(store, "SELECT identifier, path, language, kind, name, qualified_name, parent, start_line, start_character, end_line, end_character, signature, doc, summary, is_public, lines, complexity, incoming_calls, outgoing_calls, incoming_references FROM symbols ORDER BY identifier"));
     all.extend(sql_lines(store, "SELECT kind, source, source_qname, source_path, line, character, target_name, target_qualifier, target, resolution FROM edges ORDER BY source_path, line, character, kind, target_name, source"));
     all
 }
@@ -333,6 +333,98 @@ fn reindex_after_edits_matches_a_fresh_index() {
     assert!(out.contains("parsed 0 files, reused 15 unchanged"), "{out}");
 }
 
+#[test]
+fn a_change_elsewhere_updates_unchanged_files_rows_in_place() {
+    // `a.py` never changes, yet its rows do: its call to `helper` resolves once `b.py`
+    // defines it and no longer once `b.py` is gone, and `shapes.py`'s `area` is called more
+    // or less often. Each re-index must leave the tables a fresh index of the same files has.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("repo");
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).unwrap();
+    write(
+        "a.py",
+        "from shapes import area\n\n\ndef run():\n    helper()\n    return area(2)\n",
+    );
+    write("shapes.py", "def area(r):\n    return r * r\n");
+    for i in 0..6 {
+        write(
+            &format!("m{i}.py"),
+            &format!("def f{i}():\n    return {i}\n"),
+        );
+    }
+    let store = tmp.path().join("store");
+    let index = || {
+        let run = quarry(&store, &["index", dir.to_str().unwrap(), "--name", "r"]);
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        String::from_utf8_lossy(&run.stderr).to_string()
+    };
+    let matches_fresh = |step: &str| {
+        let fresh = tmp.path().join(format!("fresh-{step}"));
+        quarry_ok(&fresh, &["index", dir.to_str().unwrap(), "--name", "r"]);
+        assert_eq!(table_dump(&store), table_dump(&fresh), "after {step}");
+    };
+    let helper_call = || {
+        sql_lines(
+            &store,
+            "SELECT resolution FROM edges WHERE source_path = 'a.py' AND target_name = 'helper'",
+        )
+    };
+    index();
+    assert_eq!(helper_call(), vec!["unresolved"]);
+
+    write(
+        "b.py",
+        "from shapes import area\n\n\ndef helper():\n    return area(3)\n",
+    );
+    let log = index();
+    // Only the files whose rows differ were rewritten, not the six others: edges of b.py
+    // (new) and a.py (its call now resolves); symbols of b.py and shapes.py (`area` is
+    // called once more; `run`'s outgoing calls count resolved or not).
+    assert!(
+        log.contains("updating edges: rows of 2 files differ"),
+        "{log}"
+    );
+    assert!(
+        log.contains("updating symbols: rows of 2 files differ"),
+        "{log}"
+    );
+    assert_ne!(helper_call(), vec!["unresolved"]);
+    matches_fresh("adding b.py");
+
+    std::fs::remove_file(dir.join("b.py")).unwrap();
+    write("m0.py", "def f0():\n    return 10\n");
+    let log = index();
+    assert!(
+        log.contains("updating edges: rows of 2 files differ"),
+        "{log}"
+    );
+    assert_eq!(helper_call(), vec!["unresolved"]);
+    matches_fresh("removing b.py");
+
+    // Without the digests (an older store) the tables are rewritten whole, and agree.
+    let rows = std::fs::read_dir(store.join("sources"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap();
+    std::fs::remove_dir_all(rows.path().join("rows")).unwrap();
+    write("m1.py", "def f1():\n    return helper()\n");
+    let log = index();
+    assert!(log.contains("] writing edges"), "{log}");
+    assert!(!log.contains("updating edges"), "{log}");
+    matches_fresh("rewriting whole");
+    // ...and the next small change is in place again.
+    write("m2.py", "def f2():\n    return 22\n");
+    let log = index();
+    assert!(log.contains("updating edges: rows of"), "{log}");
+    matches_fresh("in place again");
+}
+
 /// The names of the files in `<table>.lance/<sub>` of every repository in a store.
 fn table_files(store: &Path, table: &str, sub: &str) -> Vec<String> {
     std::fs::read_dir(store.join("sources"))
@@ -388,21 +480,22 @@ fn reindexing_keeps_only_the_published_and_previous_table_versions() {
         if run == 0 {
             continue;
         }
-        // Each run rewrites symbols and edges: the published version and the previous
-        // snapshot's remain, with one data file each; the files table keeps the versions
-        // from the previous snapshot's on (an update appends, then deletes).
+        // Each table keeps the versions from the previous snapshot's on: an update deletes
+        // the changed files' rows and appends their new ones (files; and symbols and edges,
+        // whose rows are compared by digest), so the versions in between stay too.
         let previous = published[run - 1];
-        assert_eq!(
-            table_versions(&store, "symbols"),
-            vec![previous.0, published[run].0]
-        );
-        assert_eq!(
-            table_versions(&store, "edges"),
-            vec![previous.1, published[run].1]
-        );
-        assert_eq!(data_files(&store, "symbols"), 2);
-        assert_eq!(data_files(&store, "edges"), 2);
-        assert_eq!(table_versions(&store, "files")[0], previous.2);
+        for (table, (old, new)) in [
+            ("symbols", (previous.0, published[run].0)),
+            ("edges", (previous.1, published[run].1)),
+            ("files", (previous.2, published[run].2)),
+        ] {
+            let versions = table_versions(&store, table);
+            assert_eq!(versions.first(), Some(&old), "{table}: {versions:?}");
+            assert_eq!(versions.last(), Some(&new), "{table}: {versions:?}");
+        }
+        // The first index's data file and one appended per run since the previous snapshot.
+        assert!(data_files(&store, "symbols") <= 3);
+        assert!(data_files(&store, "edges") <= 3);
     }
     // The published tables still answer, with every run's function.
     assert_eq!(
@@ -598,6 +691,11 @@ fn a_crash_mid_index_leaves_the_previous_snapshot_readable() {
         ),
         vec!["replaced"]
     );
+    // The crashed runs' unpublished versions (in-place updates of symbols and edges among
+    // them) left nothing in what the next run wrote.
+    let fresh = tmp.path().join("fresh");
+    quarry_ok(&fresh, &["index", dir.to_str().unwrap(), "--name", "p"]);
+    assert_eq!(table_dump(&store), table_dump(&fresh));
 }
 
 #[test]

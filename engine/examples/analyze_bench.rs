@@ -7,7 +7,11 @@
 //! $CARGO_TARGET_DIR/debug/examples/analyze_bench DIR            # timings
 //! FINGERPRINT=1 $CARGO_TARGET_DIR/debug/examples/analyze_bench DIR  # and a fingerprint
 //! FINGERPRINT=1 FINGERPRINT_FILES=F …/analyze_bench DIR  # and one per file, to F
+//! RATES=1 …/analyze_bench DIR 2>rates  # per file: "RATE bytes parse_ns analysis_ns error path"
 //! ```
+//!
+//! (`error` is 1 when the tree has a syntax error: `RATES` is for finding whether a few files,
+//! slow to parse or recovering from errors, take much of the time; docs/benchmarks.md.)
 //!
 //! Files are every file under DIR (hidden and git-ignored ones too) with a grammar, up to 1 MiB, read whole before timing starts. The
 //! fingerprint hashes the `Debug` form of each file's analysis (and costs time itself). The
@@ -73,8 +77,10 @@ fn main() {
         let start = Instant::now();
         let grammar = lang.grammar().expect("filtered above");
         parser.set_language(&grammar).expect("a bundled grammar");
+        let mut err = false;
         if let Some(tree) = parser.parse(src, None) {
             nodes += tree.root_node().descendant_count();
+            err = tree.root_node().has_error();
         }
         let parsed = start.elapsed();
         parse += parsed;
@@ -83,6 +89,16 @@ fn main() {
         let analysed = start.elapsed();
         all += analysed;
         slowest.push((analysed, parsed, path));
+        if std::env::var_os("RATES").is_some() {
+            eprintln!(
+                "RATE {} {} {} {} {}",
+                src.len(),
+                parsed.as_nanos(),
+                analysed.as_nanos(),
+                err as u8,
+                path
+            );
+        }
         let row = by_lang.entry(format!("{lang:?}")).or_default();
         *row = (
             row.0 + 1,

@@ -35,32 +35,6 @@ impl BatchBuilder {
         BatchBuilder { schema, cols }
     }
 
-    pub fn str(&mut self, i: usize, v: Option<&str>) {
-        if let Col::Str(b) = &mut self.cols[i] {
-            b.append_option(v);
-        }
-    }
-    /// A string given as pieces to concatenate, written straight into the column.
-    pub fn str_parts(&mut self, i: usize, parts: &[&str]) {
-        if let Col::Str(b) = &mut self.cols[i] {
-            for p in parts {
-                // Writing into a string builder cannot fail.
-                let _ = std::fmt::Write::write_str(b, p);
-            }
-            b.append_value("");
-        }
-    }
-    pub fn int(&mut self, i: usize, v: Option<i64>) {
-        if let Col::Int(b) = &mut self.cols[i] {
-            b.append_option(v);
-        }
-    }
-    pub fn bool(&mut self, i: usize, v: bool) {
-        if let Col::Bool(b) = &mut self.cols[i] {
-            b.append_value(v);
-        }
-    }
-
     pub fn finish(mut self) -> Result<RecordBatch> {
         let arrays: Vec<ArrayRef> = self
             .cols
@@ -74,6 +48,44 @@ impl BatchBuilder {
             })
             .collect();
         Ok(RecordBatch::try_new(self.schema, arrays)?)
+    }
+}
+
+/// Where a row's values go, column by column: an Arrow batch ([`BatchBuilder`]), or a digest
+/// of the row ([`crate::digest::Hasher`]), so that both see exactly the same values.
+pub trait Cells {
+    fn str(&mut self, i: usize, v: Option<&str>);
+    /// A string given as pieces to concatenate.
+    fn str_parts(&mut self, i: usize, parts: &[&str]);
+    fn int(&mut self, i: usize, v: Option<i64>);
+    fn bool(&mut self, i: usize, v: bool);
+}
+
+impl Cells for BatchBuilder {
+    fn str(&mut self, i: usize, v: Option<&str>) {
+        if let Col::Str(b) = &mut self.cols[i] {
+            b.append_option(v);
+        }
+    }
+    /// Written straight into the column.
+    fn str_parts(&mut self, i: usize, parts: &[&str]) {
+        if let Col::Str(b) = &mut self.cols[i] {
+            for p in parts {
+                // Writing into a string builder cannot fail.
+                let _ = std::fmt::Write::write_str(b, p);
+            }
+            b.append_value("");
+        }
+    }
+    fn int(&mut self, i: usize, v: Option<i64>) {
+        if let Col::Int(b) = &mut self.cols[i] {
+            b.append_option(v);
+        }
+    }
+    fn bool(&mut self, i: usize, v: bool) {
+        if let Col::Bool(b) = &mut self.cols[i] {
+            b.append_value(v);
+        }
     }
 }
 

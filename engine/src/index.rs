@@ -24,7 +24,8 @@ use sha2::{Digest, Sha256};
 
 use crate::analyze::packed::{FrameFile, Packed};
 use crate::analyze::{self, EdgeKind, FileAnalysis, RawEdge, Symbol};
-use crate::batch::{BatchBuilder, Columns, opt_str};
+use crate::batch::{BatchBuilder, Cells, Columns, opt_str};
+use crate::digest::{self, RowDigest};
 use crate::error::{EngineError, Result};
 use crate::lang::Lang;
 use crate::resolve::{self, FileInput, file_identifier};
@@ -774,72 +775,50 @@ pub async fn index_repository(
                     names: a.names(),
                 })
                 .collect();
-            // A chunk's analyses, unpacked for its rows (in parallel) and dropped after.
-            let unpack = |range: std::ops::Range<usize>| -> Result<Vec<FileAnalysis>> {
-                range
-                    .into_par_iter()
-                    .map(|fi| {
-                        analysed[fi].2.unpack().map_err(|e| {
-                            EngineError::Internal(format!("unpacking {}: {e}", analysed[fi].0))
-                        })
-                    })
-                    .collect()
-            };
-            // Stream both tables: rows are resolved per file chunk straight into Arrow
-            // batches that Lance consumes, so no repository-wide row set is ever built.
             let mut resolver = resolve::Resolver::new(&inputs);
-            // One phase per table, so the log's memory lines say which write peaks.
-            progress.phase("writing edges", Some(resolver.len() as u64));
             let id = source.id.clone();
-            // Edges first: they are tallied as they stream, so each symbol row can carry its
-            // relationship counts (ArtifactQuery's `incoming_calls` & co. are then plain columns
-            // instead of a join over every edge).
-            let counts: Mutex<Vec<[u32; 3]>> = Mutex::new(vec![[0; 3]; resolver.symbol_count()]);
+            let ids = (id.as_str(), prefix.as_str());
             let chunks = stream_chunks(analysed.iter().map(|(_, _, a)| a.raw_len()));
-            let (ev, n_edges) = stream_table(
+            // Each file's digests of its rows (edges, symbols), published with the tables.
+            let mut digests = vec![([0; 16], [0; 16]); analysed.len()];
+            let rows = RowsCx {
                 store,
-                &id,
-                "edges",
-                EDGES.clone(),
-                &chunks,
-                progress.as_ref(),
-                |range| {
-                    let unpacked = unpack(range.clone())?;
-                    let rows: Vec<resolve::EdgeRow> = range
-                        .into_par_iter()
-                        .zip(unpacked.par_iter())
-                        .flat_map_iter(|(fi, a)| resolver.edges(fi, a))
-                        .collect();
-                    tally(&counts, &rows)?;
-                    Ok((edge_batch(&id, &prefix, &rows)?, rows.len() as u64))
-                },
-            )?;
-            failpoint("edges_written");
-            resolver.release_candidates();
-            progress.phase("writing symbols", Some(resolver.len() as u64));
-            let counts = counts
-                .into_inner()
-                .map_err(|_| EngineError::Internal("poisoned".into()))?;
-            let (sv, n_symbols) = stream_table(
-                store,
-                &id,
-                "symbols",
-                SYMBOLS.clone(),
-                &chunks,
-                progress.as_ref(),
-                |range| {
-                    let unpacked = unpack(range.clone())?;
-                    let rows: Vec<resolve::SymbolRow> = range
-                        .into_par_iter()
-                        .zip(unpacked.par_iter())
-                        .flat_map_iter(|(fi, a)| resolver.symbols(fi, a))
-                        .collect();
-                    Ok((
-                        symbol_batch(&id, &prefix, &rows, &counts)?,
-                        rows.len() as u64,
-                    ))
-                },
-            )?;
+                ids,
+                analysed: &analysed,
+                chunks: &chunks,
+                progress: progress.as_ref(),
+                files_version,
+            };
+            // After a small change, only the rows of the files whose rows differ are
+            // rewritten (needs the published rows' digests).
+            let published = match (previous_symbols, previous_edges, pinned) {
+                (Some(sv), Some(ev), Some(_)) if previous.reusable => {
+                    digest::load(store, &id, (sv, ev))
+                        .await
+                        .map(|d| (d, (sv, ev)))
+                }
+                _ => None,
+            };
+            let updated = match &published {
+                Some((old, versions)) => {
+                    update_rows(&rows, &mut resolver, old, *versions, &mut digests).await?
+                }
+                None => None,
+            };
+            let (sv, ev, n_symbols, n_edges) = match updated {
+                Some(done) => done,
+                None => write_rows(&rows, &mut resolver, &mut digests)?,
+            };
+            let by_path: digest::Digests = analysed
+                .iter()
+                .zip(&digests)
+                .map(|((path, _, _), d)| (path.clone(), *d))
+                .collect();
+            if let Err(e) = digest::save(store, &id, (sv, ev), &by_path).await {
+                // The next re-index then rewrites both tables whole.
+                tracing::warn!("storing the row digests: {e}");
+            }
+            drop(by_path);
             stats.symbols = n_symbols;
             stats.edges = n_edges;
             failpoint("symbols_written");
@@ -988,8 +967,14 @@ pub async fn index_repository(
     {
         progress.warn(&format!("old search indexes were not removed: {e}"));
     }
-    // Likewise the tables' older versions (each changed run writes whole new versions of
-    // `symbols` and `edges`): the previous snapshot's stay, for servers still answering from it.
+    if let Some(keep_from) = previous_symbols
+        && let Err(e) = digest::remove_older(store, &source.id, keep_from).await
+    {
+        progress.warn(&format!("old row digests were not removed: {e}"));
+    }
+    // Likewise the tables' older versions (a large change writes whole new versions of
+    // `symbols` and `edges`; a small one deletes and appends, leaving versions in between):
+    // the previous snapshot's stay, for servers still answering from it.
     let mut reclaimed_bytes = 0;
     for (table, current, keep_from) in [
         ("files", files_version, pinned),
@@ -2172,9 +2157,359 @@ where
     })
 }
 
+/// What writing the `symbols` and `edges` rows needs: every file's packed analysis (in path
+/// order), their chunks for streaming, and the run's identifiers and files version.
+struct RowsCx<'a> {
+    store: &'a quarry_storage::Store,
+    /// (data source id, identifier prefix).
+    ids: (&'a str, &'a str),
+    analysed: &'a [(String, &'static str, Arc<Packed>)],
+    chunks: &'a [std::ops::Range<usize>],
+    progress: &'a dyn Progress,
+    files_version: u64,
+}
+
+impl RowsCx<'_> {
+    /// A file's analysis, unpacked for its rows.
+    fn unpack_file(&self, fi: usize) -> Result<FileAnalysis> {
+        self.analysed[fi]
+            .2
+            .unpack()
+            .map_err(|e| EngineError::Internal(format!("unpacking {}: {e}", self.analysed[fi].0)))
+    }
+
+    /// A range of files' analyses, unpacked (in parallel).
+    fn unpack(&self, range: std::ops::Range<usize>) -> Result<Vec<FileAnalysis>> {
+        range
+            .into_par_iter()
+            .map(|fi| self.unpack_file(fi))
+            .collect()
+    }
+
+    /// The files of `files` (ascending), unpacked chunk by chunk: `f` gets each chunk's
+    /// file numbers and analyses.
+    fn for_each_chunk(
+        &self,
+        files: &[usize],
+        mut f: impl FnMut(&[usize], &[FileAnalysis]) -> Result<()>,
+    ) -> Result<()> {
+        let sizes = files.iter().map(|&fi| self.analysed[fi].2.raw_len());
+        for range in stream_chunks(sizes) {
+            let part = &files[range];
+            let unpacked: Vec<FileAnalysis> = part
+                .par_iter()
+                .map(|&fi| self.unpack_file(fi))
+                .collect::<Result<_>>()?;
+            f(part, &unpacked)?;
+        }
+        Ok(())
+    }
+}
+
+/// Write both tables whole (a first index, a large change, or no digests to compare with),
+/// and each file's row digests into `digests`. Streaming: rows are resolved per file chunk
+/// straight into Arrow batches that Lance consumes, so no repository-wide row set is ever
+/// built. Returns (symbols version, edges version, symbol rows, edge rows).
+fn write_rows(
+    cx: &RowsCx<'_>,
+    resolver: &mut resolve::Resolver<'_>,
+    digests: &mut [(RowDigest, RowDigest)],
+) -> Result<(u64, u64, u64, u64)> {
+    let ids = cx.ids;
+    let made = Mutex::new(digests.to_vec());
+    // One phase per table, so the log's memory lines say which write peaks.
+    cx.progress
+        .phase("writing edges", Some(resolver.len() as u64));
+    // Edges first: they are tallied as they stream, so each symbol row can carry its
+    // relationship counts (ArtifactQuery's `incoming_calls` & co. are then plain columns
+    // instead of a join over every edge).
+    let counts: Mutex<Vec<[u32; 3]>> = Mutex::new(vec![[0; 3]; resolver.symbol_count()]);
+    let (ev, n_edges) = {
+        let resolver = &*resolver;
+        stream_table(
+            cx.store,
+            ids.0,
+            "edges",
+            EDGES.clone(),
+            cx.chunks,
+            cx.progress,
+            |range| {
+                let unpacked = cx.unpack(range.clone())?;
+                let per_file: Vec<(usize, Vec<resolve::EdgeRow>, RowDigest)> = range
+                    .into_par_iter()
+                    .zip(unpacked.par_iter())
+                    .map_init(digest::Hasher::default, |h, (fi, a)| {
+                        let rows = resolver.edges(fi, a);
+                        let d = edge_digest(h, ids, &rows);
+                        (fi, rows, d)
+                    })
+                    .collect();
+                record(
+                    &made,
+                    per_file.iter().map(|(fi, _, d)| (*fi, Some(*d), None)),
+                )?;
+                let rows = per_file.iter().flat_map(|(_, rows, _)| rows);
+                tally(&counts, rows.clone())?;
+                let n = rows.clone().count() as u64;
+                Ok((edge_batch(ids.0, ids.1, rows)?, n))
+            },
+        )?
+    };
+    failpoint("edges_written");
+    resolver.release_candidates();
+    cx.progress
+        .phase("writing symbols", Some(resolver.len() as u64));
+    let counts = counts
+        .into_inner()
+        .map_err(|_| EngineError::Internal("poisoned".into()))?;
+    let resolver = &*resolver;
+    let (sv, n_symbols) = stream_table(
+        cx.store,
+        ids.0,
+        "symbols",
+        SYMBOLS.clone(),
+        cx.chunks,
+        cx.progress,
+        |range| {
+            let unpacked = cx.unpack(range.clone())?;
+            let per_file: Vec<(usize, Vec<resolve::SymbolRow>, RowDigest)> = range
+                .into_par_iter()
+                .zip(unpacked.par_iter())
+                .map_init(
+                    || (digest::Hasher::default(), String::new()),
+                    |(h, summary), (fi, a)| {
+                        let rows = resolver.symbols(fi, a);
+                        let d = symbol_digest(h, ids, &rows, &counts, summary);
+                        (fi, rows, d)
+                    },
+                )
+                .collect();
+            record(
+                &made,
+                per_file.iter().map(|(fi, _, d)| (*fi, None, Some(*d))),
+            )?;
+            let rows = per_file.iter().flat_map(|(_, rows, _)| rows);
+            let n = rows.clone().count() as u64;
+            Ok((symbol_batch(ids.0, ids.1, rows, &counts)?, n))
+        },
+    )?;
+    let made = made
+        .into_inner()
+        .map_err(|_| EngineError::Internal("poisoned".into()))?;
+    digests.copy_from_slice(&made);
+    Ok((sv, ev, n_symbols, n_edges))
+}
+
+/// Store digests by file number (edges', symbols', or both).
+fn record(
+    into: &Mutex<Vec<(RowDigest, RowDigest)>>,
+    made: impl Iterator<Item = (usize, Option<RowDigest>, Option<RowDigest>)>,
+) -> Result<()> {
+    let mut into = into
+        .lock()
+        .map_err(|_| EngineError::Internal("poisoned".into()))?;
+    for (fi, e, s) in made {
+        if let Some(slot) = into.get_mut(fi) {
+            slot.0 = e.unwrap_or(slot.0);
+            slot.1 = s.unwrap_or(slot.1);
+        }
+    }
+    Ok(())
+}
+
+/// Files whose rows may be rewritten in place, at most: a larger change rewrites the
+/// tables whole (each delete commit scans a column of the whole table).
+fn max_in_place(files: usize) -> usize {
+    (files / 8).max(256)
+}
+
+/// Update both tables in place from the published versions `(symbols, edges)`: every file's
+/// rows are made again and digested, and only the files whose digest differs from the
+/// published one (and the files gone) have their rows deleted and appended anew. Returns
+/// `None`, having written nothing, when more files differ than [`max_in_place`]. Returns
+/// (symbols version, edges version, symbol rows, edge rows) otherwise.
+async fn update_rows(
+    cx: &RowsCx<'_>,
+    resolver: &mut resolve::Resolver<'_>,
+    published: &digest::Digests,
+    (old_sv, old_ev): (u64, u64),
+    digests: &mut [(RowDigest, RowDigest)],
+) -> Result<Option<(u64, u64, u64, u64)>> {
+    let ids = cx.ids;
+    let all: Vec<usize> = (0..cx.analysed.len()).collect();
+    let present: HashSet<&str> = cx.analysed.iter().map(|(p, _, _)| p.as_str()).collect();
+    let gone: Vec<&str> = published
+        .keys()
+        .map(String::as_str)
+        .filter(|p| !present.contains(p))
+        .collect();
+    // Edges: every file's rows digested (and tallied for the symbols' counts).
+    let counts: Mutex<Vec<[u32; 3]>> = Mutex::new(vec![[0; 3]; resolver.symbol_count()]);
+    let mut n_edges = 0;
+    tokio::task::block_in_place(|| {
+        let resolver = &*resolver;
+        cx.for_each_chunk(&all, |part, unpacked| {
+            let made: Vec<(RowDigest, u64)> = part
+                .par_iter()
+                .zip(unpacked.par_iter())
+                .map_init(digest::Hasher::default, |h, (&fi, a)| {
+                    let rows = resolver.edges(fi, a);
+                    tally(&counts, rows.iter())?;
+                    Ok((edge_digest(h, ids, &rows), rows.len() as u64))
+                })
+                .collect::<Result<_>>()?;
+            for (&fi, (d, n)) in part.iter().zip(made) {
+                digests[fi].0 = d;
+                n_edges += n;
+            }
+            cx.progress.advance(part.len() as u64, 0);
+            Ok(())
+        })
+    })?;
+    let differ = |pick: fn(&(RowDigest, RowDigest)) -> RowDigest, digests: &[_]| -> Vec<usize> {
+        all.iter()
+            .copied()
+            .filter(|&fi| published.get(&cx.analysed[fi].0).map(pick) != Some(pick(&digests[fi])))
+            .collect()
+    };
+    let edges_differ = differ(|d| d.0, digests);
+    if edges_differ.len() + gone.len() > max_in_place(all.len()) {
+        return Ok(None);
+    }
+    cx.progress.phase(
+        &format!(
+            "updating edges: rows of {} files differ",
+            edges_differ.len() + gone.len()
+        ),
+        None,
+    );
+    let ev = {
+        let resolver = &*resolver;
+        rewrite_in_place(
+            cx,
+            ("edges", "source_path", old_ev),
+            &edges_differ,
+            &gone,
+            |part, unpacked| {
+                let rows: Vec<resolve::EdgeRow> = part
+                    .iter()
+                    .zip(unpacked)
+                    .flat_map(|(&fi, a)| resolver.edges(fi, a))
+                    .collect();
+                edge_batch(ids.0, ids.1, rows.iter())
+            },
+        )
+        .await?
+    };
+    failpoint("edges_written");
+    resolver.release_candidates();
+    let counts = counts
+        .into_inner()
+        .map_err(|_| EngineError::Internal("poisoned".into()))?;
+    // Symbols: every file's rows digested, with the final counts.
+    cx.progress
+        .phase("comparing symbols", Some(all.len() as u64));
+    let mut n_symbols = 0;
+    let resolver = &*resolver;
+    tokio::task::block_in_place(|| {
+        cx.for_each_chunk(&all, |part, unpacked| {
+            let made: Vec<(RowDigest, u64)> = part
+                .par_iter()
+                .zip(unpacked.par_iter())
+                .map_init(
+                    || (digest::Hasher::default(), String::new()),
+                    |(h, summary), (&fi, a)| {
+                        let rows = resolver.symbols(fi, a);
+                        (
+                            symbol_digest(h, ids, &rows, &counts, summary),
+                            rows.len() as u64,
+                        )
+                    },
+                )
+                .collect();
+            for (&fi, (d, n)) in part.iter().zip(made) {
+                digests[fi].1 = d;
+                n_symbols += n;
+            }
+            cx.progress.advance(part.len() as u64, 0);
+            Ok(())
+        })
+    })?;
+    let symbols_differ = differ(|d| d.1, digests);
+    cx.progress.phase(
+        &format!(
+            "updating symbols: rows of {} files differ",
+            symbols_differ.len() + gone.len()
+        ),
+        None,
+    );
+    let sv = rewrite_in_place(
+        cx,
+        ("symbols", "path", old_sv),
+        &symbols_differ,
+        &gone,
+        |part, unpacked| {
+            let rows: Vec<resolve::SymbolRow> = part
+                .iter()
+                .zip(unpacked)
+                .flat_map(|(&fi, a)| resolver.symbols(fi, a))
+                .collect();
+            symbol_batch(ids.0, ids.1, rows.iter(), &counts)
+        },
+    )
+    .await?;
+    Ok(Some((sv, ev, n_symbols, n_edges)))
+}
+
+/// One table's in-place update from its published `version`: delete the rows of the files
+/// `differ` (file numbers) and `gone` (paths) by their path `column`, append the differing
+/// files' rows as `batch` makes them, compact if fragmented, and record the files version
+/// (so the result is a new version even when no row changed). Returns that version.
+async fn rewrite_in_place(
+    cx: &RowsCx<'_>,
+    (table, column, version): (&str, &str, u64),
+    differ: &[usize],
+    gone: &[&str],
+    batch: impl Fn(&[usize], &[FileAnalysis]) -> Result<RecordBatch>,
+) -> Result<u64> {
+    let mut ds = tables::checkout_for_update(cx.store, cx.ids.0, table, version).await?;
+    let paths: Vec<&str> = differ
+        .iter()
+        .map(|&fi| cx.analysed[fi].0.as_str())
+        .chain(gone.iter().copied())
+        .collect();
+    tables::delete_where_in(&mut ds, table, column, &paths).await?;
+    let mut batches = Vec::new();
+    tokio::task::block_in_place(|| {
+        cx.for_each_chunk(differ, |part, unpacked| {
+            let b = batch(part, unpacked)?;
+            if b.num_rows() > 0 {
+                batches.push(b);
+            }
+            Ok(())
+        })
+    })?;
+    if let Some(first) = batches.first() {
+        let schema = first.schema();
+        let reader = RecordBatchIterator::new(batches.into_iter().map(Ok), schema);
+        tables::append_reader(&mut ds, table, Box::new(reader)).await?;
+    }
+    tables::compact_if_fragmented(&mut ds, table).await?;
+    Ok(tables::set_config(
+        &mut ds,
+        table,
+        "quarry.files_version",
+        &cx.files_version.to_string(),
+    )
+    .await?)
+}
+
 /// Relationship counts per symbol number: [incoming calls, outgoing calls, incoming
 /// references] — what ArtifactQuery's relationship fields mean (docs/artifactquery.md).
-fn tally(counts: &Mutex<Vec<[u32; 3]>>, rows: &[resolve::EdgeRow]) -> Result<()> {
+fn tally<'r, 'a: 'r>(
+    counts: &Mutex<Vec<[u32; 3]>>,
+    rows: impl Iterator<Item = &'r resolve::EdgeRow<'a>>,
+) -> Result<()> {
     let mut counts = counts
         .lock()
         .map_err(|_| EngineError::Internal("poisoned".into()))?;
@@ -2196,74 +2531,118 @@ fn tally(counts: &Mutex<Vec<[u32; 3]>>, rows: &[resolve::EdgeRow]) -> Result<()>
     Ok(())
 }
 
-fn symbol_batch(
+fn symbol_batch<'r, 'a: 'r>(
     source_id: &str,
     prefix: &str,
-    rows: &[resolve::SymbolRow],
+    rows: impl Iterator<Item = &'r resolve::SymbolRow<'a>>,
     counts: &[[u32; 3]],
 ) -> Result<RecordBatch> {
     let mut b = BatchBuilder::new(SYMBOLS.clone());
     let mut summary = String::new();
     for r in rows {
-        let [incoming, outgoing, referenced] = counts.get(r.number).copied().unwrap_or_default();
-        let s = r.symbol;
-        b.str(0, Some(source_id));
-        put_ident(&mut b, 1, prefix, Some(r.identifier));
-        b.str(2, Some(r.path));
-        b.str(3, Some(r.language));
-        b.str(4, Some(s.kind));
-        b.str(5, Some(&s.name));
-        b.str(6, Some(&s.qualified_name));
-        put_ident(&mut b, 7, prefix, r.parent);
-        b.int(8, Some(s.start_line.into()));
-        b.int(9, Some(s.start_character.into()));
-        b.int(10, Some(s.end_line.into()));
-        b.int(11, Some(s.end_character.into()));
-        b.str(12, Some(&s.signature));
-        b.str(13, s.doc.as_deref());
-        summary.clear();
-        analyze::summarize_into(
-            &mut summary,
-            s.kind,
-            &s.qualified_name,
-            s.doc.as_deref(),
-            &s.signature,
-        );
-        b.str(14, Some(&summary));
-        b.bool(15, s.is_public);
-        b.int(16, Some(s.lines.into()));
-        b.int(17, s.complexity.map(i64::from));
-        b.int(18, Some(incoming.into()));
-        b.int(19, Some(outgoing.into()));
-        b.int(20, Some(referenced.into()));
+        symbol_cells(&mut b, (source_id, prefix), r, counts, &mut summary);
     }
     b.finish()
 }
 
+/// A symbol row's values, in the `symbols` table's column order.
+fn symbol_cells(
+    b: &mut impl Cells,
+    (source_id, prefix): (&str, &str),
+    r: &resolve::SymbolRow,
+    counts: &[[u32; 3]],
+    summary: &mut String,
+) {
+    let [incoming, outgoing, referenced] = counts.get(r.number).copied().unwrap_or_default();
+    let s = r.symbol;
+    b.str(0, Some(source_id));
+    put_ident(b, 1, prefix, Some(r.identifier));
+    b.str(2, Some(r.path));
+    b.str(3, Some(r.language));
+    b.str(4, Some(s.kind));
+    b.str(5, Some(&s.name));
+    b.str(6, Some(&s.qualified_name));
+    put_ident(b, 7, prefix, r.parent);
+    b.int(8, Some(s.start_line.into()));
+    b.int(9, Some(s.start_character.into()));
+    b.int(10, Some(s.end_line.into()));
+    b.int(11, Some(s.end_character.into()));
+    b.str(12, Some(&s.signature));
+    b.str(13, s.doc.as_deref());
+    summary.clear();
+    analyze::summarize_into(
+        summary,
+        s.kind,
+        &s.qualified_name,
+        s.doc.as_deref(),
+        &s.signature,
+    );
+    b.str(14, Some(summary));
+    b.bool(15, s.is_public);
+    b.int(16, Some(s.lines.into()));
+    b.int(17, s.complexity.map(i64::from));
+    b.int(18, Some(incoming.into()));
+    b.int(19, Some(outgoing.into()));
+    b.int(20, Some(referenced.into()));
+}
+
 /// An identifier column's value: written from its parts, or null.
-fn put_ident(b: &mut BatchBuilder, col: usize, prefix: &str, id: Option<resolve::Ident>) {
+fn put_ident(b: &mut impl Cells, col: usize, prefix: &str, id: Option<resolve::Ident>) {
     match id.map(|id| id.parts(prefix)) {
         Some((parts, n)) => b.str_parts(col, &parts[..n]),
         None => b.str(col, None),
     }
 }
 
-fn edge_batch(source_id: &str, prefix: &str, rows: &[resolve::EdgeRow]) -> Result<RecordBatch> {
+fn edge_batch<'r, 'a: 'r>(
+    source_id: &str,
+    prefix: &str,
+    rows: impl Iterator<Item = &'r resolve::EdgeRow<'a>>,
+) -> Result<RecordBatch> {
     let mut b = BatchBuilder::new(EDGES.clone());
     for e in rows {
-        b.str(0, Some(source_id));
-        b.str(1, Some(e.kind.as_str()));
-        put_ident(&mut b, 2, prefix, Some(e.source));
-        b.str(3, e.source_qname);
-        b.str(4, Some(e.source_path));
-        b.int(5, Some(e.line.into()));
-        b.int(6, Some(e.character.into()));
-        b.str(7, Some(e.target_name));
-        b.str(8, e.target_qualifier);
-        put_ident(&mut b, 9, prefix, e.target);
-        b.str(10, Some(e.resolution));
+        edge_cells(&mut b, (source_id, prefix), e);
     }
     b.finish()
+}
+
+/// An edge row's values, in the `edges` table's column order.
+fn edge_cells(b: &mut impl Cells, (source_id, prefix): (&str, &str), e: &resolve::EdgeRow) {
+    b.str(0, Some(source_id));
+    b.str(1, Some(e.kind.as_str()));
+    put_ident(b, 2, prefix, Some(e.source));
+    b.str(3, e.source_qname);
+    b.str(4, Some(e.source_path));
+    b.int(5, Some(e.line.into()));
+    b.int(6, Some(e.character.into()));
+    b.str(7, Some(e.target_name));
+    b.str(8, e.target_qualifier);
+    put_ident(b, 9, prefix, e.target);
+    b.str(10, Some(e.resolution));
+}
+
+/// The digest of one file's edge rows.
+fn edge_digest(h: &mut digest::Hasher, ids: (&str, &str), rows: &[resolve::EdgeRow]) -> RowDigest {
+    h.start(ids.1);
+    for e in rows {
+        edge_cells(h, ids, e);
+    }
+    h.finish()
+}
+
+/// The digest of one file's symbol rows.
+fn symbol_digest(
+    h: &mut digest::Hasher,
+    ids: (&str, &str),
+    rows: &[resolve::SymbolRow],
+    counts: &[[u32; 3]],
+    summary: &mut String,
+) -> RowDigest {
+    h.start(ids.1);
+    for r in rows {
+        symbol_cells(h, ids, r, counts, summary);
+    }
+    h.finish()
 }
 
 /// Summaries for the CLI: counts by language, sorted by file count.

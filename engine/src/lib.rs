@@ -9,6 +9,8 @@ pub mod analyze;
 pub mod batch;
 /// What the derived indexes share: a per-process cache, format checks, clean-up.
 pub mod derived;
+/// Per-file digests of the symbols and edges rows: a small change rewrites only what differs.
+pub mod digest;
 /// Dense vectors from an embeddings endpoint (optional).
 pub mod embed;
 /// Errors by phase.

@@ -225,9 +225,10 @@ pub async fn append_reader(
 
 /// Remove a table's versions before `keep_from`: their manifests, and the data and deletion
 /// files no kept version references. `current` is the published version (it and any later
-/// one are never removed, whatever `keep_from` says). Every re-index that changes anything
-/// writes a new version of `symbols` and `edges` (the registry's: ~250 MB), so without this
-/// a store grows by that much per run. Returns the bytes removed.
+/// one are never removed, whatever `keep_from` says). A re-index after a large change writes
+/// whole new versions of `symbols` and `edges` (the registry's: ~250 MB), and a small one
+/// leaves deleted rows behind, so without this a store grows with every run. Returns the
+/// bytes removed.
 pub async fn remove_versions_before(
     store: &Store,
     source_id: &str,
@@ -249,7 +250,8 @@ pub async fn remove_versions_before(
     Ok(stats.bytes_removed)
 }
 
-/// Fragments a table updated in place (`files`) may have before an update compacts it.
+/// Fragments a table updated in place (`files`; `symbols` and `edges` after a small change)
+/// may have before an update compacts it.
 const MAX_FRAGMENTS: usize = 32;
 
 /// Merge the small fragments in-place updates leave behind (each update appends one, holding
@@ -295,5 +297,36 @@ pub async fn delete_where_any(ds: &mut Dataset, table: &str, conditions: &[Strin
             .await
             .map_err(|e| StorageError::lance(table, e))?;
     }
+    Ok(ds.version().version)
+}
+
+/// Delete the rows whose `column` is one of `values`, a bounded list per commit; returns the
+/// resulting version.
+pub async fn delete_where_in(
+    ds: &mut Dataset,
+    table: &str,
+    column: &str,
+    values: &[&str],
+) -> Result<u64> {
+    for chunk in values.chunks(512) {
+        let list = chunk
+            .iter()
+            .map(|v| sql_literal(v))
+            .collect::<Vec<_>>()
+            .join(", ");
+        ds.delete(&format!("{column} IN ({list})"))
+            .await
+            .map_err(|e| StorageError::lance(table, e))?;
+    }
+    Ok(ds.version().version)
+}
+
+/// Record `key = value` in a table's configuration: a new version even when nothing else
+/// changed (an in-place update that deleted and appended nothing still gets a version of its
+/// own, which what is derived from it is keyed by). Returns the version.
+pub async fn set_config(ds: &mut Dataset, table: &str, key: &str, value: &str) -> Result<u64> {
+    ds.update_config([(key, value)])
+        .await
+        .map_err(|e| StorageError::lance(table, e))?;
     Ok(ds.version().version)
 }

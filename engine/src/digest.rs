@@ -1,0 +1,229 @@
+//! Per-file digests of the `symbols` and `edges` rows, so that a re-index after a small
+//! change rewrites only the rows that differ.
+//!
+//! A file's stored rows depend on more than its own content: edges resolve against every
+//! file's definitions, and a symbol row carries how often the rest of the repository calls
+//! and references it. So a re-index resolves every file again, but instead of rewriting both
+//! tables whole it compares each file's new rows with the published ones by digest, deletes
+//! the rows of the files that differ and appends their new rows (`index::update_rows`).
+//!
+//! The digests of a published pair of table versions are one object beside them,
+//! `sources/<id>/rows/symbols-<sv>.edges-<ev>.digests`, written with the tables and removed
+//! with the versions they describe. Without it (an older store, a lost object), a re-index
+//! rewrites both tables whole and writes it. A digest is the first 128 bits of SHA-256 over
+//! the row values as written (length-prefixed, with the identifier prefix first).
+
+use std::collections::HashMap;
+
+use quarry_storage::Store;
+use sha2::{Digest as _, Sha256};
+
+use crate::batch::Cells;
+use crate::derived::{CorruptIndex, Reader};
+
+/// A 128-bit digest of one file's rows in one table.
+pub type RowDigest = [u8; 16];
+
+/// The leading bytes of a digests object (its format).
+const MAGIC: &[u8; 8] = b"QRYDIG01";
+
+/// Feeds one file's row values into a digest (the column index is not needed: every row of
+/// a table gives its values in the same order). The buffer is kept between files.
+#[derive(Default)]
+pub struct Hasher {
+    buf: Vec<u8>,
+}
+
+impl Hasher {
+    /// Start a file's rows (the identifier prefix makes a renamed repository's rows differ).
+    pub fn start(&mut self, prefix: &str) {
+        self.buf.clear();
+        self.str(0, Some(prefix));
+    }
+
+    pub fn finish(&self) -> RowDigest {
+        let full = Sha256::digest(&self.buf);
+        let mut d = [0; 16];
+        d.copy_from_slice(&full[..16]);
+        d
+    }
+}
+
+impl Cells for Hasher {
+    fn str(&mut self, _: usize, s: Option<&str>) {
+        match s {
+            // Length-prefixed, so ("ab", "c") and ("a", "bc") differ; u32::MAX marks null.
+            Some(s) => {
+                self.buf.extend_from_slice(&(s.len() as u32).to_le_bytes());
+                self.buf.extend_from_slice(s.as_bytes());
+            }
+            None => self.buf.extend_from_slice(&u32::MAX.to_le_bytes()),
+        }
+    }
+
+    /// As the concatenated string (what the column holds).
+    fn str_parts(&mut self, _: usize, parts: &[&str]) {
+        let len: usize = parts.iter().map(|p| p.len()).sum();
+        self.buf.extend_from_slice(&(len as u32).to_le_bytes());
+        for p in parts {
+            self.buf.extend_from_slice(p.as_bytes());
+        }
+    }
+
+    fn int(&mut self, _: usize, v: Option<i64>) {
+        match v {
+            Some(v) => {
+                self.buf.push(1);
+                self.buf.extend_from_slice(&v.to_le_bytes());
+            }
+            None => self.buf.push(0),
+        }
+    }
+
+    fn bool(&mut self, _: usize, v: bool) {
+        self.buf.push(2 + u8::from(v));
+    }
+}
+
+/// Each file's digests: (edges rows, symbols rows), by path.
+pub type Digests = HashMap<String, (RowDigest, RowDigest)>;
+
+/// Where the digests of `symbols` at `sv` and `edges` at `ev` are stored.
+pub fn path(source_id: &str, (sv, ev): (u64, u64)) -> String {
+    format!("sources/{source_id}/rows/symbols-{sv:010}.edges-{ev:010}.digests")
+}
+
+/// Serialise digests, sorted by path (the same digests give the same bytes).
+pub fn encode(digests: &Digests) -> Vec<u8> {
+    let mut entries: Vec<_> = digests.iter().collect();
+    entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    let mut out = Vec::with_capacity(16 + entries.len() * 64);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&(entries.len() as u64).to_le_bytes());
+    for (path, (edges, symbols)) in entries {
+        out.extend_from_slice(&(path.len() as u32).to_le_bytes());
+        out.extend_from_slice(path.as_bytes());
+        out.extend_from_slice(edges);
+        out.extend_from_slice(symbols);
+    }
+    out
+}
+
+pub fn decode(bytes: &[u8]) -> Result<Digests, CorruptIndex> {
+    let mut r = Reader {
+        bytes,
+        at: 0,
+        what: "row digests",
+    };
+    if r.take(MAGIC.len())? != MAGIC {
+        return Err(CorruptIndex("row digests: unknown format".into()));
+    }
+    let n = u64::from_le_bytes(r.take(8)?.try_into().expect("8 bytes"));
+    let mut digests = Digests::with_capacity(n.min(1 << 24) as usize);
+    for _ in 0..n {
+        let len = u32::from_le_bytes(r.take(4)?.try_into().expect("4 bytes")) as usize;
+        let path = std::str::from_utf8(r.take(len)?)
+            .map_err(|_| CorruptIndex("row digests: a path is not UTF-8".into()))?
+            .to_string();
+        let edges: RowDigest = r.take(16)?.try_into().expect("16 bytes");
+        let symbols: RowDigest = r.take(16)?.try_into().expect("16 bytes");
+        digests.insert(path, (edges, symbols));
+    }
+    if r.at != bytes.len() {
+        return Err(CorruptIndex("row digests: trailing bytes".into()));
+    }
+    Ok(digests)
+}
+
+pub async fn save(
+    store: &Store,
+    source_id: &str,
+    versions: (u64, u64),
+    digests: &Digests,
+) -> quarry_storage::Result<()> {
+    store.put(&path(source_id, versions), encode(digests)).await
+}
+
+/// The digests of a published pair of versions; `None` when there are none to trust (never
+/// written, unreadable, or in another format): the caller then rewrites both tables.
+pub async fn load(store: &Store, source_id: &str, versions: (u64, u64)) -> Option<Digests> {
+    let bytes = match store.get(&path(source_id, versions)).await {
+        Ok(Some(b)) => b,
+        Ok(None) => return None,
+        Err(e) => {
+            tracing::warn!("reading the row digests of {source_id}: {e}");
+            return None;
+        }
+    };
+    match tokio::task::block_in_place(|| decode(&bytes)) {
+        Ok(d) => Some(d),
+        Err(e) => {
+            tracing::warn!("{source_id}: {e}; rewriting symbols and edges whole");
+            None
+        }
+    }
+}
+
+/// Remove the digests of `symbols` versions below `keep_from`.
+pub async fn remove_older(
+    store: &Store,
+    source_id: &str,
+    keep_from: u64,
+) -> quarry_storage::Result<()> {
+    let dir = format!("sources/{source_id}/rows/");
+    crate::derived::remove_older(store, &dir, "symbols-", keep_from).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digests_round_trip_and_reject_damage() {
+        let mut h = Hasher::default();
+        let mut digests = Digests::new();
+        for (i, path) in ["src/a.rs", "b/ü.py", ""].iter().enumerate() {
+            h.start("o/r");
+            h.str(0, Some(path));
+            h.int(1, Some(i as i64));
+            let e = h.finish();
+            h.int(2, None);
+            digests.insert(path.to_string(), (e, h.finish()));
+        }
+        let bytes = encode(&digests);
+        assert_eq!(decode(&bytes).unwrap(), digests);
+        assert!(decode(&bytes[..bytes.len() - 1]).is_err());
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(decode(&longer).is_err());
+        assert!(decode(b"QRYDIG99").is_err());
+    }
+
+    #[test]
+    fn values_are_delimited() {
+        let digest = |values: &[Option<&str>]| {
+            let mut h = Hasher::default();
+            h.start("p");
+            for v in values {
+                h.str(0, *v);
+            }
+            h.finish()
+        };
+        assert_ne!(
+            digest(&[Some("ab"), Some("c")]),
+            digest(&[Some("a"), Some("bc")])
+        );
+        assert_ne!(digest(&[None]), digest(&[Some("")]));
+        let mut h = Hasher::default();
+        h.start("p");
+        h.str_parts(0, &["a", "::", "b"]);
+        let joined = h.finish();
+        h.start("p");
+        h.str(0, Some("a::b"));
+        assert_eq!(
+            joined,
+            h.finish(),
+            "an identifier digests as its written value"
+        );
+    }
+}
