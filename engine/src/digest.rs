@@ -28,17 +28,47 @@ pub type RowDigest = [u8; 16];
 const MAGIC: &[u8; 8] = b"QRYDIG01";
 
 /// Feeds one file's row values into a digest (the column index is not needed: every row of
-/// a table gives its values in the same order). The buffer is kept between files.
+/// a table gives its values in the same order). Values every row repeats — the data source
+/// id, the identifier prefix, the file's own path — are fed as one-byte tags, which halves
+/// what is hashed; every other value is length-prefixed. So a digest covers exactly the
+/// values written, and two different rows never feed the same bytes. The buffers are kept
+/// between files.
 #[derive(Default)]
 pub struct Hasher {
     buf: Vec<u8>,
+    /// The data source id, the identifier prefix, the file's path.
+    known: [String; 3],
 }
 
+const NULL: u8 = 0;
+const LITERAL: u8 = 1;
+/// `KNOWN + i`: `known[i]`.
+const KNOWN: u8 = 2;
+const PARTS: u8 = 5;
+
 impl Hasher {
-    /// Start a file's rows (the identifier prefix makes a renamed repository's rows differ).
-    pub fn start(&mut self, prefix: &str) {
+    /// Start a file's rows: (data source id, identifier prefix) and its path.
+    pub fn start(&mut self, (source_id, prefix): (&str, &str), path: &str) {
         self.buf.clear();
-        self.str(0, Some(prefix));
+        for (k, v) in self.known.iter_mut().zip([source_id, prefix, path]) {
+            k.clear();
+            k.push_str(v);
+        }
+        // The prefix is in the digest even if no row writes it.
+        self.buf
+            .extend_from_slice(&(prefix.len() as u32).to_le_bytes());
+        self.buf.extend_from_slice(prefix.as_bytes());
+    }
+
+    fn value(&mut self, s: &str) {
+        match self.known.iter().position(|k| k == s) {
+            Some(i) => self.buf.push(KNOWN + i as u8),
+            None => {
+                self.buf.push(LITERAL);
+                self.buf.extend_from_slice(&(s.len() as u32).to_le_bytes());
+                self.buf.extend_from_slice(s.as_bytes());
+            }
+        }
     }
 
     pub fn finish(&self) -> RowDigest {
@@ -52,36 +82,31 @@ impl Hasher {
 impl Cells for Hasher {
     fn str(&mut self, _: usize, s: Option<&str>) {
         match s {
-            // Length-prefixed, so ("ab", "c") and ("a", "bc") differ; u32::MAX marks null.
-            Some(s) => {
-                self.buf.extend_from_slice(&(s.len() as u32).to_le_bytes());
-                self.buf.extend_from_slice(s.as_bytes());
-            }
-            None => self.buf.extend_from_slice(&u32::MAX.to_le_bytes()),
+            Some(s) => self.value(s),
+            None => self.buf.push(NULL),
         }
     }
 
-    /// As the concatenated string (what the column holds).
     fn str_parts(&mut self, _: usize, parts: &[&str]) {
-        let len: usize = parts.iter().map(|p| p.len()).sum();
-        self.buf.extend_from_slice(&(len as u32).to_le_bytes());
+        self.buf.push(PARTS);
+        self.buf.push(parts.len() as u8);
         for p in parts {
-            self.buf.extend_from_slice(p.as_bytes());
+            self.value(p);
         }
     }
 
     fn int(&mut self, _: usize, v: Option<i64>) {
         match v {
             Some(v) => {
-                self.buf.push(1);
+                self.buf.push(LITERAL);
                 self.buf.extend_from_slice(&v.to_le_bytes());
             }
-            None => self.buf.push(0),
+            None => self.buf.push(NULL),
         }
     }
 
     fn bool(&mut self, _: usize, v: bool) {
-        self.buf.push(2 + u8::from(v));
+        self.buf.push(KNOWN + u8::from(v));
     }
 }
 
@@ -183,7 +208,7 @@ mod tests {
         let mut h = Hasher::default();
         let mut digests = Digests::new();
         for (i, path) in ["src/a.rs", "b/ü.py", ""].iter().enumerate() {
-            h.start("o/r");
+            h.start(("id", "o/r"), path);
             h.str(0, Some(path));
             h.int(1, Some(i as i64));
             let e = h.finish();
@@ -200,30 +225,31 @@ mod tests {
     }
 
     #[test]
-    fn values_are_delimited() {
-        let digest = |values: &[Option<&str>]| {
+    fn different_values_digest_differently() {
+        let digest = |prefix: &str, values: &[Option<&str>], parts: &[&str]| {
             let mut h = Hasher::default();
-            h.start("p");
+            h.start(("id", prefix), "src/x.rs");
             for v in values {
                 h.str(0, *v);
             }
+            if !parts.is_empty() {
+                h.str_parts(1, parts);
+            }
             h.finish()
         };
-        assert_ne!(
-            digest(&[Some("ab"), Some("c")]),
-            digest(&[Some("a"), Some("bc")])
-        );
-        assert_ne!(digest(&[None]), digest(&[Some("")]));
-        let mut h = Hasher::default();
-        h.start("p");
-        h.str_parts(0, &["a", "::", "b"]);
-        let joined = h.finish();
-        h.start("p");
-        h.str(0, Some("a::b"));
-        assert_eq!(
-            joined,
-            h.finish(),
-            "an identifier digests as its written value"
-        );
+        let d = |values: &[Option<&str>]| digest("o/r", values, &[]);
+        assert_ne!(d(&[Some("ab"), Some("c")]), d(&[Some("a"), Some("bc")]));
+        assert_ne!(d(&[None]), d(&[Some("")]));
+        // A value equal to a repeated one (fed as a tag) against one that is not.
+        assert_ne!(d(&[Some("src/x.rs")]), d(&[Some("src/y.rs")]));
+        assert_ne!(d(&[Some("id")]), d(&[Some("o/r")]));
+        assert_ne!(d(&[Some("o/r")]), d(&[Some("o/r2")]));
+        // The prefix counts even when no row writes it.
+        assert_ne!(digest("o/r", &[], &[]), digest("o/s", &[], &[]));
+        // Identifiers by their parts: the path and qualified name split differently.
+        let ident = |path: &str, q: &str| digest("o/r", &[], &["o/r", "::", path, "::", q]);
+        assert_ne!(ident("src/x.rs", "a.b"), ident("src/x.rs", "a.c"));
+        assert_ne!(ident("src/x.rs", "a"), ident("src/y.rs", "a"));
+        assert_eq!(ident("src/x.rs", "a"), ident("src/x.rs", "a"));
     }
 }

@@ -2240,7 +2240,7 @@ fn write_rows(
                     .zip(unpacked.par_iter())
                     .map_init(digest::Hasher::default, |h, (fi, a)| {
                         let rows = resolver.edges(fi, a);
-                        let d = edge_digest(h, ids, &rows);
+                        let d = edge_digest(h, ids, &cx.analysed[fi].0, &rows);
                         (fi, rows, d)
                     })
                     .collect();
@@ -2279,7 +2279,7 @@ fn write_rows(
                     || (digest::Hasher::default(), String::new()),
                     |(h, summary), (fi, a)| {
                         let rows = resolver.symbols(fi, a);
-                        let d = symbol_digest(h, ids, &rows, &counts, summary);
+                        let d = symbol_digest(h, ids, &cx.analysed[fi].0, &rows, &counts, summary);
                         (fi, rows, d)
                     },
                 )
@@ -2355,7 +2355,10 @@ async fn update_rows(
                 .map_init(digest::Hasher::default, |h, (&fi, a)| {
                     let rows = resolver.edges(fi, a);
                     tally(&counts, rows.iter())?;
-                    Ok((edge_digest(h, ids, &rows), rows.len() as u64))
+                    Ok((
+                        edge_digest(h, ids, &cx.analysed[fi].0, &rows),
+                        rows.len() as u64,
+                    ))
                 })
                 .collect::<Result<_>>()?;
             for (&fi, (d, n)) in part.iter().zip(made) {
@@ -2421,7 +2424,7 @@ async fn update_rows(
                     |(h, summary), (&fi, a)| {
                         let rows = resolver.symbols(fi, a);
                         (
-                            symbol_digest(h, ids, &rows, &counts, summary),
+                            symbol_digest(h, ids, &cx.analysed[fi].0, &rows, &counts, summary),
                             rows.len() as u64,
                         )
                     },
@@ -2622,8 +2625,13 @@ fn edge_cells(b: &mut impl Cells, (source_id, prefix): (&str, &str), e: &resolve
 }
 
 /// The digest of one file's edge rows.
-fn edge_digest(h: &mut digest::Hasher, ids: (&str, &str), rows: &[resolve::EdgeRow]) -> RowDigest {
-    h.start(ids.1);
+fn edge_digest(
+    h: &mut digest::Hasher,
+    ids: (&str, &str),
+    path: &str,
+    rows: &[resolve::EdgeRow],
+) -> RowDigest {
+    h.start(ids, path);
     for e in rows {
         edge_cells(h, ids, e);
     }
@@ -2634,11 +2642,12 @@ fn edge_digest(h: &mut digest::Hasher, ids: (&str, &str), rows: &[resolve::EdgeR
 fn symbol_digest(
     h: &mut digest::Hasher,
     ids: (&str, &str),
+    path: &str,
     rows: &[resolve::SymbolRow],
     counts: &[[u32; 3]],
     summary: &mut String,
 ) -> RowDigest {
-    h.start(ids.1);
+    h.start(ids, path);
     for r in rows {
         symbol_cells(h, ids, r, counts, summary);
     }
