@@ -2186,6 +2186,32 @@ impl RowsCx<'_> {
             .collect()
     }
 
+    /// Each file's rows among `rows`, made for the files of `range` in order: (file number,
+    /// its rows, by `path_of` — a row's file path). An error if a row is out of place.
+    fn runs<'r, T>(
+        &self,
+        range: std::ops::Range<usize>,
+        rows: &'r [T],
+        path_of: impl Fn(&T) -> &str,
+    ) -> Result<Vec<(usize, &'r [T])>> {
+        let mut runs = Vec::with_capacity(range.len());
+        let mut at = 0;
+        for fi in range {
+            let path = self.analysed[fi].0.as_str();
+            let start = at;
+            while at < rows.len() && path_of(&rows[at]) == path {
+                at += 1;
+            }
+            runs.push((fi, &rows[start..at]));
+        }
+        if at != rows.len() {
+            return Err(EngineError::Internal(
+                "rows out of file order while digesting them".into(),
+            ));
+        }
+        Ok(runs)
+    }
+
     /// The files of `files` (ascending), unpacked chunk by chunk: `f` gets each chunk's
     /// file numbers and analyses.
     fn for_each_chunk(
@@ -2235,22 +2261,27 @@ fn write_rows(
             cx.progress,
             |range| {
                 let unpacked = cx.unpack(range.clone())?;
-                let per_file: Vec<(usize, Vec<resolve::EdgeRow>, RowDigest)> = range
+                let rows: Vec<resolve::EdgeRow> = range
+                    .clone()
                     .into_par_iter()
                     .zip(unpacked.par_iter())
-                    .map_init(digest::Hasher::default, |h, (fi, a)| {
-                        let rows = resolver.edges(fi, a);
-                        let d = edge_digest(h, ids, &cx.analysed[fi].0, &rows);
-                        (fi, rows, d)
+                    .flat_map_iter(|(fi, a)| resolver.edges(fi, a))
+                    .collect();
+                let runs = cx.runs(range, &rows, |e| e.source_path)?;
+                let made_here: Vec<(usize, Option<RowDigest>, Option<RowDigest>)> = runs
+                    .par_iter()
+                    .map_init(digest::Hasher::default, |h, &(fi, rows)| {
+                        (
+                            fi,
+                            Some(edge_digest(h, ids, &cx.analysed[fi].0, rows)),
+                            None,
+                        )
                     })
                     .collect();
-                record(
-                    &made,
-                    per_file.iter().map(|(fi, _, d)| (*fi, Some(*d), None)),
-                )?;
-                let rows = per_file.iter().flat_map(|(_, rows, _)| rows);
-                tally(&counts, rows.clone())?;
-                let n = rows.clone().count() as u64;
+                record(&made, made_here.into_iter())?;
+                tally(&counts, rows.iter())?;
+                let n = rows.len() as u64;
+                let rows = rows.iter();
                 Ok((edge_batch(ids.0, ids.1, rows)?, n))
             },
         )?
@@ -2272,24 +2303,26 @@ fn write_rows(
         cx.progress,
         |range| {
             let unpacked = cx.unpack(range.clone())?;
-            let per_file: Vec<(usize, Vec<resolve::SymbolRow>, RowDigest)> = range
+            let rows: Vec<resolve::SymbolRow> = range
+                .clone()
                 .into_par_iter()
                 .zip(unpacked.par_iter())
+                .flat_map_iter(|(fi, a)| resolver.symbols(fi, a))
+                .collect();
+            let runs = cx.runs(range, &rows, |r| r.path)?;
+            let made_here: Vec<(usize, Option<RowDigest>, Option<RowDigest>)> = runs
+                .par_iter()
                 .map_init(
                     || (digest::Hasher::default(), String::new()),
-                    |(h, summary), (fi, a)| {
-                        let rows = resolver.symbols(fi, a);
-                        let d = symbol_digest(h, ids, &cx.analysed[fi].0, &rows, &counts, summary);
-                        (fi, rows, d)
+                    |(h, summary), &(fi, rows)| {
+                        let d = symbol_digest(h, ids, &cx.analysed[fi].0, rows, &counts, summary);
+                        (fi, None, Some(d))
                     },
                 )
                 .collect();
-            record(
-                &made,
-                per_file.iter().map(|(fi, _, d)| (*fi, None, Some(*d))),
-            )?;
-            let rows = per_file.iter().flat_map(|(_, rows, _)| rows);
-            let n = rows.clone().count() as u64;
+            record(&made, made_here.into_iter())?;
+            let n = rows.len() as u64;
+            let rows = rows.iter();
             Ok((symbol_batch(ids.0, ids.1, rows, &counts)?, n))
         },
     )?;
