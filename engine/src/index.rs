@@ -2186,6 +2186,34 @@ impl RowsCx<'_> {
             .collect()
     }
 
+    /// A chunk's rows, made per file in parallel (`make`) and kept in file order, and each
+    /// file's digest of its own rows (`digest` gets a hasher, a scratch string, the path and
+    /// the rows; `path_of` tells a row's file).
+    fn rows_digested<'b, T: Send + Sync>(
+        &self,
+        range: std::ops::Range<usize>,
+        unpacked: &'b [FileAnalysis],
+        make: impl Fn(usize, &'b FileAnalysis) -> Vec<T> + Send + Sync,
+        path_of: impl Fn(&T) -> &str,
+        digest: impl Fn(&mut digest::Hasher, &mut String, &str, &[T]) -> RowDigest + Send + Sync,
+    ) -> Result<(Vec<T>, Vec<(usize, RowDigest)>)> {
+        let rows: Vec<T> = range
+            .clone()
+            .into_par_iter()
+            .zip(unpacked.par_iter())
+            .flat_map_iter(|(fi, a)| make(fi, a))
+            .collect();
+        let made = self
+            .runs(range, &rows, path_of)?
+            .par_iter()
+            .map_init(
+                || (digest::Hasher::default(), String::new()),
+                |(h, scratch), &(fi, rows)| (fi, digest(h, scratch, &self.analysed[fi].0, rows)),
+            )
+            .collect();
+        Ok((rows, made))
+    }
+
     /// Each file's rows among `rows`, made for the files of `range` in order: (file number,
     /// its rows, by `path_of` — a row's file path). An error if a row is out of place.
     fn runs<'r, T>(
@@ -2261,24 +2289,14 @@ fn write_rows(
             cx.progress,
             |range| {
                 let unpacked = cx.unpack(range.clone())?;
-                let rows: Vec<resolve::EdgeRow> = range
-                    .clone()
-                    .into_par_iter()
-                    .zip(unpacked.par_iter())
-                    .flat_map_iter(|(fi, a)| resolver.edges(fi, a))
-                    .collect();
-                let runs = cx.runs(range, &rows, |e| e.source_path)?;
-                let made_here: Vec<(usize, Option<RowDigest>, Option<RowDigest>)> = runs
-                    .par_iter()
-                    .map_init(digest::Hasher::default, |h, &(fi, rows)| {
-                        (
-                            fi,
-                            Some(edge_digest(h, ids, &cx.analysed[fi].0, rows)),
-                            None,
-                        )
-                    })
-                    .collect();
-                record(&made, made_here.into_iter())?;
+                let (rows, made_here) = cx.rows_digested(
+                    range,
+                    &unpacked,
+                    |fi, a| resolver.edges(fi, a),
+                    |e| e.source_path,
+                    |h, _, path, rows| edge_digest(h, ids, path, rows),
+                )?;
+                record(&made, &made_here, 0)?;
                 tally(&counts, rows.iter())?;
                 let n = rows.len() as u64;
                 let rows = rows.iter();
@@ -2303,24 +2321,14 @@ fn write_rows(
         cx.progress,
         |range| {
             let unpacked = cx.unpack(range.clone())?;
-            let rows: Vec<resolve::SymbolRow> = range
-                .clone()
-                .into_par_iter()
-                .zip(unpacked.par_iter())
-                .flat_map_iter(|(fi, a)| resolver.symbols(fi, a))
-                .collect();
-            let runs = cx.runs(range, &rows, |r| r.path)?;
-            let made_here: Vec<(usize, Option<RowDigest>, Option<RowDigest>)> = runs
-                .par_iter()
-                .map_init(
-                    || (digest::Hasher::default(), String::new()),
-                    |(h, summary), &(fi, rows)| {
-                        let d = symbol_digest(h, ids, &cx.analysed[fi].0, rows, &counts, summary);
-                        (fi, None, Some(d))
-                    },
-                )
-                .collect();
-            record(&made, made_here.into_iter())?;
+            let (rows, made_here) = cx.rows_digested(
+                range,
+                &unpacked,
+                |fi, a| resolver.symbols(fi, a),
+                |r| r.path,
+                |h, summary, path, rows| symbol_digest(h, ids, path, rows, &counts, summary),
+            )?;
+            record(&made, &made_here, 1)?;
             let n = rows.len() as u64;
             let rows = rows.iter();
             Ok((symbol_batch(ids.0, ids.1, rows, &counts)?, n))
@@ -2333,18 +2341,18 @@ fn write_rows(
     Ok((sv, ev, n_symbols, n_edges))
 }
 
-/// Store digests by file number (edges', symbols', or both).
+/// Store digests by file number, as the edges' (`which` 0) or the symbols' (1).
 fn record(
     into: &Mutex<Vec<(RowDigest, RowDigest)>>,
-    made: impl Iterator<Item = (usize, Option<RowDigest>, Option<RowDigest>)>,
+    made: &[(usize, RowDigest)],
+    which: usize,
 ) -> Result<()> {
     let mut into = into
         .lock()
         .map_err(|_| EngineError::Internal("poisoned".into()))?;
-    for (fi, e, s) in made {
+    for &(fi, d) in made {
         if let Some(slot) = into.get_mut(fi) {
-            slot.0 = e.unwrap_or(slot.0);
-            slot.1 = s.unwrap_or(slot.1);
+            *(if which == 0 { &mut slot.0 } else { &mut slot.1 }) = d;
         }
     }
     Ok(())
@@ -2369,7 +2377,7 @@ async fn update_rows(
     digests: &mut [(RowDigest, RowDigest)],
 ) -> Result<Option<(u64, u64, u64, u64)>> {
     let ids = cx.ids;
-    let all: Vec<usize> = (0..cx.analysed.len()).collect();
+    let files = cx.analysed.len();
     let present: HashSet<&str> = cx.analysed.iter().map(|(p, _, _)| p.as_str()).collect();
     let gone: Vec<&str> = published
         .keys()
@@ -2379,37 +2387,33 @@ async fn update_rows(
     // Edges: every file's rows digested (and tallied for the symbols' counts).
     let counts: Mutex<Vec<[u32; 3]>> = Mutex::new(vec![[0; 3]; resolver.symbol_count()]);
     let mut n_edges = 0;
-    tokio::task::block_in_place(|| {
+    tokio::task::block_in_place(|| -> Result<()> {
         let resolver = &*resolver;
-        cx.for_each_chunk(&all, |part, unpacked| {
-            let made: Vec<(RowDigest, u64)> = part
-                .par_iter()
-                .zip(unpacked.par_iter())
-                .map_init(digest::Hasher::default, |h, (&fi, a)| {
-                    let rows = resolver.edges(fi, a);
-                    tally(&counts, rows.iter())?;
-                    Ok((
-                        edge_digest(h, ids, &cx.analysed[fi].0, &rows),
-                        rows.len() as u64,
-                    ))
-                })
-                .collect::<Result<_>>()?;
-            for (&fi, (d, n)) in part.iter().zip(made) {
+        for range in cx.chunks {
+            let unpacked = cx.unpack(range.clone())?;
+            let (rows, made) = cx.rows_digested(
+                range.clone(),
+                &unpacked,
+                |fi, a| resolver.edges(fi, a),
+                |e| e.source_path,
+                |h, _, path, rows| edge_digest(h, ids, path, rows),
+            )?;
+            tally(&counts, rows.iter())?;
+            n_edges += rows.len() as u64;
+            for (fi, d) in made {
                 digests[fi].0 = d;
-                n_edges += n;
             }
-            cx.progress.advance(part.len() as u64, 0);
-            Ok(())
-        })
+            cx.progress.advance(range.len() as u64, 0);
+        }
+        Ok(())
     })?;
     let differ = |pick: fn(&(RowDigest, RowDigest)) -> RowDigest, digests: &[_]| -> Vec<usize> {
-        all.iter()
-            .copied()
+        (0..files)
             .filter(|&fi| published.get(&cx.analysed[fi].0).map(pick) != Some(pick(&digests[fi])))
             .collect()
     };
     let edges_differ = differ(|d| d.0, digests);
-    if edges_differ.len() + gone.len() > max_in_place(all.len()) {
+    if edges_differ.len() + gone.len() > max_in_place(files) {
         return Ok(None);
     }
     cx.progress.phase(
@@ -2443,33 +2447,26 @@ async fn update_rows(
         .into_inner()
         .map_err(|_| EngineError::Internal("poisoned".into()))?;
     // Symbols: every file's rows digested, with the final counts.
-    cx.progress
-        .phase("comparing symbols", Some(all.len() as u64));
+    cx.progress.phase("comparing symbols", Some(files as u64));
     let mut n_symbols = 0;
     let resolver = &*resolver;
-    tokio::task::block_in_place(|| {
-        cx.for_each_chunk(&all, |part, unpacked| {
-            let made: Vec<(RowDigest, u64)> = part
-                .par_iter()
-                .zip(unpacked.par_iter())
-                .map_init(
-                    || (digest::Hasher::default(), String::new()),
-                    |(h, summary), (&fi, a)| {
-                        let rows = resolver.symbols(fi, a);
-                        (
-                            symbol_digest(h, ids, &cx.analysed[fi].0, &rows, &counts, summary),
-                            rows.len() as u64,
-                        )
-                    },
-                )
-                .collect();
-            for (&fi, (d, n)) in part.iter().zip(made) {
+    tokio::task::block_in_place(|| -> Result<()> {
+        for range in cx.chunks {
+            let unpacked = cx.unpack(range.clone())?;
+            let (rows, made) = cx.rows_digested(
+                range.clone(),
+                &unpacked,
+                |fi, a| resolver.symbols(fi, a),
+                |r| r.path,
+                |h, summary, path, rows| symbol_digest(h, ids, path, rows, &counts, summary),
+            )?;
+            n_symbols += rows.len() as u64;
+            for (fi, d) in made {
                 digests[fi].1 = d;
-                n_symbols += n;
             }
-            cx.progress.advance(part.len() as u64, 0);
-            Ok(())
-        })
+            cx.progress.advance(range.len() as u64, 0);
+        }
+        Ok(())
     })?;
     let symbols_differ = differ(|d| d.1, digests);
     cx.progress.phase(
