@@ -48,12 +48,13 @@ const VENDORED_DIRS: &[&str] = &[
     "third_party",
     "third-party",
     "bower_components",
-    "__pycache__",
     ".venv",
     "venv",
     "site-packages",
     "Pods",
 ];
+/// Directory names whose contents are generated (Python's bytecode caches).
+const GENERATED_DIRS: &[&str] = &["__pycache__"];
 /// File names and suffixes of generated files.
 const GENERATED_NAMES: &[&str] = &[
     "package-lock.json",
@@ -70,6 +71,8 @@ const GENERATED_SUFFIXES: &[&str] = &[
     ".min.css",
     ".pb.go",
     "_pb2.py",
+    ".pyc",
+    ".pyo",
     ".generated.cs",
     ".g.dart",
     ".map",
@@ -147,7 +150,10 @@ fn classify_path(path: &str, size: u64, max: u64) -> Option<&'static str> {
     if path.split('/').any(|c| VENDORED_DIRS.contains(&c)) {
         return Some("vendored");
     }
-    if GENERATED_NAMES.contains(&name) || GENERATED_SUFFIXES.iter().any(|s| name.ends_with(s)) {
+    if path.split('/').any(|c| GENERATED_DIRS.contains(&c))
+        || GENERATED_NAMES.contains(&name)
+        || GENERATED_SUFFIXES.iter().any(|s| name.ends_with(s))
+    {
         return Some("generated");
     }
     if size > max {
@@ -2801,6 +2807,13 @@ mod tests {
     fn classification() {
         assert_eq!(classify_path("vendor/x.go", 10, 100), Some("vendored"));
         assert_eq!(classify_path("web/app.min.js", 10, 100), Some("generated"));
+        // Python's bytecode caches are build output, not dependencies.
+        assert_eq!(
+            classify_path("lib/__pycache__/a.cpython-311.pyc", 10, 100),
+            Some("generated")
+        );
+        assert_eq!(classify_path("old/a.pyc", 10, 100), Some("generated"));
+        assert_eq!(classify_path("src/__pycache__.py", 10, 100), None);
         assert_eq!(classify_path("big.rs", 101, 100), Some("oversized"));
         assert_eq!(classify_path("src/lib.rs", 10, 100), None);
         assert_eq!(classify_content(b"a\0b").unwrap_err(), "binary");
