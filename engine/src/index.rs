@@ -1812,9 +1812,11 @@ async fn load_previous_analyses(
         return Err(EngineError::Internal("snapshot without analysis".into()));
     };
     let mut loader = Loader::new(wanted, prefix, frames.cloned());
-    // Both tables are in path order (files are listed sorted by path, and both are written
-    // in that order): read them side by side, so a file is packed as soon as its symbols and
-    // its edges are both read, and only the files in between are held as structs.
+    // Both tables are in path order when written whole (files are listed sorted by path, and
+    // both are written in that order): read them side by side, so a file is packed as soon as
+    // its symbols and its edges are both read, and only the files in between are held as
+    // structs. Files updated in place (`update_rows`) come after, out of order; their rows
+    // are merged all the same (`Loader::take`).
     let symbols = tables::open_table(store, &source.id, "symbols", sv).await?;
     let mut symbol_batches =
         tables::scan_stream(&symbols, "symbols", Loader::SYMBOL_COLUMNS).await?;
