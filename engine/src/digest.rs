@@ -11,7 +11,7 @@
 //! `sources/<id>/rows/symbols-<sv>.edges-<ev>.digests`, written with the tables and removed
 //! with the versions they describe. Without it (an older store, a lost object), a re-index
 //! rewrites both tables whole and writes it. A digest is the first 128 bits of SHA-256 over
-//! the row values as written (length-prefixed, with the identifier prefix first).
+//! the row values as written ([`Hasher`]).
 
 use std::collections::HashMap;
 

@@ -2268,6 +2268,39 @@ impl RowsCx<'_> {
     }
 }
 
+/// A chunk's edge rows, and each file's digest of its own.
+fn edge_rows<'b>(
+    cx: &RowsCx<'_>,
+    resolver: &'b resolve::Resolver<'_>,
+    range: std::ops::Range<usize>,
+    unpacked: &'b [FileAnalysis],
+) -> Result<(Vec<resolve::EdgeRow<'b>>, Vec<(usize, RowDigest)>)> {
+    cx.rows_digested(
+        range,
+        unpacked,
+        |fi, a| resolver.edges(fi, a),
+        |e| e.source_path,
+        |h, _, path, rows| edge_digest(h, cx.ids, path, rows),
+    )
+}
+
+/// A chunk's symbol rows (with their relationship `counts`), and each file's digest of its own.
+fn symbol_rows<'b>(
+    cx: &RowsCx<'_>,
+    resolver: &'b resolve::Resolver<'_>,
+    range: std::ops::Range<usize>,
+    unpacked: &'b [FileAnalysis],
+    counts: &[[u32; 3]],
+) -> Result<(Vec<resolve::SymbolRow<'b>>, Vec<(usize, RowDigest)>)> {
+    cx.rows_digested(
+        range,
+        unpacked,
+        |fi, a| resolver.symbols(fi, a),
+        |r| r.path,
+        |h, summary, path, rows| symbol_digest(h, cx.ids, path, rows, counts, summary),
+    )
+}
+
 /// Write both tables whole (a first index, a large change, or no digests to compare with),
 /// and each file's row digests into `digests`. Streaming: rows are resolved per file chunk
 /// straight into Arrow batches that Lance consumes, so no repository-wide row set is ever
@@ -2297,18 +2330,10 @@ fn write_rows(
             cx.progress,
             |range| {
                 let unpacked = cx.unpack(range.clone())?;
-                let (rows, made_here) = cx.rows_digested(
-                    range,
-                    &unpacked,
-                    |fi, a| resolver.edges(fi, a),
-                    |e| e.source_path,
-                    |h, _, path, rows| edge_digest(h, ids, path, rows),
-                )?;
+                let (rows, made_here) = edge_rows(cx, resolver, range, &unpacked)?;
                 record(&made, &made_here, 0)?;
                 tally(&counts, rows.iter())?;
-                let n = rows.len() as u64;
-                let rows = rows.iter();
-                Ok((edge_batch(ids.0, ids.1, rows)?, n))
+                Ok((edge_batch(ids.0, ids.1, rows.iter())?, rows.len() as u64))
             },
         )?
     };
@@ -2329,17 +2354,10 @@ fn write_rows(
         cx.progress,
         |range| {
             let unpacked = cx.unpack(range.clone())?;
-            let (rows, made_here) = cx.rows_digested(
-                range,
-                &unpacked,
-                |fi, a| resolver.symbols(fi, a),
-                |r| r.path,
-                |h, summary, path, rows| symbol_digest(h, ids, path, rows, &counts, summary),
-            )?;
+            let (rows, made_here) = symbol_rows(cx, resolver, range, &unpacked, &counts)?;
             record(&made, &made_here, 1)?;
             let n = rows.len() as u64;
-            let rows = rows.iter();
-            Ok((symbol_batch(ids.0, ids.1, rows, &counts)?, n))
+            Ok((symbol_batch(ids.0, ids.1, rows.iter(), &counts)?, n))
         },
     )?;
     let made = made
@@ -2399,13 +2417,7 @@ async fn update_rows(
         let resolver = &*resolver;
         for range in cx.chunks {
             let unpacked = cx.unpack(range.clone())?;
-            let (rows, made) = cx.rows_digested(
-                range.clone(),
-                &unpacked,
-                |fi, a| resolver.edges(fi, a),
-                |e| e.source_path,
-                |h, _, path, rows| edge_digest(h, ids, path, rows),
-            )?;
+            let (rows, made) = edge_rows(cx, resolver, range.clone(), &unpacked)?;
             tally(&counts, rows.iter())?;
             n_edges += rows.len() as u64;
             for (fi, d) in made {
@@ -2461,13 +2473,7 @@ async fn update_rows(
     tokio::task::block_in_place(|| -> Result<()> {
         for range in cx.chunks {
             let unpacked = cx.unpack(range.clone())?;
-            let (rows, made) = cx.rows_digested(
-                range.clone(),
-                &unpacked,
-                |fi, a| resolver.symbols(fi, a),
-                |r| r.path,
-                |h, summary, path, rows| symbol_digest(h, ids, path, rows, &counts, summary),
-            )?;
+            let (rows, made) = symbol_rows(cx, resolver, range.clone(), &unpacked, &counts)?;
             n_symbols += rows.len() as u64;
             for (fi, d) in made {
                 digests[fi].1 = d;

@@ -300,25 +300,22 @@ pub async fn delete_where_any(ds: &mut Dataset, table: &str, conditions: &[Strin
     Ok(ds.version().version)
 }
 
-/// Delete the rows whose `column` is one of `values`, a bounded list per commit; returns the
-/// resulting version.
+/// Delete the rows whose `column` is one of `values` (through [`delete_where_any`], an
+/// `IN` list of up to 512 values per condition); returns the resulting version.
 pub async fn delete_where_in(
     ds: &mut Dataset,
     table: &str,
     column: &str,
     values: &[&str],
 ) -> Result<u64> {
-    for chunk in values.chunks(512) {
-        let list = chunk
-            .iter()
-            .map(|v| sql_literal(v))
-            .collect::<Vec<_>>()
-            .join(", ");
-        ds.delete(&format!("{column} IN ({list})"))
-            .await
-            .map_err(|e| StorageError::lance(table, e))?;
-    }
-    Ok(ds.version().version)
+    let conditions: Vec<String> = values
+        .chunks(512)
+        .map(|chunk| {
+            let list: Vec<String> = chunk.iter().map(|v| sql_literal(v)).collect();
+            format!("{column} IN ({})", list.join(", "))
+        })
+        .collect();
+    delete_where_any(ds, table, &conditions).await
 }
 
 /// Record `key = value` in a table's configuration: a new version even when nothing else
