@@ -598,12 +598,13 @@ impl<'s> Walker<'s> {
         if let Some(edges) = rules::heritage(lang, up, node, self.src) {
             // Heritage clauses are children of the type they belong to, so the enclosing
             // symbol is the source; a Rust `impl Trait for T` names its source `T` itself.
-            for (kind, target, source_override) in edges {
+            for (kind, target, qualifier, source_override) in edges {
                 let source = source_override
                     .map(Arc::from)
                     .or_else(|| self.source_of(scope));
                 let text = self.text(target);
-                self.push_edge(kind, source, target, text, None);
+                let qualifier = qualifier.map(|q| self.text(q));
+                self.push_edge(kind, source, target, text, qualifier);
             }
             return;
         }

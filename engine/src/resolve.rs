@@ -4,6 +4,7 @@
 //! | resolution      | meaning                                                            |
 //! |-----------------|--------------------------------------------------------------------|
 //! | `same_class`    | `self.f()` / `this.f()`: a member of the caller's own type         |
+//! | `inherited`     | `self.f()` / `super().f()`: a member of a base of the caller's type |
 //! | `qualified`     | `Type::f()` / `Type.f()`: a member of the named type               |
 //! | `same_file`     | a definition of that name in the same file                         |
 //! | `import`        | a definition the file imports (by name or module path)             |
@@ -120,7 +121,25 @@ const IMPORTABLE: &[&str] = &[
     "module",
     "macro",
 ];
-const SELF_WORDS: &[&str] = &["self", "this", "Self", "cls", "@", "$this", "base", "super"];
+const SELF_WORDS: &[&str] = &["self", "this", "Self", "cls", "@", "$this"];
+
+/// Does qualifier `q` of a call name the caller's base type in `language` (`super().f()` and
+/// Python 2's `super(Cls, self).f()`, `super.f()`, C#'s `base.F()`, PHP's `parent::f()`)?
+/// By language: elsewhere `base` and `parent` are ordinary names (a module, a variable).
+fn is_super(language: &str, q: &str) -> bool {
+    match language {
+        "python" => q == "super()" || q.starts_with("super("),
+        "csharp" => q == "base",
+        "php" => q == "parent",
+        _ => q == "super",
+    }
+}
+
+/// How many levels of base types a `self.f()` call looks up through, and how many base
+/// types at most (types are known by name, so a common name such as `Error` gathers the bases
+/// of every type so named).
+const MAX_BASE_DEPTH: usize = 8;
+const MAX_BASES: usize = 64;
 
 /// A definition: (file index, symbol index in the file).
 type Cand = (u32, u32);
@@ -202,6 +221,15 @@ impl<'a> Cands<'_, 'a> {
         }
     }
 
+    /// The first candidate (within [`SCAN_LIMIT`]) that is a member of some type.
+    fn member_where(&self, ix: &Index<'a>, keep: impl Fn(Cand) -> bool) -> Option<Cand> {
+        self.all
+            .iter()
+            .take(SCAN_LIMIT)
+            .copied()
+            .find(|&c| ix.parent(c).is_some() && keep(c))
+    }
+
     fn with_parent_last(&self, ix: &Index<'a>, last: &str) -> Option<Cand> {
         match &self.maps {
             Some(m) => m.by_parent_last.get(last).copied(),
@@ -245,6 +273,9 @@ struct Index<'a> {
     cand_maps: HashMap<u32, CandMaps<'a>>,
     by_path: HashMap<&'a str, usize>,
     imports: Vec<Vec<(&'a str, Option<&'a str>)>>,
+    /// Every inheritance or implementation clause as (the type's name, the base's name),
+    /// sorted: the bases of a type, by name (its last segment), are one run.
+    bases: Vec<(&'a str, &'a str)>,
     /// Each directory whose files are consecutive in `files` (all of them in a listing,
     /// which is depth first or sorted by path): the first and last file number under it.
     dir_ranges: HashMap<&'a str, (u32, u32)>,
@@ -374,6 +405,14 @@ impl<'a> Index<'a> {
             .map(|(fi, f)| (f.path, fi))
             .collect();
         let imports = files.iter().map(|f| f.names.imports().collect()).collect();
+        let mut bases: Vec<(&'a str, &'a str)> = files
+            .iter()
+            .flat_map(|f| f.names.heritage())
+            .map(|(ty, base)| (last_segment(ty), base))
+            .filter(|(ty, base)| ty != base)
+            .collect();
+        bases.sort_unstable();
+        bases.dedup();
         // (first, last, count) of the files under each directory.
         let mut spans: HashMap<&'a str, (u32, u32, u32)> = HashMap::default();
         for (fi, f) in files.iter().enumerate() {
@@ -397,8 +436,49 @@ impl<'a> Index<'a> {
             cand_maps,
             by_path,
             imports,
+            bases,
             dir_ranges,
         }
+    }
+
+    /// The bases of the types named `ty` (by their last segment).
+    fn bases_of<'s>(&'s self, ty: &'s str) -> impl Iterator<Item = &'a str> + 's {
+        let from = self.bases.partition_point(|&(t, _)| t < ty);
+        self.bases[from..]
+            .iter()
+            .take_while(move |&&(t, _)| t == ty)
+            .map(|&(_, b)| b)
+    }
+
+    /// A member of a base type of `ty`, the nearest base first (breadth first up the
+    /// inheritance and implementation clauses, by type name, at most [`MAX_BASE_DEPTH`] levels
+    /// and [`MAX_BASES`] types).
+    fn inherited(&self, cands: &Cands<'_, 'a>, ty: &str) -> Option<Cand> {
+        let mut seen: Vec<&str> = vec![ty];
+        let mut level: Vec<&str> = vec![ty];
+        for _ in 0..MAX_BASE_DEPTH {
+            let mut next = Vec::new();
+            for t in level {
+                for base in self.bases_of(t) {
+                    if seen.contains(&base) {
+                        continue;
+                    }
+                    if seen.len() > MAX_BASES {
+                        return None;
+                    }
+                    if let Some(c) = cands.with_parent_last(self, base) {
+                        return Some(c);
+                    }
+                    seen.push(base);
+                    next.push(base);
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            level = next;
+        }
+        None
     }
 
     /// The candidates of `name` for an edge of `kind` from a file in `language`.
@@ -451,11 +531,40 @@ impl<'a> Index<'a> {
         {
             return Some((c, "import"));
         }
+        // `self.f()` and `super().f()` call a member of the caller's type or of one of its
+        // bases: never a free function, whatever else is nearer.
+        let mut members_only = false;
+        // For `super().f()`: the caller's own type, whose members are not targets.
+        let mut not_of: Option<&str> = None;
         if let Some(q) = qualifier {
             let q = q.trim();
-            if SELF_WORDS.contains(&q) || q.starts_with("self.") || q.starts_with("this.") {
-                // A member of the caller's own type: the source's parent prefix.
-                if let Some((own, _)) = source_qname.and_then(|s| s.rsplit_once('.')) {
+            let own = source_qname
+                .and_then(|s| s.rsplit_once('.'))
+                .map(|(own, _)| own);
+            let sup = kind == EdgeKind::Calls && is_super(self.files[fi].language, q);
+            if SELF_WORDS.contains(&q) || sup {
+                members_only = kind == EdgeKind::Calls;
+                not_of = own.filter(|_| sup);
+                if let Some(own) = own {
+                    // A member of the caller's own type: the source's parent prefix.
+                    let hit = (!sup)
+                        .then(|| {
+                            cands
+                                .in_file_with_parent(self, fi as u32, own)
+                                .or_else(|| cands.with_parent_last(self, last_segment(own)))
+                        })
+                        .flatten();
+                    if let Some(c) = hit {
+                        return Some((c, "same_class"));
+                    }
+                    if let Some(c) = self.inherited(&cands, last_segment(own)) {
+                        return Some((c, "inherited"));
+                    }
+                }
+            } else if q.starts_with("self.") || q.starts_with("this.") {
+                // `self.field.f()`: a member of some type (first the caller's own).
+                members_only = kind == EdgeKind::Calls;
+                if let Some(own) = own {
                     let hit = cands
                         .in_file_with_parent(self, fi as u32, own)
                         .or_else(|| cands.with_parent_last(self, last_segment(own)));
@@ -479,6 +588,22 @@ impl<'a> Index<'a> {
                     return Some((c, "import"));
                 }
             }
+        }
+        if members_only {
+            // Another type's member of that name: in this file, the only one, or the nearest
+            // by directory.
+            let ix = self;
+            let other = |c: Cand| not_of.is_none() || ix.parent(c) != not_of;
+            if let Some(c) = cands.member_where(ix, |c| c.0 == fi as u32 && other(c)) {
+                return Some((c, "same_file"));
+            }
+            let first = cands.member_where(ix, other)?;
+            if cands.member_where(ix, |c| c != first && other(c)).is_none() {
+                return Some((first, "unique_name"));
+            }
+            let best = ancestors(path)
+                .find_map(|d| cands.member_where(ix, |c| is_under(ix.path(c), d) && other(c)))?;
+            return Some((best, "ambiguous"));
         }
         if kind != EdgeKind::Imports
             && let Some(c) = cands.in_file(fi as u32)
@@ -701,7 +826,7 @@ impl<'a> Resolver<'a> {
 mod tests {
     use super::*;
     use crate::analyze::packed::Packed;
-    use crate::analyze::{FileAnalysis, SymbolParts};
+    use crate::analyze::{FileAnalysis, RawEdge, SymbolParts};
 
     fn function(name: &str, parent: Option<&str>) -> Symbol {
         let qualified_name = match parent {
@@ -720,6 +845,87 @@ mod tests {
             is_public: true,
             complexity: Some(0),
         })
+    }
+
+    #[test]
+    fn super_words_are_per_language() {
+        assert!(is_super("python", "super()") && is_super("python", "super(Cls, self)"));
+        assert!(is_super("java", "super") && is_super("csharp", "base"));
+        assert!(is_super("php", "parent"));
+        // Elsewhere `base` and `parent` are ordinary names (modules, variables).
+        assert!(!is_super("python", "base") && !is_super("javascript", "parent"));
+        assert!(!is_super("python", "superclass"));
+    }
+
+    /// `self.f()` goes up the bases breadth first, nearest first, through cycles; members
+    /// only, never a free function of that name nearer by directory.
+    #[test]
+    fn self_calls_take_the_nearest_base_member() {
+        let heritage = |ty: &str, base: &str| RawEdge {
+            kind: EdgeKind::Inherits,
+            source: Some(ty.into()),
+            line: 1,
+            character: 0,
+            target_name: base.into(),
+            qualifier: None,
+        };
+        let file = |symbols: Vec<Symbol>, edges: Vec<RawEdge>| {
+            Packed::new(&FileAnalysis {
+                symbols,
+                edges,
+                ..Default::default()
+            })
+            .unwrap()
+        };
+        let packed = [
+            ("a/top.py", file(vec![function("run", Some("Top"))], vec![])),
+            (
+                "a/mid.py",
+                // Mid and Top name each other: a cycle must end.
+                file(
+                    vec![function("run", Some("Mid")), function("stop", Some("Mid"))],
+                    vec![heritage("Mid", "Top"), heritage("Top", "Mid")],
+                ),
+            ),
+            (
+                "b/leaf.py",
+                file(
+                    vec![function("go", Some("Leaf")), function("done", None)],
+                    vec![heritage("Leaf", "Low"), heritage("Low", "Mid")],
+                ),
+            ),
+            ("b/other.py", file(vec![function("halt", None)], vec![])),
+        ];
+        let files: Vec<FileInput> = packed
+            .iter()
+            .map(|(path, p)| FileInput {
+                path,
+                language: "python",
+                names: p.names(),
+            })
+            .collect();
+        let index = Index::new(&files);
+        let pick = |name: &str, q: &str| {
+            index
+                .pick(2, Some("Leaf.go"), EdgeKind::Calls, name, Some(q))
+                .map(|(c, how)| (index.qualified_name(c), how))
+        };
+        // Leaf → Low → Mid: Mid's `run`, not Top's.
+        assert_eq!(pick("run", "self"), Some(("Mid.run", "inherited")));
+        assert_eq!(pick("stop", "super()"), Some(("Mid.stop", "inherited")));
+        assert_eq!(pick("go", "self"), Some(("Leaf.go", "same_class")));
+        // `super()` skips the caller's own type.
+        assert_eq!(pick("go", "super()"), None);
+        // A free function of that name is no target of `self.f()`, wherever it is ...
+        assert_eq!(pick("done", "self"), None);
+        assert_eq!(pick("halt", "self"), None);
+        // ... but stays one of an unqualified call.
+        assert_eq!(
+            index
+                .pick(2, Some("Leaf.go"), EdgeKind::Calls, "halt", None)
+                .map(|(c, how)| (index.qualified_name(c), how)),
+            Some(("halt", "unique_name"))
+        );
     }
 
     #[test]

@@ -82,6 +82,8 @@ pub struct Names {
     text: Box<str>,
     symbols: Box<[NameEntry]>,
     imports: Box<[(Span, Option<Span>)]>,
+    /// Inheritance and implementation: (the type's qualified name, the base type's name).
+    heritage: Box<[(Span, Span)]>,
 }
 
 impl Names {
@@ -125,10 +127,17 @@ impl Names {
             .filter(|e| e.kind == EdgeKind::Imports)
             .map(|e| (push(&e.target_name), e.qualifier.as_deref().map(&mut push)))
             .collect();
+        let heritage: Vec<(Span, Span)> = a
+            .edges
+            .iter()
+            .filter(|e| matches!(e.kind, EdgeKind::Inherits | EdgeKind::Implements))
+            .filter_map(|e| Some((push(e.source.as_deref()?), push(&e.target_name))))
+            .collect();
         Names {
             text: text.into_boxed_str(),
             symbols: symbols.into_boxed_slice(),
             imports: imports.into_boxed_slice(),
+            heritage: heritage.into_boxed_slice(),
         }
     }
 
@@ -163,6 +172,14 @@ impl Names {
                 len: s.parent_len,
             })
         })
+    }
+
+    /// The file's inheritance and implementation clauses: (the type's qualified name, the base
+    /// type's name).
+    pub fn heritage(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.heritage
+            .iter()
+            .map(|&(t, b)| (self.get(t), self.get(b)))
     }
 
     /// The file's imports: (imported name, module qualifier).

@@ -803,13 +803,15 @@ fn split_callee(c: Node) -> Option<(Node, Option<Node>)> {
     }
 }
 
-/// Heritage edges: (kind, target name node, source override) for a heritage clause node.
+/// Heritage edges: (kind, target name node, its qualifier node, source override) for a
+/// heritage clause node (`unittest` in `class T(unittest.TestCase)`, `fmt` in
+/// `impl fmt::Display for T`).
 pub fn heritage<'t>(
     lang: Lang,
     up: Up<'_, 't>,
     n: Node<'t>,
     src: &str,
-) -> Option<Vec<(EdgeKind, Node<'t>, Option<String>)>> {
+) -> Option<Vec<(EdgeKind, Node<'t>, Option<Node<'t>>, Option<String>)>> {
     let k = kind_of(n);
     let (kind, container) = match lang {
         Lang::Rust => match k {
@@ -821,7 +823,7 @@ pub fn heritage<'t>(
                 return Some(
                     target
                         .into_iter()
-                        .map(|x| (EdgeKind::Implements, x, Some(source.clone())))
+                        .map(|(x, q)| (EdgeKind::Implements, x, q, Some(source.clone())))
                         .collect(),
                 );
             }
@@ -861,7 +863,7 @@ pub fn heritage<'t>(
     Some(
         targets
             .into_iter()
-            .map(|t| {
+            .map(|(t, q)| {
                 // C#: `I`-prefixed base types are interfaces by convention.
                 let text = src.get(t.byte_range()).unwrap_or("");
                 let kind = if lang == Lang::CSharp
@@ -873,14 +875,15 @@ pub fn heritage<'t>(
                 } else {
                     kind
                 };
-                (kind, t, None)
+                (kind, t, q, None)
             })
             .collect(),
     )
 }
 
-/// The type names mentioned in a heritage clause, skipping generic arguments.
-fn type_names(container: Node) -> Vec<Node> {
+/// The type names mentioned in a heritage clause, skipping generic arguments, each with the
+/// node qualifying it (a module or namespace path), if any.
+fn type_names(container: Node) -> Vec<(Node, Option<Node>)> {
     let mut out = Vec::new();
     let mut stack = vec![container];
     while let Some(n) = stack.pop() {
@@ -893,19 +896,31 @@ fn type_names(container: Node) -> Vec<Node> {
             | "argument_list"
                 if n.id() != container.id() => {}
             "identifier" | "type_identifier" | "constant" | "name" | "simple_identifier" => {
-                out.push(n)
+                out.push((n, None))
             }
-            "scoped_type_identifier"
+            k @ ("scoped_type_identifier"
             | "scoped_identifier"
             | "qualified_name"
             | "qualified_identifier"
             | "nested_type_identifier"
             | "scope_resolution"
-            | "generic_name" => {
-                out.push(last_name(field(n, "name").map(last_name).unwrap_or(n)));
+            | "generic_name") => {
+                let qualifier = match k {
+                    "scoped_type_identifier" | "scoped_identifier" => field(n, "path"),
+                    "qualified_identifier" | "scope_resolution" => field(n, "scope"),
+                    "qualified_name" => field(n, "qualifier").or_else(|| field(n, "prefix")),
+                    "nested_type_identifier" => field(n, "module"),
+                    _ => None,
+                };
+                out.push((
+                    last_name(field(n, "name").map(last_name).unwrap_or(n)),
+                    qualifier,
+                ));
             }
-            "attribute" => out.extend(field(n, "attribute")),
-            "member_expression" => out.extend(field(n, "property")),
+            "attribute" => out.extend(field(n, "attribute").map(|a| (a, field(n, "object")))),
+            "member_expression" => {
+                out.extend(field(n, "property").map(|p| (p, field(n, "object"))))
+            }
             _ => {
                 let mut c = n.walk();
                 let kids: Vec<Node> = n.named_children(&mut c).collect();
@@ -913,7 +928,7 @@ fn type_names(container: Node) -> Vec<Node> {
             }
         }
     }
-    out.retain(|n| kind_of(n) != "access_specifier");
+    out.retain(|(n, _)| kind_of(*n) != "access_specifier");
     out
 }
 
