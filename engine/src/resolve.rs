@@ -136,8 +136,7 @@ fn is_super(language: &str, q: &str) -> bool {
 }
 
 /// How many levels of base types a `self.f()` call looks up through, and how many base
-/// types at most (types are known by name, so a common name such as `Error` gathers the bases
-/// of every type so named).
+/// types at most.
 const MAX_BASE_DEPTH: usize = 8;
 const MAX_BASES: usize = 64;
 
@@ -273,9 +272,6 @@ struct Index<'a> {
     cand_maps: HashMap<u32, CandMaps<'a>>,
     by_path: HashMap<&'a str, usize>,
     imports: Vec<Vec<(&'a str, Option<&'a str>)>>,
-    /// Every inheritance or implementation clause as (the type's name, the base's name),
-    /// sorted: the bases of a type, by name (its last segment), are one run.
-    bases: Vec<(&'a str, &'a str)>,
     /// Each directory whose files are consecutive in `files` (all of them in a listing,
     /// which is depth first or sorted by path): the first and last file number under it.
     dir_ranges: HashMap<&'a str, (u32, u32)>,
@@ -405,14 +401,7 @@ impl<'a> Index<'a> {
             .map(|(fi, f)| (f.path, fi))
             .collect();
         let imports = files.iter().map(|f| f.names.imports().collect()).collect();
-        let mut bases: Vec<(&'a str, &'a str)> = files
-            .iter()
-            .flat_map(|f| f.names.heritage())
-            .map(|(ty, base)| (last_segment(ty), base))
-            .filter(|(ty, base)| ty != base)
-            .collect();
-        bases.sort_unstable();
-        bases.dedup();
+
         // (first, last, count) of the files under each directory.
         let mut spans: HashMap<&'a str, (u32, u32, u32)> = HashMap::default();
         for (fi, f) in files.iter().enumerate() {
@@ -436,41 +425,43 @@ impl<'a> Index<'a> {
             cand_maps,
             by_path,
             imports,
-            bases,
             dir_ranges,
         }
     }
 
-    /// The bases of the types named `ty` (by their last segment).
-    fn bases_of<'s>(&'s self, ty: &'s str) -> impl Iterator<Item = &'a str> + 's {
-        let from = self.bases.partition_point(|&(t, _)| t < ty);
-        self.bases[from..]
-            .iter()
-            .take_while(move |&&(t, _)| t == ty)
-            .map(|&(_, b)| b)
-    }
-
-    /// A member of a base type of `ty`, the nearest base first (breadth first up the
-    /// inheritance and implementation clauses, by type name, at most [`MAX_BASE_DEPTH`] levels
-    /// and [`MAX_BASES`] types).
-    fn inherited(&self, cands: &Cands<'_, 'a>, ty: &str) -> Option<Cand> {
-        let mut seen: Vec<&str> = vec![ty];
-        let mut level: Vec<&str> = vec![ty];
+    /// A member of a base type of `ty` (a qualified name, of a type of file `fi`), the nearest
+    /// base first: breadth first up the inheritance and implementation clauses, each base
+    /// resolved from the file of the clause naming it (as that clause's own edge is), and
+    /// its members and clauses looked for in the file that defines it. At most
+    /// [`MAX_BASE_DEPTH`] levels and [`MAX_BASES`] types.
+    fn inherited<'q>(&'q self, cands: &Cands<'_, 'a>, fi: u32, ty: &'q str) -> Option<Cand> {
+        let mut seen: Vec<(u32, &'q str)> = vec![(fi, ty)];
+        let mut level = seen.clone();
         for _ in 0..MAX_BASE_DEPTH {
             let mut next = Vec::new();
-            for t in level {
-                for base in self.bases_of(t) {
-                    if seen.contains(&base) {
+            for (file, ty) in level {
+                let ty = last_segment(ty);
+                for (t, base, qualifier) in self.files[file as usize].names.heritage() {
+                    if last_segment(t) != ty {
+                        continue;
+                    }
+                    let Some((b, _)) =
+                        self.pick(file as usize, Some(t), EdgeKind::Inherits, base, qualifier)
+                    else {
+                        continue;
+                    };
+                    let key = (b.0, self.qualified_name(b));
+                    if seen.contains(&key) {
                         continue;
                     }
                     if seen.len() > MAX_BASES {
                         return None;
                     }
-                    if let Some(c) = cands.with_parent_last(self, base) {
+                    if let Some(c) = cands.in_file_with_parent(self, key.0, key.1) {
                         return Some(c);
                     }
-                    seen.push(base);
-                    next.push(base);
+                    seen.push(key);
+                    next.push(key);
                 }
             }
             if next.is_empty() {
@@ -557,7 +548,7 @@ impl<'a> Index<'a> {
                     if let Some(c) = hit {
                         return Some((c, "same_class"));
                     }
-                    if let Some(c) = self.inherited(&cands, last_segment(own)) {
+                    if let Some(c) = self.inherited(&cands, fi as u32, own) {
                         return Some((c, "inherited"));
                     }
                 }

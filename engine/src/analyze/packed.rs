@@ -82,8 +82,9 @@ pub struct Names {
     text: Box<str>,
     symbols: Box<[NameEntry]>,
     imports: Box<[(Span, Option<Span>)]>,
-    /// Inheritance and implementation: (the type's qualified name, the base type's name).
-    heritage: Box<[(Span, Span)]>,
+    /// Inheritance and implementation: (the type's qualified name, the base type's name, its
+    /// qualifier).
+    heritage: Box<[(Span, Span, Option<Span>)]>,
 }
 
 impl Names {
@@ -127,11 +128,15 @@ impl Names {
             .filter(|e| e.kind == EdgeKind::Imports)
             .map(|e| (push(&e.target_name), e.qualifier.as_deref().map(&mut push)))
             .collect();
-        let heritage: Vec<(Span, Span)> = a
+        let heritage: Vec<(Span, Span, Option<Span>)> = a
             .edges
             .iter()
             .filter(|e| matches!(e.kind, EdgeKind::Inherits | EdgeKind::Implements))
-            .filter_map(|e| Some((push(e.source.as_deref()?), push(&e.target_name))))
+            .filter_map(|e| {
+                let ty = push(e.source.as_deref()?);
+                let base = push(&e.target_name);
+                Some((ty, base, e.qualifier.as_deref().map(&mut push)))
+            })
             .collect();
         Names {
             text: text.into_boxed_str(),
@@ -175,11 +180,11 @@ impl Names {
     }
 
     /// The file's inheritance and implementation clauses: (the type's qualified name, the base
-    /// type's name).
-    pub fn heritage(&self) -> impl Iterator<Item = (&str, &str)> {
+    /// type's name, what qualifies that name).
+    pub fn heritage(&self) -> impl Iterator<Item = (&str, &str, Option<&str>)> {
         self.heritage
             .iter()
-            .map(|&(t, b)| (self.get(t), self.get(b)))
+            .map(|&(t, b, q)| (self.get(t), self.get(b), q.map(|q| self.get(q))))
     }
 
     /// The file's imports: (imported name, module qualifier).
