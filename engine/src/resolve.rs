@@ -868,20 +868,40 @@ mod tests {
             })
             .unwrap()
         };
+        let class = |name: &str| {
+            let mut c = function(name, None);
+            c.kind = "class";
+            c
+        };
         let packed = [
-            ("a/top.py", file(vec![function("run", Some("Top"))], vec![])),
+            (
+                "a/top.py",
+                // Top and Mid name each other: a cycle must end.
+                file(
+                    vec![class("Top"), function("run", Some("Top"))],
+                    vec![heritage("Top", "Mid")],
+                ),
+            ),
             (
                 "a/mid.py",
-                // Mid and Top name each other: a cycle must end.
                 file(
-                    vec![function("run", Some("Mid")), function("stop", Some("Mid"))],
-                    vec![heritage("Mid", "Top"), heritage("Top", "Mid")],
+                    vec![
+                        class("Mid"),
+                        function("run", Some("Mid")),
+                        function("stop", Some("Mid")),
+                    ],
+                    vec![heritage("Mid", "Top")],
                 ),
             ),
             (
                 "b/leaf.py",
                 file(
-                    vec![function("go", Some("Leaf")), function("done", None)],
+                    vec![
+                        class("Leaf"),
+                        function("go", Some("Leaf")),
+                        class("Low"),
+                        function("done", None),
+                    ],
                     vec![heritage("Leaf", "Low"), heritage("Low", "Mid")],
                 ),
             ),
