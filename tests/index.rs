@@ -80,6 +80,11 @@ fn self_calls_resolve_through_base_types() {
     has(
         "python/accounts.py|calls|Admin.promote|close|super()|python/accounts.py::Account.close|inherited|19|",
     );
+    // A mixin's `self` is a subclass's: its other base's member, not `Ledger.validate` in the
+    // same file.
+    has(
+        "python/accounts.py|calls|AuditMixin.audit|validate|self|python/models/base.py::Model.validate|inherited|37|",
+    );
     // A module's member through the module: `base` is only C#'s word for the base type.
     has("python/accounts.py|calls|make|Model|base|python/models/base.py::Model|import|25|");
     // Rust: a trait's provided method, from an inherent impl and from another trait's impl;

@@ -472,6 +472,44 @@ impl<'a> Index<'a> {
         None
     }
 
+    /// For a type with no such member up its own bases (a mixin, a base class calling a hook):
+    /// a member of a subclass in the same file, or of one of that subclass's other bases —
+    /// what `self` is when the call runs. Subclasses nearest first, at most 4 levels down.
+    fn through_subclasses<'q>(
+        &'q self,
+        cands: &Cands<'_, 'a>,
+        fi: u32,
+        ty: &'q str,
+    ) -> Option<Cand> {
+        let names = self.files[fi as usize].names;
+        let mut seen: Vec<&'q str> = vec![last_segment(ty)];
+        let mut level = seen.clone();
+        for _ in 0..4 {
+            let mut next = Vec::new();
+            for t in level {
+                for (sub, base, _) in names.heritage() {
+                    let sub_last = last_segment(sub);
+                    if base != t || seen.contains(&sub_last) || seen.len() > MAX_BASES {
+                        continue;
+                    }
+                    seen.push(sub_last);
+                    if let Some(c) = cands
+                        .in_file_with_parent(self, fi, sub)
+                        .or_else(|| self.inherited(cands, fi, sub))
+                    {
+                        return Some(c);
+                    }
+                    next.push(sub_last);
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            level = next;
+        }
+        None
+    }
+
     /// The candidates of `name` for an edge of `kind` from a file in `language`.
     fn candidates(&self, kind: EdgeKind, language: &str, name: &str) -> Option<Cands<'_, 'a>> {
         let fam = family(language);
@@ -549,6 +587,9 @@ impl<'a> Index<'a> {
                         return Some((c, "same_class"));
                     }
                     if let Some(c) = self.inherited(&cands, fi as u32, own) {
+                        return Some((c, "inherited"));
+                    }
+                    if !sup && let Some(c) = self.through_subclasses(&cands, fi as u32, own) {
                         return Some((c, "inherited"));
                     }
                 }
