@@ -46,6 +46,15 @@ fn row<'a>(rows: &'a [String], prefix: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no row starting with {prefix:?}"))
 }
 
+/// Assert that some row of `rows` ([`EDGES_SQL`]'s) starts with `needle`.
+fn has_row(rows: &[String], needle: &str) {
+    assert!(
+        rows.iter().any(|e| e.starts_with(needle)),
+        "no edge {needle:?} in\n{}",
+        rows.join("\n")
+    )
+}
+
 /// Calls on `self` and `super` resolve through the caller's base types, each resolved as its
 /// clause is (a module-qualified Python base, a Rust trait imported from another module), and
 /// never to a free function of the same name, however near.
@@ -56,13 +65,7 @@ fn self_calls_resolve_through_base_types() {
     let store = tmp.path().join("store");
     quarry_ok(&store, &["index", repo.to_str().unwrap(), "--name", "inh"]);
     let edges = sql_lines(&store, EDGES_SQL);
-    let has = |needle: &str| {
-        assert!(
-            edges.iter().any(|e| e.starts_with(needle)),
-            "no edge {needle:?} in\n{}",
-            edges.join("\n")
-        )
-    };
+    let has = |needle: &str| has_row(&edges, needle);
     // The base's qualifier is kept, and resolves through the import of the module.
     has("python/accounts.py|inherits|Account|Model|base|python/models/base.py::Model|import|11|");
     // `save` in accounts.py is nearer than `Model.save`, but no target of `self.save()`.
@@ -212,13 +215,7 @@ fn polyglot_symbols_and_edges_are_exact() {
     );
 
     let edges = sql_lines(&store, EDGES_SQL);
-    let has = |needle: &str| {
-        assert!(
-            edges.iter().any(|e| e.starts_with(needle)),
-            "no edge {needle:?} in\n{}",
-            edges.join("\n")
-        )
-    };
+    let has = |needle: &str| has_row(&edges, needle);
     has("rust/src/lib.rs|implements|Rect|Shape|NULL|rust/src/lib.rs::Shape|same_file|");
     has(
         "rust/src/lib.rs|calls|Rect.area|is_square|self|rust/src/lib.rs::Rect.is_square|same_class|33|",

@@ -879,6 +879,21 @@ mod tests {
         })
     }
 
+    /// Resolution's inputs for packed analyses of files in one language.
+    fn inputs<'a, P: AsRef<str>>(
+        packed: &'a [(P, Packed)],
+        language: &'a str,
+    ) -> Vec<FileInput<'a>> {
+        packed
+            .iter()
+            .map(|(path, p)| FileInput {
+                path: path.as_ref(),
+                language,
+                names: p.names(),
+            })
+            .collect()
+    }
+
     #[test]
     fn super_words_are_per_language() {
         assert!(is_super("python", "super()") && is_super("python", "super(Cls, self)"));
@@ -901,7 +916,23 @@ mod tests {
             target_name: base.into(),
             qualifier: None,
         };
-        let file = |symbols: Vec<Symbol>, edges: Vec<RawEdge>| {
+        // A file from its definitions ("class T", "T.method", "function") and clauses.
+        let file = |defs: &[&str], bases: &[(&str, &str)]| {
+            let symbols = defs
+                .iter()
+                .map(|d| match d.strip_prefix("class ") {
+                    Some(name) => {
+                        let mut class = function(name, None);
+                        class.kind = "class";
+                        class
+                    }
+                    None => match d.split_once('.') {
+                        Some((ty, name)) => function(name, Some(ty)),
+                        None => function(d, None),
+                    },
+                })
+                .collect();
+            let edges = bases.iter().map(|(ty, base)| heritage(ty, base)).collect();
             Packed::new(&FileAnalysis {
                 symbols,
                 edges,
@@ -909,53 +940,26 @@ mod tests {
             })
             .unwrap()
         };
-        let class = |name: &str| {
-            let mut c = function(name, None);
-            c.kind = "class";
-            c
-        };
         let packed = [
+            // Top and Mid name each other: a cycle must end.
             (
                 "a/top.py",
-                // Top and Mid name each other: a cycle must end.
-                file(
-                    vec![class("Top"), function("run", Some("Top"))],
-                    vec![heritage("Top", "Mid")],
-                ),
+                file(&["class Top", "Top.run"], &[("Top", "Mid")]),
             ),
             (
                 "a/mid.py",
-                file(
-                    vec![
-                        class("Mid"),
-                        function("run", Some("Mid")),
-                        function("stop", Some("Mid")),
-                    ],
-                    vec![heritage("Mid", "Top")],
-                ),
+                file(&["class Mid", "Mid.run", "Mid.stop"], &[("Mid", "Top")]),
             ),
             (
                 "b/leaf.py",
                 file(
-                    vec![
-                        class("Leaf"),
-                        function("go", Some("Leaf")),
-                        class("Low"),
-                        function("done", None),
-                    ],
-                    vec![heritage("Leaf", "Low"), heritage("Low", "Mid")],
+                    &["class Leaf", "Leaf.go", "class Low", "done"],
+                    &[("Leaf", "Low"), ("Low", "Mid")],
                 ),
             ),
-            ("b/other.py", file(vec![function("halt", None)], vec![])),
+            ("b/other.py", file(&["halt"], &[])),
         ];
-        let files: Vec<FileInput> = packed
-            .iter()
-            .map(|(path, p)| FileInput {
-                path,
-                language: "python",
-                names: p.names(),
-            })
-            .collect();
+        let files = inputs(&packed, "python");
         let index = Index::new(&files);
         let pick = |name: &str, q: &str| {
             index
@@ -1023,14 +1027,7 @@ mod tests {
         if sorted {
             packed.sort_by(|a, b| a.0.cmp(&b.0));
         }
-        let files: Vec<FileInput> = packed
-            .iter()
-            .map(|(path, p)| FileInput {
-                path,
-                language: "rust",
-                names: p.names(),
-            })
-            .collect();
+        let files = inputs(&packed, "rust");
         let index = Index::new(&files);
         assert_eq!(index.dir_ranges.contains_key("d1/s1"), sorted);
         assert!(index.dir_ranges.contains_key(""));
