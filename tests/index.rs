@@ -102,6 +102,21 @@ fn self_calls_resolve_through_base_types() {
     has(
         "rust/src/shape.rs|calls|Shape.describe|area|self|rust/src/shape.rs::Shape.area|same_class|7|",
     );
+    // CommonJS: `require` binds names from a file, as an ES import does; the class, its base
+    // through that binding, and calls through a destructured name or the module object.
+    has(
+        "js/install.js|imports|<file>|BaseCommand|./base-cmd.js|js/base-cmd.js::BaseCommand|import|1|",
+    );
+    has("js/install.js|imports|<file>|log|./log.js|js/log.js::log|import|2|");
+    has("js/install.js|inherits|Install|BaseCommand|NULL|js/base-cmd.js::BaseCommand|import|5|");
+    has("js/install.js|calls|Install.run|log|NULL|js/log.js::log|import|7|");
+    has("js/install.js|calls|Install.run|log|shared|js/log.js::log|import|8|");
+    has("js/install.js|calls|Install.run|exec|this|js/base-cmd.js::BaseCommand.exec|inherited|9|");
+    assert!(
+        !edges
+            .iter()
+            .any(|e| e.contains("|calls|") && e.contains("|require|"))
+    );
     // Nothing calls the free functions.
     assert!(
         !edges

@@ -36,7 +36,8 @@ use quarry_storage::StorageError;
 /// Bump when analysis output changes, so re-indexing does not reuse stale analyses.
 /// 2: `symbols` carries relationship counts.
 /// 3: tree-sitter 0.27 (its error recovery differs around unparsed macro lines in C/C++).
-/// 4: heritage edges carry their qualifier (`unittest` in `class T(unittest.TestCase)`).
+/// 4: heritage edges carry their qualifier (`unittest` in `class T(unittest.TestCase)`);
+///    CommonJS `require` calls are imports.
 pub const ANALYZER_VERSION: u32 = 4;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.

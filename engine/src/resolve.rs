@@ -304,12 +304,21 @@ fn ancestors(path: &str) -> impl Iterator<Item = &str> {
     })
 }
 
-/// The segment of a module path (`a::b`, `a.b`, `./x/y`, `github.com/o/r/pkg`) that names a
+/// The segment of a module path (`a::b`, `a.b`, `./x/y.js`, `github.com/o/r/pkg`) that names a
 /// file or directory: the last one that is not `crate`, `self`, `super`, `..`, `src` or `lib`.
+/// A path with slashes is split at them alone, and its file's extension dropped (`y` of
+/// `./x/y.js`, `yaml` of `gopkg.in/yaml.v3`).
 fn module_last_segment(module: &str) -> Option<&str> {
-    module
-        .rsplit(['.', ':', '/', '\\'])
-        .find(|s| !s.is_empty() && !matches!(*s, "crate" | "self" | "super" | ".." | "src" | "lib"))
+    let keep = |s: &&str| {
+        !s.is_empty() && !matches!(*s, "crate" | "self" | "super" | "." | ".." | "src" | "lib")
+    };
+    if module.contains('/') {
+        return module
+            .rsplit('/')
+            .map(|s| s.split('.').next().unwrap_or(s))
+            .find(keep);
+    }
+    module.rsplit(['.', ':', '\\']).find(keep)
 }
 
 /// Does a module whose [`module_last_segment`] is `last` name this file's path? Called for up
@@ -613,9 +622,12 @@ impl<'a> Index<'a> {
                 if let Some(c) = cands.with_parent_last(self, q_last) {
                     return Some((c, "qualified"));
                 }
-                // `module.f()` where the file imported `module`.
-                if self.imports[fi].iter().any(|(n, _)| *n == q_last)
-                    && let Some(c) = matches_module(q)
+                // `module.f()` where the file imported `module`: from the file a relative
+                // import names, else by the module's name.
+                if let Some((_, module)) = self.imports[fi].iter().find(|(n, _)| *n == q_last)
+                    && let Some(c) = self
+                        .in_relative_module(&cands, fi, *module)
+                        .or_else(|| matches_module(q))
                 {
                     return Some((c, "import"));
                 }
@@ -644,7 +656,10 @@ impl<'a> Index<'a> {
         }
         for (imported, module) in &self.imports[fi] {
             if *imported == name {
-                if let Some(c) = module.and_then(matches_module) {
+                if let Some(c) = self
+                    .in_relative_module(&cands, fi, *module)
+                    .or_else(|| module.and_then(matches_module))
+                {
                     return Some((c, "import"));
                 }
                 if kind == EdgeKind::Imports && cands.all.len() == 1 {
@@ -658,6 +673,19 @@ impl<'a> Index<'a> {
         // The nearest by directory (deepest shared ancestor; ties by path order).
         let best = ancestors(path).find_map(|d| cands.under_dir(self, d))?;
         Some((best, "ambiguous"))
+    }
+
+    /// A candidate defined in the file that a relative import (`./util`, `../x.js`) of file
+    /// `fi` names.
+    fn in_relative_module(
+        &self,
+        cands: &Cands<'_, 'a>,
+        fi: usize,
+        module: Option<&str>,
+    ) -> Option<Cand> {
+        let module = module.filter(|m| m.starts_with('.'))?;
+        let file = self.relative_file(self.files[fi].path, module)?;
+        cands.in_file(*self.by_path.get(file)? as u32)
     }
 
     /// `./util` imported from `src/app.js` → `src/util.js` (or `src/util/index.js`);

@@ -990,6 +990,46 @@ pub fn imports(lang: Lang, n: Node, src: &str) -> Vec<(String, Option<String>)> 
                 .map(|x| (x, Some(source.clone())))
                 .collect()
         }
+        // CommonJS: `const x = require('./x')`, `const { a, b: c } = require('m')`.
+        (Lang::JavaScript | Lang::TypeScript | Lang::Tsx, "call_expression") => {
+            let is_require = field(n, "function")
+                .is_some_and(|f| kind_of(f) == "identifier" && text(f) == "require");
+            let module = field(n, "arguments")
+                .and_then(|a| a.named_child(0))
+                .filter(|s| kind_of(*s) == "string")
+                .map(|s| unquote(text(s)));
+            let (true, Some(module)) = (is_require, module) else {
+                return vec![];
+            };
+            // The names it binds (asked of the tree only for a `require`, which is rare).
+            let mut names = Vec::new();
+            if let Some(bound) = n
+                .parent()
+                .filter(|p| kind_of(*p) == "variable_declarator")
+                .and_then(|d| field(d, "name"))
+            {
+                match kind_of(bound) {
+                    "identifier" => names.push(text(bound)),
+                    "object_pattern" => {
+                        for c in named_children(bound) {
+                            match kind_of(c) {
+                                "shorthand_property_identifier_pattern" => names.push(text(c)),
+                                "pair_pattern" => names.extend(field(c, "key").map(text)),
+                                _ => {}
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            if names.is_empty() {
+                names.push(module.rsplit('/').next().unwrap_or(&module).to_string());
+            }
+            names
+                .into_iter()
+                .map(|x| (x, Some(module.clone())))
+                .collect()
+        }
         (Lang::Go, "import_spec") => {
             let Some(path) = field(n, "path").map(|p| unquote(text(p))) else {
                 return vec![];
