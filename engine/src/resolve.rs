@@ -1024,6 +1024,11 @@ mod tests {
         assert!(!names("crate::parser", "src/lexer.rs"));
         assert!(!names("crate::self::super", "src/lib.rs"));
         assert_eq!(module_last_segment("std::io::"), Some("io"));
+        // A path with slashes: its file, without the extension.
+        assert_eq!(module_last_segment("./utils/log-shim.js"), Some("log-shim"));
+        assert_eq!(module_last_segment("gopkg.in/yaml.v3"), Some("yaml"));
+        assert_eq!(module_last_segment("../lib"), None);
+        assert!(names("./utils/log-shim.js", "lib/utils/log-shim.js"));
         assert_eq!(module_last_segment("crate"), None);
     }
 
