@@ -410,7 +410,6 @@ impl<'a> Index<'a> {
             .map(|(fi, f)| (f.path, fi))
             .collect();
         let imports = files.iter().map(|f| f.names.imports().collect()).collect();
-
         // (first, last, count) of the files under each directory.
         let mut spans: HashMap<&'a str, (u32, u32, u32)> = HashMap::default();
         for (fi, f) in files.iter().enumerate() {
@@ -595,10 +594,15 @@ impl<'a> Index<'a> {
                     if let Some(c) = hit {
                         return Some((c, "same_class"));
                     }
-                    if let Some(c) = self.inherited(&cands, fi as u32, own) {
-                        return Some((c, "inherited"));
-                    }
-                    if !sup && let Some(c) = self.through_subclasses(&cands, fi as u32, own) {
+                    // Calls only: looking up a base resolves its clause with this function,
+                    // which must not come back here.
+                    if kind == EdgeKind::Calls
+                        && let Some(c) = self.inherited(&cands, fi as u32, own).or_else(|| {
+                            (!sup)
+                                .then(|| self.through_subclasses(&cands, fi as u32, own))
+                                .flatten()
+                        })
+                    {
                         return Some((c, "inherited"));
                     }
                 }

@@ -932,6 +932,18 @@ fn type_names(container: Node) -> Vec<(Node, Option<Node>)> {
     out
 }
 
+/// An import's (name, module) pairs: each name it binds, or the module's last path part when
+/// it binds none (`import './polyfill'`, a bare `require('x')`).
+fn bound_from(mut names: Vec<String>, module: String) -> Vec<(String, Option<String>)> {
+    if names.is_empty() {
+        names.push(module.rsplit('/').next().unwrap_or(&module).to_string());
+    }
+    names
+        .into_iter()
+        .map(|x| (x, Some(module.clone())))
+        .collect()
+}
+
 /// Imports declared by a node: (imported name, module qualifier).
 pub fn imports(lang: Lang, n: Node, src: &str) -> Vec<(String, Option<String>)> {
     let text = |x: Node| src.get(x.byte_range()).unwrap_or("").to_string();
@@ -982,23 +994,20 @@ pub fn imports(lang: Lang, n: Node, src: &str) -> Vec<(String, Option<String>)> 
                     _ => {}
                 }
             }
-            if names.is_empty() {
-                names.push(source.rsplit('/').next().unwrap_or(&source).to_string());
-            }
-            names
-                .into_iter()
-                .map(|x| (x, Some(source.clone())))
-                .collect()
+            bound_from(names, source)
         }
         // CommonJS: `const x = require('./x')`, `const { a, b: c } = require('m')`.
         (Lang::JavaScript | Lang::TypeScript | Lang::Tsx, "call_expression") => {
-            let is_require = field(n, "function")
-                .is_some_and(|f| kind_of(f) == "identifier" && text(f) == "require");
-            let module = field(n, "arguments")
-                .and_then(|a| a.named_child(0))
+            // Every call comes here: nothing is allocated unless it is a `require`.
+            let is_require = field(n, "function").is_some_and(|f| {
+                kind_of(f) == "identifier" && src.get(f.byte_range()) == Some("require")
+            });
+            let module = is_require
+                .then(|| field(n, "arguments")?.named_child(0))
+                .flatten()
                 .filter(|s| kind_of(*s) == "string")
                 .map(|s| unquote(text(s)));
-            let (true, Some(module)) = (is_require, module) else {
+            let Some(module) = module else {
                 return vec![];
             };
             // The names it binds (asked of the tree only for a `require`, which is rare).
@@ -1022,13 +1031,7 @@ pub fn imports(lang: Lang, n: Node, src: &str) -> Vec<(String, Option<String>)> 
                     _ => {}
                 }
             }
-            if names.is_empty() {
-                names.push(module.rsplit('/').next().unwrap_or(&module).to_string());
-            }
-            names
-                .into_iter()
-                .map(|x| (x, Some(module.clone())))
-                .collect()
+            bound_from(names, module)
         }
         (Lang::Go, "import_spec") => {
             let Some(path) = field(n, "path").map(|p| unquote(text(p))) else {
