@@ -579,42 +579,34 @@ impl<'a> Index<'a> {
                 .and_then(|s| s.rsplit_once('.'))
                 .map(|(own, _)| own);
             let sup = kind == EdgeKind::Calls && is_super(self.files[fi].language, q);
-            if SELF_WORDS.contains(&q) || sup {
+            // `self.f()` itself, or `self.field.f()` (a member of some type).
+            let on_self = SELF_WORDS.contains(&q);
+            if on_self || sup || q.starts_with("self.") || q.starts_with("this.") {
                 members_only = kind == EdgeKind::Calls;
                 not_of = own.filter(|_| sup);
                 if let Some(own) = own {
                     // A member of the caller's own type: the source's parent prefix.
-                    let hit = (!sup)
-                        .then(|| {
-                            cands
-                                .in_file_with_parent(self, fi as u32, own)
-                                .or_else(|| cands.with_parent_last(self, last_segment(own)))
-                        })
-                        .flatten();
-                    if let Some(c) = hit {
+                    if !sup
+                        && let Some(c) = cands
+                            .in_file_with_parent(self, fi as u32, own)
+                            .or_else(|| cands.with_parent_last(self, last_segment(own)))
+                    {
                         return Some((c, "same_class"));
                     }
-                    // Calls only: looking up a base resolves its clause with this function,
-                    // which must not come back here.
+                    // Its bases, then (not for `super`) its subclasses here. Calls only:
+                    // looking up a base resolves its clause with this function, which must
+                    // not come back here.
                     if kind == EdgeKind::Calls
+                        && (on_self || sup)
                         && let Some(c) = self.inherited(&cands, fi as u32, own).or_else(|| {
-                            (!sup)
-                                .then(|| self.through_subclasses(&cands, fi as u32, own))
-                                .flatten()
+                            if sup {
+                                None
+                            } else {
+                                self.through_subclasses(&cands, fi as u32, own)
+                            }
                         })
                     {
                         return Some((c, "inherited"));
-                    }
-                }
-            } else if q.starts_with("self.") || q.starts_with("this.") {
-                // `self.field.f()`: a member of some type (first the caller's own).
-                members_only = kind == EdgeKind::Calls;
-                if let Some(own) = own {
-                    let hit = cands
-                        .in_file_with_parent(self, fi as u32, own)
-                        .or_else(|| cands.with_parent_last(self, last_segment(own)));
-                    if let Some(c) = hit {
-                        return Some((c, "same_class"));
                     }
                 }
             } else {
