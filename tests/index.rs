@@ -102,6 +102,17 @@ fn self_calls_resolve_through_base_types() {
     has(
         "rust/src/shape.rs|calls|Shape.describe|area|self|rust/src/shape.rs::Shape.area|same_class|7|",
     );
+    // … and from a file other than the one implementing the trait for the type.
+    has(
+        "rust/src/scale.rs|calls|Square.twice|describe|self|rust/src/shape.rs::Shape.describe|inherited|12|",
+    );
+    // Go: calls on the receiver, whatever its name, are calls on the type: its own method in
+    // another file of the package (not the other package's `Server.notFound`, first in path
+    // order), and the method of the struct it embeds, found where the struct is defined.
+    has(
+        "go/handlers.go|calls|Server.Handle|notFound|srv|go/server.go::Server.notFound|same_class|9|",
+    );
+    has("go/handlers.go|calls|Server.Handle|Describe|srv|go/server.go::Base.Describe|inherited|9|");
     // CommonJS: `require` binds names from a file, as an ES import does; the class, its base
     // through that binding, and calls through a destructured name or the module object.
     has(
@@ -122,7 +133,11 @@ fn self_calls_resolve_through_base_types() {
         !edges
             .iter()
             .any(|e| e.contains("|python/accounts.py::save|")
-                || e.contains("|rust/src/square.rs::describe|")),
+                || e.contains("|rust/src/square.rs::describe|")
+                || e.contains("|rust/src/scale.rs::describe|")
+                || e.contains("|go/handlers.go::notFound|")
+                || e.contains("|go/handlers.go::Describe|")
+                || e.contains("|go/admin/admin.go::Server.notFound|")),
         "{}",
         edges.join("\n")
     );

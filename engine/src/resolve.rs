@@ -135,10 +135,26 @@ fn is_super(language: &str, q: &str) -> bool {
     }
 }
 
+/// The name a Go method binds its receiver to, read from its signature: `s` in
+/// `func (s *Server) Handle()`; none for `func (*Server) Handle()` or `func (_ Server) …`.
+fn go_receiver(signature: &str) -> Option<&str> {
+    let rest = signature
+        .strip_prefix("func")?
+        .trim_start()
+        .strip_prefix('(')?
+        .trim_start();
+    let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_'))?;
+    let name = &rest[..end];
+    (end > 0 && rest[end..].starts_with(' ') && name != "_").then_some(name)
+}
+
 /// How many levels of base types a `self.f()` call looks up through, and how many base
 /// types at most.
 const MAX_BASE_DEPTH: usize = 8;
 const MAX_BASES: usize = 64;
+/// How many files with clauses for types of one name a call looks through for its own
+/// type's clauses ([`Index::own_clause_files`]).
+const MAX_CLAUSE_FILES: usize = 32;
 
 /// A definition: (file index, symbol index in the file).
 type Cand = (u32, u32);
@@ -236,10 +252,38 @@ impl<'a> Cands<'_, 'a> {
         }
     }
 
+    /// A member of a type named like `ty`'s last segment: the nearest by directory (a Go
+    /// package's methods are spread over its files; another package may have a type of the
+    /// same name), or for names with many candidates the first.
+    fn nearest_with_parent_last(&self, ix: &Index<'a>, path: &str, ty: &str) -> Option<Cand> {
+        let last = last_segment(ty);
+        if self.maps.is_some() {
+            return self.with_parent_last(ix, last);
+        }
+        let of_type = |c: Cand| ix.parent(c).map(last_segment) == Some(last);
+        let first = self.first(of_type)?;
+        ancestors(path)
+            .find_map(|d| {
+                self.first(|c| of_type(c) && dir_of(ix.path(c)) == d)
+                    .or_else(|| self.first(|c| of_type(c) && is_under(ix.path(c), d)))
+            })
+            .or(Some(first))
+    }
+
+    /// A candidate under directory `dir`: one directly in it before one in a subdirectory
+    /// (`go/server.go` is nearer `go/handlers.go` than `go/admin/admin.go` is).
     fn under_dir(&self, ix: &Index<'a>, dir: &str) -> Option<Cand> {
+        let directly_in = |c: &Cand| dir_of(ix.path(*c)) == dir;
         match (&self.maps, ix.dir_ranges.get(dir)) {
-            (Some(_), Some(&(lo, hi))) => self.from_file(lo).first().copied().filter(|c| c.0 <= hi),
-            _ => self.first(|c| is_under(ix.path(c), dir)),
+            (Some(_), Some(&(lo, hi))) => {
+                let from = self.from_file(lo);
+                let under = &from[..from.partition_point(|c| c.0 <= hi)];
+                let direct = under.iter().take(SCAN_LIMIT).copied().find(directly_in);
+                direct.or_else(|| under.first().copied())
+            }
+            _ => self
+                .first(|c| directly_in(&c))
+                .or_else(|| self.first(|c| is_under(ix.path(c), dir))),
         }
     }
 }
@@ -275,6 +319,10 @@ struct Index<'a> {
     /// Each directory whose files are consecutive in `files` (all of them in a listing,
     /// which is depth first or sorted by path): the first and last file number under it.
     dir_ranges: HashMap<&'a str, (u32, u32)>,
+    /// The files with an inheritance or implementation clause for a type of this name (its
+    /// last segment), in file order: where a type's clauses are when they are not in the
+    /// file of the method calling through them.
+    clause_files: HashMap<&'a str, Vec<u32>>,
 }
 
 /// Languages whose definitions can refer to each other.
@@ -425,6 +473,15 @@ impl<'a> Index<'a> {
             .filter(|(_, (lo, hi, n))| hi - lo + 1 == *n)
             .map(|(d, (lo, hi, _))| (d, (lo, hi)))
             .collect();
+        let mut clause_files: HashMap<&'a str, Vec<u32>> = HashMap::default();
+        for (fi, f) in files.iter().enumerate() {
+            for (t, _, _) in f.names.heritage() {
+                let in_files = clause_files.entry(last_segment(t)).or_default();
+                if in_files.last() != Some(&(fi as u32)) {
+                    in_files.push(fi as u32);
+                }
+            }
+        }
         Index {
             files,
             families,
@@ -434,6 +491,7 @@ impl<'a> Index<'a> {
             by_path,
             imports,
             dir_ranges,
+            clause_files,
         }
     }
 
@@ -444,7 +502,7 @@ impl<'a> Index<'a> {
     /// [`MAX_BASE_DEPTH`] levels and [`MAX_BASES`] types.
     fn inherited<'q>(&'q self, cands: &Cands<'_, 'a>, fi: u32, ty: &'q str) -> Option<Cand> {
         let mut seen: Vec<(u32, &'q str)> = vec![(fi, ty)];
-        let mut level = seen.clone();
+        let mut level = self.own_clause_files(fi, ty);
         for _ in 0..MAX_BASE_DEPTH {
             let mut next = Vec::new();
             for (file, ty) in level {
@@ -478,6 +536,40 @@ impl<'a> Index<'a> {
             level = next;
         }
         None
+    }
+
+    /// The files holding the clauses of type `ty`, as file `fi` names it: `fi` itself, and
+    /// the files whose clauses name a type of that name that resolves, from there, to the
+    /// same definition as `ty` from `fi` — the file defining it (a Go struct's embedded
+    /// fields beside methods in another file), and Rust's `impl Trait for T` anywhere. A
+    /// type defined outside the repository has only `fi` (every `impl … for [u8]` is not a
+    /// base of one crate's `[u8]`). Beyond [`MAX_CLAUSE_FILES`] such files only the defining
+    /// one is looked at.
+    fn own_clause_files<'q>(&self, fi: u32, ty: &'q str) -> Vec<(u32, &'q str)> {
+        let mut out = vec![(fi, ty)];
+        let Some(files) = self.clause_files.get(last_segment(ty)) else {
+            return out;
+        };
+        let def_from = |file: u32| {
+            self.pick(
+                file as usize,
+                None,
+                EdgeKind::Implements,
+                last_segment(ty),
+                None,
+            )
+            .map(|(c, _)| c)
+        };
+        let Some(def) = def_from(fi) else {
+            return out;
+        };
+        for &g in files {
+            let near = g == def.0 || files.len() <= MAX_CLAUSE_FILES;
+            if g != fi && near && def_from(g) == Some(def) {
+                out.push((g, ty));
+            }
+        }
+        out
     }
 
     /// For a type with no such member up its own bases (a mixin, a base class calling a hook):
@@ -589,7 +681,7 @@ impl<'a> Index<'a> {
                     if !sup
                         && let Some(c) = cands
                             .in_file_with_parent(self, fi as u32, own)
-                            .or_else(|| cands.with_parent_last(self, last_segment(own)))
+                            .or_else(|| cands.nearest_with_parent_last(self, path, own))
                     {
                         return Some((c, "same_class"));
                     }
@@ -641,8 +733,12 @@ impl<'a> Index<'a> {
             if cands.member_where(ix, |c| c != first && other(c)).is_none() {
                 return Some((first, "unique_name"));
             }
-            let best = ancestors(path)
-                .find_map(|d| cands.member_where(ix, |c| is_under(ix.path(c), d) && other(c)))?;
+            // The nearest by directory: directly in an ancestor before below it.
+            let best = ancestors(path).find_map(|d| {
+                cands
+                    .member_where(ix, |c| dir_of(ix.path(c)) == d && other(c))
+                    .or_else(|| cands.member_where(ix, |c| is_under(ix.path(c), d) && other(c)))
+            })?;
             return Some((best, "ambiguous"));
         }
         if kind != EdgeKind::Imports
@@ -838,27 +934,35 @@ impl<'a> Resolver<'a> {
                     },
                 },
             };
-            let (target, target_number, resolution) = match index.pick(
-                fi,
-                e.source.as_deref(),
-                e.kind,
-                &e.target_name,
-                e.qualifier.as_deref(),
-            ) {
-                Some((c, how)) => {
-                    let (id, n) = symbol(c);
-                    (Some(id), Some(n), how)
-                }
-                None => match e
-                    .qualifier
-                    .as_deref()
-                    .filter(|_| e.kind == EdgeKind::Imports)
-                    .and_then(|m| index.relative_file(f.path, m))
+            // A Go method's calls on its receiver (`s.notFound()` in `func (s *Server) …`)
+            // are calls on `self`; the stored qualifier stays as written.
+            let qualifier = match (e.kind, e.source.as_deref(), e.qualifier.as_deref()) {
+                (EdgeKind::Calls, Some(q), Some(written))
+                    if f.language == "go"
+                        && own.get(q).and_then(|&si| {
+                            go_receiver(&analysis.symbols[si as usize].signature)
+                        }) == Some(written) =>
                 {
-                    Some(p) => (Some(Ident::File(p)), None, "relative_path"),
-                    None => (None, None, "unresolved"),
-                },
+                    Some("self")
+                }
+                (_, _, written) => written,
             };
+            let (target, target_number, resolution) =
+                match index.pick(fi, e.source.as_deref(), e.kind, &e.target_name, qualifier) {
+                    Some((c, how)) => {
+                        let (id, n) = symbol(c);
+                        (Some(id), Some(n), how)
+                    }
+                    None => match e
+                        .qualifier
+                        .as_deref()
+                        .filter(|_| e.kind == EdgeKind::Imports)
+                        .and_then(|m| index.relative_file(f.path, m))
+                    {
+                        Some(p) => (Some(Ident::File(p)), None, "relative_path"),
+                        None => (None, None, "unresolved"),
+                    },
+                };
             edges.push(EdgeRow {
                 kind: e.kind,
                 source,
@@ -926,6 +1030,19 @@ mod tests {
         // Elsewhere `base` and `parent` are ordinary names (modules, variables).
         assert!(!is_super("python", "base") && !is_super("javascript", "parent"));
         assert!(!is_super("python", "superclass"));
+    }
+
+    #[test]
+    fn go_receivers_are_read_from_signatures() {
+        assert_eq!(
+            go_receiver("func (s *Server) Handle(path string) string"),
+            Some("s")
+        );
+        assert_eq!(go_receiver("func (srv Server[T]) Run()"), Some("srv"));
+        assert_eq!(go_receiver("func (*Server) Handle()"), None);
+        assert_eq!(go_receiver("func (Server) Handle()"), None);
+        assert_eq!(go_receiver("func (_ *Server) Handle()"), None);
+        assert_eq!(go_receiver("func Handle(s *Server)"), None);
     }
 
     /// `self.f()` goes up the bases breadth first, nearest first, through cycles; members
