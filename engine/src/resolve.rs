@@ -257,17 +257,27 @@ impl<'a> Cands<'_, 'a> {
     /// same name), or for names with many candidates the first.
     fn nearest_with_parent_last(&self, ix: &Index<'a>, path: &str, ty: &str) -> Option<Cand> {
         let last = last_segment(ty);
-        if self.maps.is_some() {
-            return self.with_parent_last(ix, last);
+        match self.maps {
+            Some(_) => self.with_parent_last(ix, last),
+            None => self.nearest_where(ix, path, |c| ix.parent(c).map(last_segment) == Some(last)),
         }
-        let of_type = |c: Cand| ix.parent(c).map(last_segment) == Some(last);
-        let first = self.first(of_type)?;
-        ancestors(path)
-            .find_map(|d| {
-                self.first(|c| of_type(c) && dir_of(ix.path(c)) == d)
-                    .or_else(|| self.first(|c| of_type(c) && is_under(ix.path(c), d)))
-            })
-            .or(Some(first))
+    }
+
+    /// The candidate nearest `path` by directory among those `keep` accepts (the first
+    /// [`SCAN_LIMIT`] are looked at): in the deepest shared directory, directly in it before
+    /// below it.
+    fn nearest_where(
+        &self,
+        ix: &Index<'a>,
+        path: &str,
+        keep: impl Fn(Cand) -> bool,
+    ) -> Option<Cand> {
+        let scan = || self.all.iter().take(SCAN_LIMIT).copied();
+        ancestors(path).find_map(|d| {
+            scan()
+                .find(|&c| keep(c) && dir_of(ix.path(c)) == d)
+                .or_else(|| scan().find(|&c| keep(c) && is_under(ix.path(c), d)))
+        })
     }
 
     /// A candidate under directory `dir`: one directly in it before one in a subdirectory
@@ -733,12 +743,7 @@ impl<'a> Index<'a> {
             if cands.member_where(ix, |c| c != first && other(c)).is_none() {
                 return Some((first, "unique_name"));
             }
-            // The nearest by directory: directly in an ancestor before below it.
-            let best = ancestors(path).find_map(|d| {
-                cands
-                    .member_where(ix, |c| dir_of(ix.path(c)) == d && other(c))
-                    .or_else(|| cands.member_where(ix, |c| is_under(ix.path(c), d) && other(c)))
-            })?;
+            let best = cands.nearest_where(ix, path, |c| ix.parent(c).is_some() && other(c))?;
             return Some((best, "ambiguous"));
         }
         if kind != EdgeKind::Imports
