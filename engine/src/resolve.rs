@@ -506,7 +506,8 @@ impl<'a> Index<'a> {
     }
 
     /// A member of a base type of `ty` (a qualified name, of a type of file `fi`), the nearest
-    /// base first: breadth first up the inheritance and implementation clauses, each base
+    /// base first: breadth first up the inheritance and implementation clauses (`ty`'s own
+    /// wherever [`Index::own_clause_files`] finds them), each base
     /// resolved from the file of the clause naming it (as that clause's own edge is), and
     /// its members and clauses looked for in the file that defines it. At most
     /// [`MAX_BASE_DEPTH`] levels and [`MAX_BASES`] types.
