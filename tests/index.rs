@@ -818,6 +818,20 @@ fn bad_input_gets_specific_errors_or_counted_skips() {
     {
         std::os::unix::fs::symlink("..", dir.join("sub/loop")).unwrap();
         std::os::unix::fs::symlink("ok.py", dir.join("link.py")).unwrap();
+        // A named pipe: opening it to read would wait for a writer forever.
+        let fifo = std::process::Command::new("mkfifo")
+            .arg(dir.join("pipe.py"))
+            .status()
+            .unwrap();
+        assert!(fifo.success());
+        // Should indexing open it anyway, a writer arrives after a minute, so that the test
+        // fails on what was indexed instead of hanging. (Otherwise this thread waits for a
+        // reader that never comes, which does not keep the test process alive.)
+        let pipe = dir.join("pipe.py");
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_secs(60));
+            let _ = std::fs::OpenOptions::new().write(true).open(pipe);
+        });
     }
     let out = quarry_ok(
         &store,
@@ -826,6 +840,7 @@ fn bad_input_gets_specific_errors_or_counted_skips() {
     assert!(out.contains("invalid_utf8 1"), "{out}");
     assert!(out.contains("oversized 1"), "{out}");
     assert!(out.contains("symlink 2"), "{out}");
+    assert!(out.contains("special 1"), "{out}");
     assert!(out.contains("minified 1"), "{out}");
     assert_eq!(
         sql_lines(&store, "SELECT path FROM files ORDER BY path"),

@@ -236,7 +236,8 @@ impl ResolvedSource {
         })
     }
 
-    /// List candidate files, sorted by path. Symlinks and submodules are reported in `skipped`.
+    /// List candidate files, sorted by path. Symlinks, submodules and special files (pipes,
+    /// sockets, devices) are reported in `skipped`.
     pub fn entries(&self, skipped: &mut Vec<(String, &'static str)>) -> Result<Vec<Entry>> {
         let mut out = Vec::new();
         match &self.origin {
@@ -266,6 +267,12 @@ impl ResolvedSource {
                     };
                     if ft.is_symlink() {
                         skipped.push((rel, "symlink"));
+                        continue;
+                    }
+                    // A named pipe, socket or device: reading one can block forever or
+                    // never end.
+                    if !ft.is_file() {
+                        skipped.push((rel, "special"));
                         continue;
                     }
                     let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
