@@ -38,7 +38,9 @@ use quarry_storage::StorageError;
 /// 3: tree-sitter 0.27 (its error recovery differs around unparsed macro lines in C/C++).
 /// 4: heritage edges carry their qualifier (`unittest` in `class T(unittest.TestCase)`);
 ///    CommonJS `require` calls are imports.
-pub const ANALYZER_VERSION: u32 = 4;
+/// 5: JavaScript class fields (`handle = (e) => …` a method); function-valued variables'
+///    signatures run to the body; Ruby constants, `attr_*` properties and visibility.
+pub const ANALYZER_VERSION: u32 = 5;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;

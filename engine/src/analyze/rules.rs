@@ -146,6 +146,15 @@ pub fn opaque(lang: Lang, k: &str) -> bool {
     }
 }
 
+/// JavaScript/TypeScript expressions whose value is a function, making the variable or class
+/// field they initialise one.
+const JS_FUNCTION_VALUES: &[&str] = &[
+    "arrow_function",
+    "function_expression",
+    "function",
+    "generator_function",
+];
+
 fn named_children(n: Node) -> Vec<Node> {
     let mut c = n.walk();
     n.named_children(&mut c).collect()
@@ -200,14 +209,18 @@ pub fn def_kind<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, src: &str) -> Optio
             "type_alias_declaration" => "type_alias",
             "enum_declaration" => "enum",
             "internal_module" | "module" => "module",
-            "public_field_definition" | "field_definition" | "property_signature" => "field",
+            // `handle = (e) => {…}` in a class body is a method bound to the instance.
+            "public_field_definition" | "field_definition" => {
+                match field(n, "value").map(kind_of) {
+                    Some(v) if JS_FUNCTION_VALUES.contains(&v) => "function",
+                    _ => "field",
+                }
+            }
+            "property_signature" => "field",
             "variable_declarator" => {
                 let value = field(n, "value")?;
                 match kind_of(value) {
-                    "arrow_function"
-                    | "function_expression"
-                    | "function"
-                    | "generator_function" => "function",
+                    v if JS_FUNCTION_VALUES.contains(&v) => "function",
                     "class" => "class",
                     _ => return None,
                 }
@@ -289,6 +302,19 @@ pub fn def_kind<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, src: &str) -> Optio
             "method" | "singleton_method" => "function",
             "class" => "class",
             "module" => "module",
+            "assignment" if field(n, "left").map(kind_of) == Some("constant") => "constant",
+            // `attr_accessor :name, …` defines the reader and writer methods of each name.
+            "call"
+                if field(n, "receiver").is_none()
+                    && field(n, "method").is_some_and(|m| {
+                        matches!(
+                            src.get(m.byte_range()),
+                            Some("attr_accessor" | "attr_reader" | "attr_writer")
+                        )
+                    }) =>
+            {
+                "property"
+            }
             _ => return None,
         },
         Lang::Php => match k {
@@ -344,7 +370,16 @@ pub fn def_names(lang: Lang, n: Node) -> Vec<Node> {
             .filter(|c| kind_of(c) == "const_element")
             .filter_map(|c| named_children(c).into_iter().find(|x| kind_of(x) == "name"))
             .collect(),
-        (Lang::Python, "assignment") => field(n, "left").into_iter().collect(),
+        (Lang::Python | Lang::Ruby, "assignment") => field(n, "left").into_iter().collect(),
+        (Lang::Ruby, "call") => field(n, "arguments")
+            .map(named_children)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|c| kind_of(c) == "simple_symbol")
+            .collect(),
+        (Lang::JavaScript | Lang::TypeScript | Lang::Tsx, "field_definition") => {
+            field(n, "property").into_iter().collect()
+        }
         _ => {
             if let Some(name) = field(n, "name") {
                 return vec![last_name(name)];
@@ -386,10 +421,15 @@ fn last_name(n: Node) -> Node {
     }
 }
 
-/// Clean a name: strip PHP's `$`, generic arguments and surrounding whitespace.
+/// Clean a name: strip PHP's `$`, Ruby's symbol `:`, generic arguments and surrounding
+/// whitespace.
 pub fn name_text(raw: &str) -> &str {
     let t = raw.trim();
     let t = t.strip_prefix('$').unwrap_or(t);
+    let t = t
+        .strip_prefix(':')
+        .filter(|r| !r.starts_with(':'))
+        .unwrap_or(t);
     let t = t.split('<').next().unwrap_or(t);
     let t = t.rsplit("::").next().unwrap_or(t);
     t.trim()
@@ -581,9 +621,63 @@ pub fn is_public<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, name: &str, src: &
                 _ => exported(up, n),
             }
         }
-        Lang::Ruby => true,
+        Lang::Ruby => ruby_visibility(up, n, name, src),
         Lang::Other(_) => false,
     }
+}
+
+/// Whether a Ruby method is public: `private def m`, a bare `private` or `protected` earlier
+/// in its class body (until a bare `public`), or `private :m` / `private_class_method :m`
+/// anywhere in that body make it not. Constants and accessors count as public.
+fn ruby_visibility<'t>(up: Up<'_, 't>, n: Node<'t>, name: &str, src: &str) -> bool {
+    let kind = kind_of(n);
+    if !matches!(kind, "method" | "singleton_method") {
+        return true;
+    }
+    let text = |x: Node| src.get(x.byte_range()).unwrap_or("");
+    let hides = |word: &str| match word {
+        "private" | "protected" => Some(false),
+        "public" => Some(true),
+        _ => None,
+    };
+    let mut at = n;
+    if let Some(args) = up.parent(n).filter(|p| kind_of(*p) == "argument_list")
+        && let Some(call) = up.parent(args).filter(|c| kind_of(*c) == "call")
+    {
+        if let Some(public) = field(call, "method").and_then(|m| hides(text(m))) {
+            return public;
+        }
+        at = call;
+    }
+    let Some(body) = up.parent(at).filter(|b| kind_of(*b) == "body_statement") else {
+        return true;
+    };
+    // `private :m` names it, before or after the definition.
+    let named_by = if kind == "singleton_method" {
+        &["private_class_method"][..]
+    } else {
+        &["private", "protected"][..]
+    };
+    for c in named_children(body) {
+        if kind_of(c) == "call"
+            && field(c, "receiver").is_none()
+            && field(c, "method").is_some_and(|m| named_by.contains(&text(m)))
+            && field(c, "arguments").is_some_and(|a| {
+                named_children(a)
+                    .into_iter()
+                    .any(|s| kind_of(s) == "simple_symbol" && name_text(text(s)) == name)
+            })
+        {
+            return false;
+        }
+    }
+    if kind == "singleton_method" {
+        return true;
+    }
+    up.prev_siblings(at)
+        .filter(|p| kind_of(*p) == "identifier")
+        .find_map(|p| hides(text(p)))
+        .unwrap_or(true)
 }
 
 fn parent_is<'t>(up: Up<'_, 't>, n: Node<'t>, kind: &str, levels: usize) -> bool {
@@ -636,19 +730,38 @@ fn cpp_member_access<'t>(up: Up<'_, 't>, n: Node<'t>) -> Option<bool> {
 
 /// The declaration head: the text before the body, whitespace collapsed, bounded.
 pub fn signature(lang: Lang, n: Node, src: &str) -> String {
-    let body = match (lang, kind_of(n)) {
-        (Lang::Go, "type_spec") => None,
-        _ => field(n, "body").or_else(|| field(n, "value").filter(|_| lang != Lang::Rust)),
+    let first_line_end = || {
+        let text = src.get(n.byte_range()).unwrap_or("");
+        n.start_byte() + text.find('\n').unwrap_or(text.len())
     };
-    let end = match body {
-        Some(b) if b.start_byte() > n.start_byte() => b.start_byte(),
-        _ => {
-            let text = src.get(n.byte_range()).unwrap_or("");
-            n.start_byte() + text.find('\n').unwrap_or(text.len())
+    let end = match (lang, kind_of(n)) {
+        (Lang::Go, "type_spec") => first_line_end(),
+        // `def m(a); …; end` on one line: the head ends with the parameters or the name.
+        (Lang::Ruby, "method" | "singleton_method") => field(n, "parameters")
+            .or_else(|| field(n, "name"))
+            .map_or_else(first_line_end, |x| x.end_byte()),
+        (lang, kind) => {
+            let body = match kind {
+                // `const f = async (a) => …`: the head runs to the function's body.
+                "variable_declarator" | "field_definition" | "public_field_definition"
+                    if matches!(lang, Lang::JavaScript | Lang::TypeScript | Lang::Tsx) =>
+                {
+                    field(n, "value").map(|v| match kind_of(v) {
+                        k if JS_FUNCTION_VALUES.contains(&k) => field(v, "body").unwrap_or(v),
+                        _ => v,
+                    })
+                }
+                _ => field(n, "body").or_else(|| field(n, "value").filter(|_| lang != Lang::Rust)),
+            };
+            match body {
+                Some(b) if b.start_byte() > n.start_byte() => b.start_byte(),
+                _ => first_line_end(),
+            }
         }
     };
     let head = src.get(n.start_byte()..end).unwrap_or("");
     let flat = head.split_whitespace().collect::<Vec<_>>().join(" ");
+    let flat = flat.strip_suffix("=>").unwrap_or(&flat);
     let flat = flat
         .trim_end_matches(['{', ':', '='])
         .trim_end()

@@ -170,3 +170,47 @@ fn kind_table_and_walker_parents_and_siblings_agree_with_tree_sitter() {
         assert!(nodes > 20, "{lang:?}: {nodes} nodes");
     }
 }
+#[test]
+fn ruby_visibility_constants_and_accessors() {
+    let src = "class Foo\n  LIMIT = 3\n  attr_accessor :items, :size\n  def a; b; end\n  private def b; end\n  def c; end\n  private :c\n  protected\n  def d(x) = x\n  public\n  def e\n  end\n  class << self\n    def f; end\n    private\n    def g; end\n  end\n  def self.h; end\n  private_class_method :h\n  def self.i; end\nend\n";
+    let a = analyze(Lang::Ruby, src);
+    let public = |q: &str| sym(&a, q).is_public;
+    assert!(public("Foo.a") && public("Foo.e") && public("Foo.f") && public("Foo.i"));
+    assert!(!public("Foo.b") && !public("Foo.c") && !public("Foo.d"));
+    assert!(!public("Foo.g") && !public("Foo.h"));
+    assert_eq!(sym(&a, "Foo.LIMIT").kind, "constant");
+    assert_eq!(sym(&a, "Foo.items").kind, "property");
+    assert_eq!(sym(&a, "Foo.size").kind, "property");
+    // One-line methods: the head ends with the name or the parameters.
+    assert_eq!(&*sym(&a, "Foo.a").signature, "def a");
+    assert_eq!(&*sym(&a, "Foo.d").signature, "def d(x)");
+    assert_eq!(&*sym(&a, "Foo.h").signature, "def self.h");
+}
+
+#[test]
+fn javascript_function_values_and_class_fields() {
+    let src = "const add = (a, b) => a + b;\nexport const load = async function named(url) { return fetch(url); };\nclass K {\n  handle = (e) => { this.go(e); };\n  count = 0;\n  go() {}\n}\n";
+    let a = analyze(Lang::JavaScript, src);
+    assert_eq!(&*sym(&a, "add").signature, "add = (a, b)");
+    assert_eq!(
+        &*sym(&a, "load").signature,
+        "load = async function named(url)"
+    );
+    let handle = sym(&a, "K.handle");
+    assert_eq!(
+        (handle.kind, &*handle.signature),
+        ("method", "handle = (e)")
+    );
+    assert_eq!(sym(&a, "K.count").kind, "field");
+    assert!(a.edges.iter().any(|e| e.kind == EdgeKind::Calls
+        && e.source.as_deref() == Some("K.handle")
+        && &*e.target_name == "go"));
+    let a = analyze(
+        Lang::TypeScript,
+        "export const handler = async (req: Request): Promise<Response> => respond(req);\n",
+    );
+    assert_eq!(
+        &*sym(&a, "handler").signature,
+        "handler = async (req: Request): Promise<Response>"
+    );
+}
