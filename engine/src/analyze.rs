@@ -404,9 +404,16 @@ impl<'s> Walker<'s> {
         // access labels look back through siblings): popped in document order, so the path
         // is the previous path cut to this node's depth.
         let mut path = rules::Path::default();
-        while let Some((node, scope, depth, nesting, place)) = stack.pop() {
+        // C#'s file-scoped `namespace N;` encloses the declarations after it, its siblings.
+        let mut file_scope: Option<Scope> = None;
+        while let Some((node, mut scope, depth, nesting, place)) = stack.pop() {
             if depth > MAX_DEPTH {
                 continue;
+            }
+            if depth == 1
+                && let Some(s) = &file_scope
+            {
+                scope = s.clone();
             }
             // Nothing under an opaque node (a comment, a macro's tokens) is analysed: its
             // children are neither listed nor visited.
@@ -421,6 +428,9 @@ impl<'s> Walker<'s> {
                 });
             self.at = (depth, inner);
             let child_scope = self.visit(path.up(), node, &scope);
+            if depth == 1 && kind_of(node) == "file_scoped_namespace_declaration" {
+                file_scope = Some(child_scope.clone());
+            }
             for i in children.rev() {
                 let child = path.siblings()[i];
                 if child.is_named() {

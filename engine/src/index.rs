@@ -39,7 +39,8 @@ use quarry_storage::StorageError;
 /// 4: heritage edges carry their qualifier (`unittest` in `class T(unittest.TestCase)`);
 ///    CommonJS `require` calls are imports.
 /// 5: JavaScript class fields (`handle = (e) => …` a method); function-valued variables'
-///    signatures run to the body; Ruby constants, `attr_*` properties and visibility.
+///    signatures run to the body; Ruby constants, `attr_*` properties and visibility; C#
+///    file-scoped namespaces enclose the rest of the file.
 pub const ANALYZER_VERSION: u32 = 5;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.

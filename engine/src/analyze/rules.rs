@@ -594,6 +594,10 @@ pub fn is_public<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, name: &str, src: &
         Lang::CSharp => {
             modifiers_text(lang, n, src).contains("public")
                 || parent_is(up, n, "interface_declaration", 3)
+                || matches!(
+                    kind_of(n),
+                    "namespace_declaration" | "file_scoped_namespace_declaration"
+                )
         }
         Lang::Php => {
             let m = modifiers_text(lang, n, src);

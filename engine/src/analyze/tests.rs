@@ -214,3 +214,17 @@ fn javascript_function_values_and_class_fields() {
         "handler = async (req: Request): Promise<Response>"
     );
 }
+
+#[test]
+fn csharp_file_scoped_namespace_encloses_the_rest_of_the_file() {
+    let src = "using System;\nnamespace App.Core;\npublic class Service { public void Run() { Init(); } void Init() {} }\npublic enum Level { Low }\n";
+    let a = analyze(Lang::CSharp, src);
+    let ns = sym(&a, "Core");
+    assert_eq!((ns.kind, ns.is_public), ("module", true));
+    assert_eq!(sym(&a, "Core.Service").parent(), Some("Core"));
+    assert_eq!(sym(&a, "Core.Service.Run").kind, "method");
+    assert_eq!(sym(&a, "Core.Level").kind, "enum");
+    assert!(a.edges.iter().any(|e| e.kind == EdgeKind::Calls
+        && e.source.as_deref() == Some("Core.Service.Run")
+        && &*e.target_name == "Init"));
+}
