@@ -652,6 +652,7 @@ pub const KINDS: &[&str] = &[
     "variant",
     "module",
     "constant",
+    "variable",
     "field",
     "property",
     "type_alias",

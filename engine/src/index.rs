@@ -40,7 +40,8 @@ use quarry_storage::StorageError;
 ///    CommonJS `require` calls are imports.
 /// 5: JavaScript class fields (`handle = (e) => …` a method); function-valued variables'
 ///    signatures run to the body; Ruby constants, `attr_*` properties and visibility; C#
-///    file-scoped namespaces enclose the rest of the file.
+///    file-scoped namespaces enclose the rest of the file; Python class attributes, Go
+///    package-level variables (kind `variable`).
 pub const ANALYZER_VERSION: u32 = 5;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.

@@ -107,6 +107,7 @@ const REFERABLE: &[&str] = &[
     "field",
     "property",
     "constant",
+    "variable",
     "variant",
 ];
 const IMPORTABLE: &[&str] = &[
@@ -118,6 +119,7 @@ const IMPORTABLE: &[&str] = &[
     "enum",
     "type_alias",
     "constant",
+    "variable",
     "module",
     "macro",
 ];

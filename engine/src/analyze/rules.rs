@@ -180,21 +180,30 @@ pub fn def_kind<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, src: &str) -> Optio
         Lang::Python => match k {
             "function_definition" => "function",
             "class_definition" => "class",
-            "assignment"
-                if up.parent_kind(n) == "expression_statement"
-                    && up.parent(n).map(|p| up.parent_kind(p)) == Some("module") =>
-            {
-                let left = field(n, "left")?;
+            "assignment" if up.parent_kind(n) == "expression_statement" => {
+                let left = field(n, "left").filter(|l| kind_of(*l) == "identifier")?;
                 let name = src.get(left.byte_range())?;
-                if kind_of(left) == "identifier"
-                    && name.len() > 1
+                let constant = name.len() > 1
                     && name
                         .chars()
-                        .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
-                {
-                    "constant"
-                } else {
-                    return None;
+                        .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+                let statement = up.parent(n)?;
+                match up.parent_kind(statement) {
+                    "module" if constant => "constant",
+                    // A class body's `name: str = ""` (dataclasses, models) or `TABLE = …`.
+                    "block"
+                        if up
+                            .parent(statement)
+                            .and_then(|b| up.parent(b))
+                            .is_some_and(|c| kind_of(c) == "class_definition") =>
+                    {
+                        if constant {
+                            "constant"
+                        } else {
+                            "field"
+                        }
+                    }
+                    _ => return None,
                 }
             }
             _ => return None,
@@ -237,6 +246,20 @@ pub fn def_kind<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, src: &str) -> Optio
             },
             "type_alias" => "type_alias",
             "const_spec" => "constant",
+            // Package-level `var ErrX = …` (not a function's locals).
+            "var_spec"
+                if up.parent(n).is_some_and(|d| {
+                    let d = if kind_of(d) == "var_spec_list" {
+                        up.parent(d)
+                    } else {
+                        Some(d)
+                    };
+                    d.and_then(|d| up.parent(d))
+                        .is_some_and(|f| kind_of(f) == "source_file")
+                }) =>
+            {
+                "variable"
+            }
             "field_declaration" if field(n, "name").is_some() => "field",
             _ => return None,
         },
@@ -371,6 +394,10 @@ pub fn def_names(lang: Lang, n: Node) -> Vec<Node> {
             .filter_map(|c| named_children(c).into_iter().find(|x| kind_of(x) == "name"))
             .collect(),
         (Lang::Python | Lang::Ruby, "assignment") => field(n, "left").into_iter().collect(),
+        // `const a, b = 1, 2`
+        (Lang::Go, "const_spec" | "var_spec") => {
+            n.children_by_field_name("name", &mut n.walk()).collect()
+        }
         (Lang::Ruby, "call") => field(n, "arguments")
             .map(named_children)
             .unwrap_or_default()
@@ -739,7 +766,7 @@ pub fn signature(lang: Lang, n: Node, src: &str) -> String {
         n.start_byte() + text.find('\n').unwrap_or(text.len())
     };
     let end = match (lang, kind_of(n)) {
-        (Lang::Go, "type_spec") => first_line_end(),
+        (Lang::Go, "type_spec" | "const_spec" | "var_spec") => first_line_end(),
         // `def m(a); …; end` on one line: the head ends with the parameters or the name.
         (Lang::Ruby, "method" | "singleton_method") => field(n, "parameters")
             .or_else(|| field(n, "name"))

@@ -228,3 +228,41 @@ fn csharp_file_scoped_namespace_encloses_the_rest_of_the_file() {
         && e.source.as_deref() == Some("Core.Service.Run")
         && &*e.target_name == "Init"));
 }
+
+#[test]
+fn python_class_attributes_and_go_package_variables() {
+    let src = "@dataclass\nclass User:\n    name: str\n    age: int = 0\n    TABLE = \"users\"\n    a, b = 1, 2\n\n    def label(self):\n        local = 1\n        return self.name\n\nMAX = 10\nlogger = make()\n";
+    let a = analyze(Lang::Python, src);
+    assert_eq!(sym(&a, "User.name").kind, "field");
+    assert_eq!(&*sym(&a, "User.age").signature, "age: int = 0");
+    assert_eq!(sym(&a, "User.TABLE").kind, "constant");
+    assert_eq!(sym(&a, "MAX").kind, "constant");
+    let names: Vec<&str> = a.symbols.iter().map(|s| &*s.qualified_name).collect();
+    assert_eq!(
+        names,
+        [
+            "User",
+            "User.name",
+            "User.age",
+            "User.TABLE",
+            "User.label",
+            "MAX"
+        ]
+    );
+
+    let src = "package p\n\nvar (\n\tErrGone = errors.New(\"gone\")\n\tcount int\n)\n\nvar x, y = 1, 2\n\nconst A, B = 1, 2\n\nfunc f() {\n\tvar local = 3\n\t_ = local\n}\n";
+    let a = analyze(Lang::Go, src);
+    let v = sym(&a, "ErrGone");
+    assert_eq!(
+        (v.kind, v.is_public, &*v.signature),
+        ("variable", true, "ErrGone = errors.New(\"gone\")")
+    );
+    assert!(!sym(&a, "count").is_public);
+    for q in ["x", "y"] {
+        assert_eq!(sym(&a, q).kind, "variable");
+    }
+    for q in ["A", "B"] {
+        assert_eq!(sym(&a, q).kind, "constant");
+    }
+    assert!(a.symbols.iter().all(|s| &*s.name != "local"));
+}
