@@ -113,6 +113,20 @@ fn self_calls_resolve_through_base_types() {
         "go/handlers.go|calls|Server.Handle|notFound|srv|go/server.go::Server.notFound|same_class|9|",
     );
     has("go/handlers.go|calls|Server.Handle|Describe|srv|go/server.go::Base.Describe|inherited|9|");
+    // A method's type defined in another file is its parent; one the repository does not
+    // define (`f64`) leaves it without.
+    assert_eq!(
+        sql_lines(
+            &store,
+            "SELECT path, qualified_name, regexp_replace(parent, '^[^:]+::', '') FROM symbols \
+             WHERE qualified_name IN ('Server.Handle', 'Square.twice', 'f64.halve') ORDER BY path"
+        ),
+        [
+            "go/handlers.go|Server.Handle|go/server.go::Server",
+            "rust/src/scale.rs|Square.twice|rust/src/square.rs::Square",
+            "rust/src/scale.rs|f64.halve|NULL",
+        ]
+    );
     // CommonJS: `require` binds names from a file, as an ES import does; the class, its base
     // through that binding, and calls through a destructured name or the module object.
     has(

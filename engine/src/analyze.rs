@@ -94,6 +94,16 @@ impl Symbol {
         }
     }
 
+    /// The parent a qualified name implies: `Type` of `Type.name` or `Type.name#2` (see
+    /// `Walker::add_symbol`); `None` for a top-level name.
+    pub fn parent_in_name<'q>(qualified_name: &'q str, name: &str) -> Option<&'q str> {
+        let unsuffixed = match qualified_name.rsplit_once('#') {
+            Some((head, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => head,
+            _ => qualified_name,
+        };
+        unsuffixed.strip_suffix(name)?.strip_suffix('.')
+    }
+
     /// Qualified name of the enclosing symbol (or of the type an `impl` block names).
     pub fn parent(&self) -> Option<&str> {
         (self.parent_len != NO_PARENT).then(|| &self.qualified_name[..self.parent_len as usize])

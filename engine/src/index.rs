@@ -762,7 +762,7 @@ pub async fn index_repository(
                 HashMap::new()
             } else {
                 progress.phase("loading unchanged analyses", None);
-                load_previous_analyses(catalog, &source, &prefix, &missing, frames.as_ref()).await?
+                load_previous_analyses(catalog, &source, &missing, frames.as_ref()).await?
             };
             // Each unchanged file's loaded analysis (already packed) beside it; a file the
             // tables hold no row of had an empty analysis.
@@ -1804,7 +1804,6 @@ async fn load_previous(catalog: &Catalog, source: &DataSource) -> Result<Previou
 async fn load_previous_analyses(
     catalog: &Catalog,
     source: &DataSource,
-    prefix: &str,
     wanted: &std::collections::HashSet<&str>,
     frames: Option<&Arc<FrameFile>>,
 ) -> Result<HashMap<String, Arc<Packed>>> {
@@ -1817,7 +1816,7 @@ async fn load_previous_analyses(
     let (Some(sv), Some(ev)) = (snap.symbols, snap.edges) else {
         return Err(EngineError::Internal("snapshot without analysis".into()));
     };
-    let mut loader = Loader::new(wanted, prefix, frames.cloned());
+    let mut loader = Loader::new(wanted, frames.cloned());
     // Both tables are in path order when written whole (files are listed sorted by path, and
     // both are written in that order): read them side by side, so a file is packed as soon as
     // its symbols and its edges are both read, and only the files in between are held as
@@ -1877,11 +1876,10 @@ fn stored_u32(v: i64) -> u32 {
 
 /// Rebuilds the analyses of unchanged files from the published `symbols` and `edges` rows,
 /// streaming. Rows come file by file (each table is written in file order), so one file is
-/// built at a time: its path, identifier prefix and membership in `wanted` are worked out
+/// built at a time: its path and membership in `wanted` are worked out
 /// once per file, not once per row.
 struct Loader<'a> {
     wanted: &'a std::collections::HashSet<&'a str>,
-    prefix: &'a str,
     /// Files read so far and not yet packed, by path.
     analyses: BTreeMap<String, FileAnalysis>,
     /// Files packed.
@@ -1891,28 +1889,20 @@ struct Loader<'a> {
     /// The file being built, and whether it is wanted.
     path: String,
     keep: bool,
-    /// `<file identifier>::`, stripped from parent identifiers.
-    file_prefix: String,
     current: FileAnalysis,
     /// The current file's qualified names: edges share them with their source symbol.
     qnames: HashSet<Arc<str>>,
 }
 
 impl<'a> Loader<'a> {
-    fn new(
-        wanted: &'a std::collections::HashSet<&'a str>,
-        prefix: &'a str,
-        frames: Option<Arc<FrameFile>>,
-    ) -> Self {
+    fn new(wanted: &'a std::collections::HashSet<&'a str>, frames: Option<Arc<FrameFile>>) -> Self {
         Loader {
             wanted,
-            prefix,
             frames,
             analyses: BTreeMap::new(),
             packed: HashMap::new(),
             path: String::new(),
             keep: false,
-            file_prefix: String::new(),
             current: FileAnalysis::default(),
             qnames: HashSet::new(),
         }
@@ -1923,7 +1913,6 @@ impl<'a> Loader<'a> {
         "kind",
         "name",
         "qualified_name",
-        "parent",
         "start_line",
         "start_character",
         "end_line",
@@ -1963,8 +1952,6 @@ impl<'a> Loader<'a> {
                     .iter()
                     .map(|s| s.qualified_name.clone()),
             );
-        } else {
-            self.file_prefix = format!("{}::", file_identifier(self.prefix, path));
         }
     }
 
@@ -2015,12 +2002,11 @@ impl<'a> Loader<'a> {
 
     fn symbols(&mut self, batch: &RecordBatch) -> Result<()> {
         let c = Columns::new(batch);
-        let (path, kind, name, qname, parent) = (
+        let (path, kind, name, qname) = (
             c.str("path")?,
             c.str("kind")?,
             c.str("name")?,
             c.str("qualified_name")?,
-            c.str("parent")?,
         );
         let (sl, sc, el, ec) = (
             c.int("start_line")?,
@@ -2039,7 +2025,9 @@ impl<'a> Loader<'a> {
             if !self.keep {
                 continue;
             }
-            let parent = opt_str(parent, i).and_then(|x| x.strip_prefix(&self.file_prefix));
+            // The analysis's parent is what the qualified name implies; the stored column
+            // may name a definition in another file instead (the type an `impl` names).
+            let parent = Symbol::parent_in_name(qname.value(i), name.value(i));
             self.current.symbols.push(Symbol::new(analyze::SymbolParts {
                 kind: analyze::static_kind(kind.value(i)),
                 name: name.value(i),
@@ -2780,7 +2768,7 @@ mod tests {
         };
         let wanted: HashSet<&str> = ["a.rs", "c.rs"].into_iter().collect();
         let frames = FrameFile::new(tempfile::tempfile().unwrap());
-        let mut loader = Loader::new(&wanted, "o/r", Some(frames));
+        let mut loader = Loader::new(&wanted, Some(frames));
         loader
             .symbols(&symbols(&[
                 ("a.rs", "one"),

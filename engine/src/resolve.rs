@@ -642,6 +642,36 @@ impl<'a> Index<'a> {
         self.files[c.0 as usize].names.parent(c.1 as usize)
     }
 
+    /// See [`Resolver::foreign_parents`]: the type a parent names is looked up as the type of
+    /// an `impl Trait for T` clause is (nearest definition first).
+    fn foreign_parents(&self, first_symbol: &[usize]) -> HashMap<usize, Option<Cand>> {
+        let mut out = HashMap::default();
+        for (fi, f) in self.files.iter().enumerate() {
+            let names = f.names;
+            let mut own: Option<std::collections::HashSet<&str>> = None;
+            let mut found: HashMap<&str, Option<Cand>> = HashMap::default();
+            for si in 0..names.symbol_count() {
+                let Some(parent) = names.parent(si) else {
+                    continue;
+                };
+                let own = own.get_or_insert_with(|| {
+                    (0..names.symbol_count())
+                        .map(|i| names.qualified_name(i))
+                        .collect()
+                });
+                if own.contains(parent) {
+                    continue;
+                }
+                let target = *found.entry(parent).or_insert_with(|| {
+                    self.pick(fi, None, EdgeKind::Implements, last_segment(parent), None)
+                        .map(|(c, _)| c)
+                });
+                out.insert(first_symbol[fi] + si, target);
+            }
+        }
+        out
+    }
+
     fn path(&self, c: Cand) -> &'a str {
         self.files[c.0 as usize].path
     }
@@ -840,6 +870,11 @@ pub struct Resolver<'a> {
     index: Index<'a>,
     /// Number of the first symbol of each file, and the total at the end.
     first_symbol: Vec<usize>,
+    /// Symbols (by number) whose parent is not a symbol of their own file — a Rust `impl`
+    /// of a type defined elsewhere, a C++ out-of-line `Type::method`, a Go method in another
+    /// file than its receiver's type — and that type's definition, if the repository has
+    /// one. Resolved up front: symbol rows are written after the candidates are released.
+    foreign_parents: HashMap<usize, Option<Cand>>,
 }
 
 impl<'a> Resolver<'a> {
@@ -851,9 +886,12 @@ impl<'a> Resolver<'a> {
             n += f.names.symbol_count();
         }
         first_symbol.push(n);
+        let index = Index::new(files);
+        let foreign_parents = index.foreign_parents(&first_symbol);
         Resolver {
-            index: Index::new(files),
+            index,
             first_symbol,
+            foreign_parents,
         }
     }
 
@@ -898,7 +936,11 @@ impl<'a> Resolver<'a> {
                 number: first + si,
                 path: f.path,
                 language: f.language,
-                parent: s.parent().map(|p| Ident::Symbol(f.path, p)),
+                parent: match self.foreign_parents.get(&(first + si)) {
+                    Some(found) => found
+                        .map(|c| Ident::Symbol(self.index.path(c), self.index.qualified_name(c))),
+                    None => s.parent().map(|p| Ident::Symbol(f.path, p)),
+                },
                 symbol: s,
             })
             .collect()
