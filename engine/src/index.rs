@@ -41,7 +41,7 @@ use quarry_storage::StorageError;
 /// 5: JavaScript class fields (`handle = (e) => …` a method); function-valued variables'
 ///    signatures run to the body; Ruby constants, `attr_*` properties and visibility; C#
 ///    file-scoped namespaces enclose the rest of the file; Python class attributes, Go
-///    package-level variables (kind `variable`).
+///    package-level variables (kind `variable`); a UTF-8 byte order mark is not text.
 pub const ANALYZER_VERSION: u32 = 5;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.
@@ -184,7 +184,9 @@ fn classify_content(bytes: &[u8]) -> std::result::Result<&str, &'static str> {
             return Err("minified");
         }
     }
-    Ok(text)
+    // A UTF-8 byte order mark is not text: editors do not count it as a character of the
+    // first line, nor should positions, grep or the stored content.
+    Ok(text.strip_prefix('\u{feff}').unwrap_or(text))
 }
 
 /// Number of lines as editors count them.
@@ -2839,6 +2841,10 @@ mod tests {
             "generated"
         );
         assert!(classify_content(b"fn main() {}\n").is_ok());
+        assert_eq!(
+            classify_content(b"\xef\xbb\xbfdef f():\n").unwrap(),
+            "def f():\n"
+        );
         // Said in passing, not a generator's header.
         assert!(
             classify_content(b"//! Bindings to libfoo; see the generated docs.\nfn f() {}").is_ok()
