@@ -88,6 +88,10 @@ fn self_calls_resolve_through_base_types() {
     has(
         "python/accounts.py|calls|AuditMixin.audit|validate|self|python/models/base.py::Model.validate|inherited|37|",
     );
+    // … and when that subclass is in another module: not `Draft.save` beside the mixin.
+    has(
+        "python/models/mixins.py|calls|ExportMixin.export|save|self|python/models/base.py::Model.save|inherited|12|",
+    );
     // A module's member through the module: `base` is only C#'s word for the base type.
     has("python/accounts.py|calls|make|Model|base|python/models/base.py::Model|import|25|");
     // Rust: a trait's provided method, from an inherent impl and from another trait's impl;

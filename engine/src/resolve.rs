@@ -335,6 +335,9 @@ struct Index<'a> {
     /// last segment), in file order: where a type's clauses are when they are not in the
     /// file of the method calling through them.
     clause_files: HashMap<&'a str, Vec<u32>>,
+    /// The files with a clause naming a base type of this name (its last segment), in file
+    /// order: where a mixin's subclasses are.
+    base_files: HashMap<&'a str, Vec<u32>>,
 }
 
 /// Languages whose definitions can refer to each other.
@@ -486,11 +489,14 @@ impl<'a> Index<'a> {
             .map(|(d, (lo, hi, _))| (d, (lo, hi)))
             .collect();
         let mut clause_files: HashMap<&'a str, Vec<u32>> = HashMap::default();
+        let mut base_files: HashMap<&'a str, Vec<u32>> = HashMap::default();
         for (fi, f) in files.iter().enumerate() {
-            for (t, _, _) in f.names.heritage() {
-                let in_files = clause_files.entry(last_segment(t)).or_default();
-                if in_files.last() != Some(&(fi as u32)) {
-                    in_files.push(fi as u32);
+            for (t, base, _) in f.names.heritage() {
+                for (map, name) in [(&mut clause_files, t), (&mut base_files, base)] {
+                    let in_files = map.entry(last_segment(name)).or_default();
+                    if in_files.last() != Some(&(fi as u32)) {
+                        in_files.push(fi as u32);
+                    }
                 }
             }
         }
@@ -504,6 +510,7 @@ impl<'a> Index<'a> {
             imports,
             dir_ranges,
             clause_files,
+            base_files,
         }
     }
 
@@ -587,7 +594,8 @@ impl<'a> Index<'a> {
 
     /// For a type with no such member up its own bases (a mixin, a base class calling a hook):
     /// a member of a subclass in the same file, or of one of that subclass's other bases —
-    /// what `self` is when the call runs. Subclasses nearest first, at most 4 levels down.
+    /// what `self` is when the call runs. Subclasses nearest first, at most 4 levels down;
+    /// then [`Index::through_subclasses_elsewhere`].
     fn through_subclasses<'q>(
         &'q self,
         cands: &Cands<'_, 'a>,
@@ -619,6 +627,51 @@ impl<'a> Index<'a> {
                 break;
             }
             level = next;
+        }
+        self.through_subclasses_elsewhere(cands, fi, ty)
+    }
+
+    /// A member of a direct subclass of `ty` (of file `fi`) in another file, or of one of
+    /// that subclass's bases: `class StrTest(string_tests.MixinTest, unittest.TestCase)`
+    /// makes `self.assertEqual` in `MixinTest` a `TestCase` member. A clause counts when its
+    /// base resolves, from its file, to the definition `ty` resolves to from `fi`. Files in
+    /// the nearest directories first; at most [`MAX_CLAUSE_FILES`] of them.
+    fn through_subclasses_elsewhere(
+        &self,
+        cands: &Cands<'_, 'a>,
+        fi: u32,
+        ty: &str,
+    ) -> Option<Cand> {
+        let ty_last = last_segment(ty);
+        let files = self.base_files.get(ty_last)?;
+        let (def, _) = self.pick(fi as usize, None, EdgeKind::Implements, ty_last, None)?;
+        let here = dir_of(self.files[fi as usize].path);
+        // The length of the deepest directory holding both files.
+        let shared = |g: &u32| {
+            ancestors(self.files[*g as usize].path)
+                .find(|d| here == *d || is_under(here, d))
+                .map_or(0, str::len)
+        };
+        let mut near: Vec<u32> = files.iter().copied().filter(|&g| g != fi).collect();
+        near.sort_by_key(|g| std::cmp::Reverse(shared(g)));
+        for g in near.into_iter().take(MAX_CLAUSE_FILES) {
+            for (sub, base, qualifier) in self.files[g as usize].names.heritage() {
+                if last_segment(base) != ty_last {
+                    continue;
+                }
+                let same = self
+                    .pick(g as usize, Some(sub), EdgeKind::Inherits, base, qualifier)
+                    .is_some_and(|(b, _)| b == def);
+                if !same {
+                    continue;
+                }
+                if let Some(c) = cands
+                    .in_file_with_parent(self, g, sub)
+                    .or_else(|| self.inherited(cands, g, sub))
+                {
+                    return Some(c);
+                }
+            }
         }
         None
     }
