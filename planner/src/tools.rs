@@ -124,7 +124,9 @@ pub async fn tree_files(ctx: &SessionContext, data_source: &str, dir: &str) -> R
         .build()
 }
 
-/// The top-level definitions under `dir` (their names summarise each file in a tree).
+/// The top-level definitions under `dir` (their names summarise each file in a tree). A
+/// method without a parent belongs to a type the repository does not define (`impl u8`):
+/// not a definition of the file's own.
 pub async fn tree_definitions(
     ctx: &SessionContext,
     data_source: &str,
@@ -134,7 +136,8 @@ pub async fn tree_definitions(
         .eq(lit(data_source))
         .and(c("parent").is_null())
         .and(c("kind").not_eq(lit("field")))
-        .and(c("kind").not_eq(lit("variable")));
+        .and(c("kind").not_eq(lit("variable")))
+        .and(c("kind").not_eq(lit("method")));
     if !dir.is_empty() {
         filter = filter.and(starts_with(c("path"), lit(format!("{dir}/"))));
     }
