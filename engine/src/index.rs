@@ -41,7 +41,8 @@ use quarry_storage::StorageError;
 /// 5: JavaScript class fields (`handle = (e) => …` a method); function-valued variables'
 ///    signatures run to the body; Ruby constants, `attr_*` properties and visibility; C#
 ///    file-scoped namespaces enclose the rest of the file; Python class attributes, Go
-///    package-level variables (kind `variable`); a UTF-8 byte order mark is not text.
+///    package-level variables (kind `variable`); a UTF-8 byte order mark is not text;
+///    JavaScript object members, `exports.f = function`, `X.prototype.f = function`.
 pub const ANALYZER_VERSION: u32 = 5;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.

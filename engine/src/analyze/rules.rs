@@ -146,6 +146,37 @@ pub fn opaque(lang: Lang, k: &str) -> bool {
     }
 }
 
+/// Whether a JavaScript/TypeScript variable is declared at the top of its module.
+fn js_module_level<'t>(up: Up<'_, 't>, declarator: Node<'t>) -> bool {
+    let Some(decl) = up
+        .parent(declarator)
+        .filter(|d| matches!(kind_of(*d), "lexical_declaration" | "variable_declaration"))
+    else {
+        return false;
+    };
+    match up.parent(decl).map(|p| (kind_of(p), p)) {
+        Some(("program", _)) => true,
+        Some(("export_statement", e)) => up.parent_kind(e) == "program",
+        _ => false,
+    }
+}
+
+/// For `X.prototype.m = function …` the type `X` (`Some("X")`); for `exports.m = …` and
+/// `module.exports.m = …` nothing to qualify it (`Some("")`); `None` for other assignments.
+fn js_assigned_owner<'s>(n: Node, src: &'s str) -> Option<&'s str> {
+    let left = field(n, "left").filter(|l| kind_of(*l) == "member_expression")?;
+    field(left, "property").filter(|p| kind_of(*p) == "property_identifier")?;
+    let object = src.get(field(left, "object")?.byte_range())?;
+    match object {
+        "exports" | "module.exports" => Some(""),
+        o => {
+            let owner = o.strip_suffix(".prototype")?;
+            let owner = owner.rsplit('.').next().unwrap_or(owner);
+            (!owner.is_empty() && !owner.contains(['(', '[', ' '])).then_some(owner)
+        }
+    }
+}
+
 /// JavaScript/TypeScript expressions whose value is a function, making the variable or class
 /// field they initialise one.
 const JS_FUNCTION_VALUES: &[&str] = &[
@@ -213,6 +244,8 @@ pub fn def_kind<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, src: &str) -> Optio
                 "function"
             }
             "class_declaration" | "abstract_class_declaration" => "class",
+            // An object literal's `get(url) {…}` is a function (a class's, a method).
+            "method_definition" if up.parent_kind(n) == "object" => "function",
             "method_definition" | "method_signature" | "abstract_method_signature" => "method",
             "interface_declaration" => "interface",
             "type_alias_declaration" => "type_alias",
@@ -231,8 +264,28 @@ pub fn def_kind<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, src: &str) -> Optio
                 match kind_of(value) {
                     v if JS_FUNCTION_VALUES.contains(&v) => "function",
                     "class" => "class",
+                    // `const api = { get(url) {…}, … }` at the top of a module: its functions
+                    // are `api.get`.
+                    "object" if js_module_level(up, n) => "variable",
                     _ => return None,
                 }
+            }
+            // `{ post: function (url) {…}, del: (url) => … }`
+            "pair"
+                if field(n, "key").is_some_and(|k| kind_of(k) == "property_identifier")
+                    && field(n, "value")
+                        .is_some_and(|v| JS_FUNCTION_VALUES.contains(&kind_of(v))) =>
+            {
+                "function"
+            }
+            // `exports.run = function …`, `Foo.prototype.bar = function …`
+            "assignment_expression" => {
+                let right = field(n, "right")?;
+                if !JS_FUNCTION_VALUES.contains(&kind_of(right)) {
+                    return None;
+                }
+                js_assigned_owner(n, src)?;
+                "function"
             }
             _ => return None,
         },
@@ -407,6 +460,15 @@ pub fn def_names(lang: Lang, n: Node) -> Vec<Node> {
         (Lang::JavaScript | Lang::TypeScript | Lang::Tsx, "field_definition") => {
             field(n, "property").into_iter().collect()
         }
+        (Lang::JavaScript | Lang::TypeScript | Lang::Tsx, "pair") => {
+            field(n, "key").into_iter().collect()
+        }
+        (Lang::JavaScript | Lang::TypeScript | Lang::Tsx, "assignment_expression") => {
+            field(n, "left")
+                .and_then(|l| field(l, "property"))
+                .into_iter()
+                .collect()
+        }
         _ => {
             if let Some(name) = field(n, "name") {
                 return vec![last_name(name)];
@@ -490,6 +552,11 @@ pub fn own_prefix(lang: Lang, n: Node, src: &str) -> Option<String> {
                 stack.extend(kids.into_iter().rev());
             }
             None
+        }
+        (Lang::JavaScript | Lang::TypeScript | Lang::Tsx, "assignment_expression") => {
+            js_assigned_owner(n, src)
+                .filter(|o| !o.is_empty())
+                .map(str::to_string)
         }
         (Lang::Cpp, "function_definition") => {
             let mut d = field(n, "declarator");
@@ -644,6 +711,8 @@ pub fn is_public<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, name: &str, src: &
             }
             match kind_of(n) {
                 "method_definition"
+                | "pair"
+                | "assignment_expression"
                 | "public_field_definition"
                 | "field_definition"
                 | "method_signature"
@@ -774,13 +843,19 @@ pub fn signature(lang: Lang, n: Node, src: &str) -> String {
         (lang, kind) => {
             let body = match kind {
                 // `const f = async (a) => …`: the head runs to the function's body.
-                "variable_declarator" | "field_definition" | "public_field_definition"
+                "variable_declarator"
+                | "field_definition"
+                | "public_field_definition"
+                | "pair"
+                | "assignment_expression"
                     if matches!(lang, Lang::JavaScript | Lang::TypeScript | Lang::Tsx) =>
                 {
-                    field(n, "value").map(|v| match kind_of(v) {
-                        k if JS_FUNCTION_VALUES.contains(&k) => field(v, "body").unwrap_or(v),
-                        _ => v,
-                    })
+                    field(n, "value")
+                        .or_else(|| field(n, "right"))
+                        .map(|v| match kind_of(v) {
+                            k if JS_FUNCTION_VALUES.contains(&k) => field(v, "body").unwrap_or(v),
+                            _ => v,
+                        })
                 }
                 _ => field(n, "body").or_else(|| field(n, "value").filter(|_| lang != Lang::Rust)),
             };

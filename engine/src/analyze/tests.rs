@@ -266,3 +266,33 @@ fn python_class_attributes_and_go_package_variables() {
     }
     assert!(a.symbols.iter().all(|s| &*s.name != "local"));
 }
+
+#[test]
+fn javascript_object_members_exports_and_prototypes() {
+    let src = "const api = {\n  get(url) { return fetch(url); },\n  post: function (url) { return send(url); },\n  del: (url) => send(url),\n  base: '/v1',\n};\nexports.run = function run() { return api.get('/'); };\nmodule.exports.stop = () => 0;\nFoo.prototype.bar = function () { return this.baz(); };\nfunction f() { const local = { cb: () => 1 }; other.x = () => 2; }\n";
+    let a = analyze(Lang::JavaScript, src);
+    let got: Vec<(&str, &str)> = a
+        .symbols
+        .iter()
+        .map(|s| (&*s.qualified_name, s.kind))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("api", "variable"),
+            ("api.get", "function"),
+            ("api.post", "function"),
+            ("api.del", "function"),
+            ("run", "function"),
+            ("stop", "function"),
+            ("Foo.bar", "method"),
+            ("f", "function"),
+            ("f.cb", "function"),
+        ]
+    );
+    assert_eq!(&*sym(&a, "api.post").signature, "post: function (url)");
+    assert_eq!(sym(&a, "Foo.bar").parent(), Some("Foo"));
+    assert!(a.edges.iter().any(|e| e.kind == EdgeKind::Calls
+        && e.source.as_deref() == Some("api.del")
+        && &*e.target_name == "send"));
+}
