@@ -635,13 +635,22 @@ impl<'a> Index<'a> {
     /// that subclass's bases: `class StrTest(string_tests.MixinTest, unittest.TestCase)`
     /// makes `self.assertEqual` in `MixinTest` a `TestCase` member. A clause counts when its
     /// base resolves, from its file, to the definition `ty` resolves to from `fi`. Files in
-    /// the nearest directories first; at most [`MAX_CLAUSE_FILES`] of them.
+    /// the nearest directories first; at most [`MAX_CLAUSE_FILES`] of them. Only where a
+    /// type may call what only its subclasses define (Python, Ruby, PHP's traits,
+    /// JavaScript): elsewhere a type calls what it declares or inherits, and a trait named
+    /// by thousands of `impl` clauses made every call that missed scan them.
     fn through_subclasses_elsewhere(
         &self,
         cands: &Cands<'_, 'a>,
         fi: u32,
         ty: &str,
     ) -> Option<Cand> {
+        if !matches!(
+            family(self.files[fi as usize].language),
+            "python" | "ruby" | "php" | "js"
+        ) {
+            return None;
+        }
         let ty_last = last_segment(ty);
         let files = self.base_files.get(ty_last)?;
         let (def, _) = self.pick(fi as usize, None, EdgeKind::Implements, ty_last, None)?;
