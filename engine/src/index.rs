@@ -42,7 +42,8 @@ use quarry_storage::StorageError;
 ///    signatures run to the body; Ruby constants, `attr_*` properties and visibility; C#
 ///    file-scoped namespaces enclose the rest of the file; Python class attributes, Go
 ///    package-level variables (kind `variable`); a UTF-8 byte order mark is not text;
-///    JavaScript object members, `exports.f = function`, `X.prototype.f = function`.
+///    JavaScript object members, `exports.f = function`, `X.prototype.f = function`; Java
+///    record components are fields.
 pub const ANALYZER_VERSION: u32 = 5;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.

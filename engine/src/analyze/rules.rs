@@ -332,6 +332,15 @@ pub fn def_kind<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, src: &str) -> Optio
             }
             "constant_declaration" => "constant",
             "enum_constant" => "variant",
+            // `record Point(int x, int y)`: its components are its fields.
+            "formal_parameter"
+                if up
+                    .parent(n)
+                    .and_then(|p| up.parent(p))
+                    .is_some_and(|r| kind_of(r) == "record_declaration") =>
+            {
+                "field"
+            }
             _ => return None,
         },
         Lang::C | Lang::Cpp => match k {

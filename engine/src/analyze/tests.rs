@@ -296,3 +296,14 @@ fn javascript_object_members_exports_and_prototypes() {
         && e.source.as_deref() == Some("api.del")
         && &*e.target_name == "send"));
 }
+
+#[test]
+fn java_record_components_are_fields() {
+    let src = "public record Point(int x, int y) {\n  public int sum(Point o) { return x + o.x; }\n}\nclass C { void f(int a) {} }\n";
+    let a = analyze(Lang::Java, src);
+    let x = sym(&a, "Point.x");
+    assert_eq!((x.kind, &*x.signature), ("field", "int x"));
+    assert_eq!(sym(&a, "Point.y").kind, "field");
+    // A method's parameters are not.
+    assert!(a.symbols.iter().all(|s| &*s.name != "a" && &*s.name != "o"));
+}
