@@ -268,8 +268,13 @@ fn polyglot_symbols_and_edges_are_exact() {
     has(
         "rust/src/lib.rs|calls|Rect.area|is_square|self|rust/src/lib.rs::Rect.is_square|same_class|33|",
     );
+    // `self.width`: the own type's field, as for calls on `self`.
     has(
-        "rust/src/lib.rs|references|Rect.is_square|width|NULL|rust/src/lib.rs::Rect.width|same_file|",
+        "rust/src/lib.rs|references|Rect.is_square|width|self|rust/src/lib.rs::Rect.width|same_class|",
+    );
+    // Python's instance attributes, assigned in `__init__`, are the class's fields.
+    has(
+        "python/shapes.py|references|Circle.area|radius|self|python/shapes.py::Circle.radius|same_class|26|",
     );
     has("rust/src/lib.rs|imports|<file>|Display|std::fmt|NULL|unresolved|3|");
     has("js/app.js|calls|Widget.grow|clamp|NULL|js/util.js::clamp|import|9|");

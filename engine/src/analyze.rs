@@ -472,6 +472,16 @@ impl<'s> Walker<'s> {
         let Some(kind) = rules::def_kind(self.lang, up, node, self.src) else {
             return scope.clone();
         };
+        // `self.name = …` in `__init__`, `this.name = …` in a constructor.
+        if kind == "field"
+            && matches!(
+                field_of(node, "left").map(kind_of),
+                Some("attribute" | "member_expression")
+            )
+        {
+            self.instance_attribute(up, node, scope);
+            return scope.clone();
+        }
         let names = rules::def_names(self.lang, node);
         let mut last = None;
         for name_node in names {
@@ -494,6 +504,35 @@ impl<'s> Walker<'s> {
             }
             None => scope.clone(),
         }
+    }
+
+    /// `self.name = …` in `Cls.__init__`, `this.name = …` in its constructor
+    /// ([`rules::instance_attribute`]): field `Cls.name`,
+    /// unless the class already has a symbol of that name (declared in its body, or
+    /// assigned earlier).
+    fn instance_attribute<'t>(&mut self, up: Up<'_, 't>, node: Node<'t>, scope: &Scope) {
+        let Some(class) = scope
+            .prefix
+            .as_deref()
+            .and_then(|p| p.rsplit_once('.'))
+            .map(|(class, _)| Rc::<str>::from(class))
+        else {
+            return;
+        };
+        let Some(name_node) = rules::def_names(self.lang, node).into_iter().next() else {
+            return;
+        };
+        let name = rules::name_text(self.text(name_node)).to_string();
+        if name.is_empty() || self.seen_qnames.contains_key(&format!("{class}.{name}")) {
+            return;
+        }
+        let in_class = Scope {
+            symbol: None,
+            prefix: Some(class),
+            in_type: true,
+            public_members: None,
+        };
+        self.add_symbol(up, node, "field", name, &in_class);
     }
 
     fn add_symbol<'t>(
@@ -632,7 +671,8 @@ impl<'s> Walker<'s> {
             let source = self.source_of(scope);
             let text = self.text(name);
             if !rules::is_builtin_type(lang, text) {
-                self.push_edge(EdgeKind::References, source, name, text, None);
+                let qualifier = rules::instance_qualifier(lang, node, self.src);
+                self.push_edge(EdgeKind::References, source, name, text, qualifier);
             }
         }
     }

@@ -790,10 +790,10 @@ impl<'a> Index<'a> {
                     {
                         return Some((c, "same_class"));
                     }
-                    // Its bases, then (not for `super`) its subclasses here. Calls only:
-                    // looking up a base resolves its clause with this function, which must
-                    // not come back here.
-                    if kind == EdgeKind::Calls
+                    // Its bases, then (not for `super`) its subclasses. Calls and references
+                    // only (`self.f()`, `self.url`): looking up a base resolves its clause
+                    // with this function, which must not come back here.
+                    if matches!(kind, EdgeKind::Calls | EdgeKind::References)
                         && (on_self || sup)
                         && let Some(c) = self.inherited(&cands, fi as u32, own).or_else(|| {
                             if sup {

@@ -146,6 +146,78 @@ pub fn opaque(lang: Lang, k: &str) -> bool {
     }
 }
 
+/// Whether `n` is Python's `self.name = …` (annotated or not) in the `__init__` of a class,
+/// or JavaScript's `this.name = …` in a class's `constructor` (arrow functions there
+/// included): the instance attributes most classes declare there. The symbol is the
+/// class's field (`Cls.name`), not the method's, made once per name; the walk keeps the
+/// method as the scope of what the assignment contains (its calls are the constructor's).
+pub fn instance_attribute<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, src: &str) -> bool {
+    let (member, object, constructor, method, body) = match (lang, kind_of(n)) {
+        (Lang::Python, "assignment") => (
+            "attribute",
+            "self",
+            "__init__",
+            "function_definition",
+            "block",
+        ),
+        (Lang::JavaScript | Lang::TypeScript | Lang::Tsx, "assignment_expression") => (
+            "member_expression",
+            "this",
+            "constructor",
+            "method_definition",
+            "class_body",
+        ),
+        _ => return false,
+    };
+    let Some(left) = field(n, "left").filter(|l| kind_of(*l) == member) else {
+        return false;
+    };
+    let on_instance =
+        field(left, "object").is_some_and(|o| src.get(o.byte_range()) == Some(object));
+    if !on_instance || up.parent_kind(n) != "expression_statement" {
+        return false;
+    }
+    // The nearest enclosing function is the constructor, directly in a class body.
+    let mut p = up.parent(n);
+    while let Some(x) = p {
+        let k = kind_of(x);
+        if k == method {
+            let named =
+                field(x, "name").is_some_and(|m| src.get(m.byte_range()) == Some(constructor));
+            let in_class = match up.parent(x) {
+                Some(d) if kind_of(d) == "decorated_definition" => up.parent(d),
+                other => other,
+            }
+            .filter(|b| kind_of(*b) == body)
+            .is_some_and(|b| {
+                lang != Lang::Python
+                    || up
+                        .parent(b)
+                        .is_some_and(|c| kind_of(c) == "class_definition")
+            });
+            return named && in_class;
+        }
+        if matches!(
+            k,
+            "class_definition"
+                | "function_definition"
+                | "lambda"
+                | "class_declaration"
+                | "class"
+                | "function_declaration"
+                | "function_expression"
+                | "function"
+                | "generator_function"
+                | "generator_function_declaration"
+                | "method_definition"
+        ) {
+            return false;
+        }
+        p = up.parent(x);
+    }
+    false
+}
+
 /// Whether a JavaScript/TypeScript variable is declared at the top of its module.
 fn js_module_level<'t>(up: Up<'_, 't>, declarator: Node<'t>) -> bool {
     let Some(decl) = up
@@ -211,6 +283,9 @@ pub fn def_kind<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, src: &str) -> Optio
         Lang::Python => match k {
             "function_definition" => "function",
             "class_definition" => "class",
+            // `self.name = …` in `__init__`: an attribute of the instance, a field of the
+            // class (see [`instance_attribute`]).
+            "assignment" if instance_attribute(lang, up, n, src) => "field",
             "assignment" if up.parent_kind(n) == "expression_statement" => {
                 let left = field(n, "left").filter(|l| kind_of(*l) == "identifier")?;
                 let name = src.get(left.byte_range())?;
@@ -278,6 +353,8 @@ pub fn def_kind<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, src: &str) -> Optio
             {
                 "function"
             }
+            // `this.name = …` in a class's constructor (see [`instance_attribute`]).
+            "assignment_expression" if instance_attribute(lang, up, n, src) => "field",
             // `exports.run = function …`, `Foo.prototype.bar = function …`
             "assignment_expression" => {
                 let right = field(n, "right")?;
@@ -455,7 +532,11 @@ pub fn def_names(lang: Lang, n: Node) -> Vec<Node> {
             .filter(|c| kind_of(c) == "const_element")
             .filter_map(|c| named_children(c).into_iter().find(|x| kind_of(x) == "name"))
             .collect(),
-        (Lang::Python | Lang::Ruby, "assignment") => field(n, "left").into_iter().collect(),
+        (Lang::Python, "assignment") => field(n, "left")
+            .map(|l| field(l, "attribute").unwrap_or(l))
+            .into_iter()
+            .collect(),
+        (Lang::Ruby, "assignment") => field(n, "left").into_iter().collect(),
         // `const a, b = 1, 2`
         (Lang::Go, "const_spec" | "var_spec") => {
             n.children_by_field_name("name", &mut n.walk()).collect()
@@ -861,9 +942,13 @@ pub fn signature(lang: Lang, n: Node, src: &str) -> String {
                 {
                     field(n, "value")
                         .or_else(|| field(n, "right"))
-                        .map(|v| match kind_of(v) {
-                            k if JS_FUNCTION_VALUES.contains(&k) => field(v, "body").unwrap_or(v),
-                            _ => v,
+                        .and_then(|v| match kind_of(v) {
+                            k if JS_FUNCTION_VALUES.contains(&k) => {
+                                Some(field(v, "body").unwrap_or(v))
+                            }
+                            // `this.size = size`, whole, as Python's `self.size = size`.
+                            _ if kind == "assignment_expression" => None,
+                            _ => Some(v),
                         })
                 }
                 _ => field(n, "body").or_else(|| field(n, "value").filter(|_| lang != Lang::Rust)),
@@ -1471,6 +1556,27 @@ pub fn reference_target<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>) -> Option<N
             .then(|| field(n, "name"))
             .flatten(),
         "identifier" if lang == Lang::Python && kind_of(p) == "type" => Some(n),
+        _ => None,
+    }
+}
+
+/// `self` or `this` when the member access `n` (whose member [`reference_target`] named) is
+/// on the current instance — `self.url`, `this.state`, `this->size` — else nothing: its
+/// reference then resolves as the caller's own type's member first, as `self.f()` does.
+pub fn instance_qualifier(lang: Lang, n: Node, src: &str) -> Option<&'static str> {
+    let object = match (lang, kind_of(n)) {
+        (Lang::Python, "attribute") | (Lang::Java, "field_access") => field(n, "object"),
+        (Lang::JavaScript | Lang::TypeScript | Lang::Tsx, "member_expression") => {
+            field(n, "object")
+        }
+        (Lang::Rust, "field_expression") => field(n, "value"),
+        (Lang::Cpp, "field_expression") => field(n, "argument"),
+        (Lang::CSharp, "member_access_expression") => field(n, "expression"),
+        _ => None,
+    }?;
+    match src.get(object.byte_range())? {
+        "self" => Some("self"),
+        "this" => Some("this"),
         _ => None,
     }
 }

@@ -307,3 +307,45 @@ fn java_record_components_are_fields() {
     // A method's parameters are not.
     assert!(a.symbols.iter().all(|s| &*s.name != "a" && &*s.name != "o"));
 }
+
+#[test]
+fn instance_attributes_assigned_in_constructors_are_fields() {
+    let src = "class Client:\n    timeout: int = 5\n\n    def __init__(self, url):\n        self.url = url\n        self.timeout = 10\n        if url:\n            self.retries = 3\n        else:\n            self.retries = 0\n        self._session = make_session(url)\n\n    def get(self, path):\n        self.last = path\n        return self.url\n";
+    let a = analyze(Lang::Python, src);
+    let fields: Vec<&str> = a
+        .symbols
+        .iter()
+        .filter(|s| s.kind == "field")
+        .map(|s| &*s.qualified_name)
+        .collect();
+    // Once per name; not from other methods.
+    assert_eq!(
+        fields,
+        [
+            "Client.timeout",
+            "Client.url",
+            "Client.retries",
+            "Client._session"
+        ]
+    );
+    assert_eq!(sym(&a, "Client.url").parent(), Some("Client"));
+    assert!(!sym(&a, "Client._session").is_public);
+    // The assignment's call is still the constructor's.
+    assert!(a.edges.iter().any(|e| e.kind == EdgeKind::Calls
+        && e.source.as_deref() == Some("Client.__init__")
+        && &*e.target_name == "make_session"));
+    assert!(a.edges.iter().any(|e| e.kind == EdgeKind::References
+        && e.source.as_deref() == Some("Client.get")
+        && &*e.target_name == "url"
+        && e.qualifier.as_deref() == Some("self")));
+
+    let src = "class Widget {\n  constructor(size) {\n    this.size = size;\n    this.onResize = () => { this.resized = true; };\n  }\n  grow() { this.size += 1; this.other = 2; }\n}\nfunction Legacy() { this.x = 1; }\n";
+    let a = analyze(Lang::JavaScript, src);
+    let fields: Vec<&str> = a
+        .symbols
+        .iter()
+        .filter(|s| s.kind == "field")
+        .map(|s| &*s.qualified_name)
+        .collect();
+    assert_eq!(fields, ["Widget.size", "Widget.onResize", "Widget.resized"]);
+}
