@@ -15,6 +15,22 @@ fn sym<'a>(a: &'a FileAnalysis, qname: &str) -> &'a Symbol {
         })
 }
 
+/// Whether `a` has an edge of `kind` from `source` to the name `target`.
+fn has_edge(a: &FileAnalysis, kind: EdgeKind, source: &str, target: &str) -> bool {
+    a.edges
+        .iter()
+        .any(|e| e.kind == kind && e.source.as_deref() == Some(source) && &*e.target_name == target)
+}
+
+/// The qualified names of `a`'s symbols of `kind`, in order.
+fn qnames<'a>(a: &'a FileAnalysis, kind: &str) -> Vec<&'a str> {
+    a.symbols
+        .iter()
+        .filter(|s| s.kind == kind)
+        .map(|s| &*s.qualified_name)
+        .collect()
+}
+
 #[test]
 fn rust_symbols_methods_and_impl_edges() {
     let src = "/// A parser.\npub struct Parser { pos: usize }\n\nimpl Iterator for Parser {\n    type Item = u8;\n    fn next(&mut self) -> Option<u8> { self.bump(); None }\n}\n\nimpl Parser {\n    fn bump(&mut self) { if self.pos > 0 && self.pos < 10 { self.pos += 1 } else if self.pos == 0 { } else { } }\n}\n";
@@ -202,9 +218,7 @@ fn javascript_function_values_and_class_fields() {
         ("method", "handle = (e)")
     );
     assert_eq!(sym(&a, "K.count").kind, "field");
-    assert!(a.edges.iter().any(|e| e.kind == EdgeKind::Calls
-        && e.source.as_deref() == Some("K.handle")
-        && &*e.target_name == "go"));
+    assert!(has_edge(&a, EdgeKind::Calls, "K.handle", "go"));
     let a = analyze(
         Lang::TypeScript,
         "export const handler = async (req: Request): Promise<Response> => respond(req);\n",
@@ -224,9 +238,7 @@ fn csharp_file_scoped_namespace_encloses_the_rest_of_the_file() {
     assert_eq!(sym(&a, "Core.Service").parent(), Some("Core"));
     assert_eq!(sym(&a, "Core.Service.Run").kind, "method");
     assert_eq!(sym(&a, "Core.Level").kind, "enum");
-    assert!(a.edges.iter().any(|e| e.kind == EdgeKind::Calls
-        && e.source.as_deref() == Some("Core.Service.Run")
-        && &*e.target_name == "Init"));
+    assert!(has_edge(&a, EdgeKind::Calls, "Core.Service.Run", "Init"));
 }
 
 #[test]
@@ -292,9 +304,7 @@ fn javascript_object_members_exports_and_prototypes() {
     );
     assert_eq!(&*sym(&a, "api.post").signature, "post: function (url)");
     assert_eq!(sym(&a, "Foo.bar").parent(), Some("Foo"));
-    assert!(a.edges.iter().any(|e| e.kind == EdgeKind::Calls
-        && e.source.as_deref() == Some("api.del")
-        && &*e.target_name == "send"));
+    assert!(has_edge(&a, EdgeKind::Calls, "api.del", "send"));
 }
 
 #[test]
@@ -312,12 +322,7 @@ fn java_record_components_are_fields() {
 fn instance_attributes_assigned_in_constructors_are_fields() {
     let src = "class Client:\n    timeout: int = 5\n\n    def __init__(self, url):\n        self.url = url\n        self.timeout = 10\n        if url:\n            self.retries = 3\n        else:\n            self.retries = 0\n        self._session = make_session(url)\n\n    def get(self, path):\n        self.last = path\n        return self.url\n";
     let a = analyze(Lang::Python, src);
-    let fields: Vec<&str> = a
-        .symbols
-        .iter()
-        .filter(|s| s.kind == "field")
-        .map(|s| &*s.qualified_name)
-        .collect();
+    let fields = qnames(&a, "field");
     // Once per name; not from other methods.
     assert_eq!(
         fields,
@@ -331,9 +336,12 @@ fn instance_attributes_assigned_in_constructors_are_fields() {
     assert_eq!(sym(&a, "Client.url").parent(), Some("Client"));
     assert!(!sym(&a, "Client._session").is_public);
     // The assignment's call is still the constructor's.
-    assert!(a.edges.iter().any(|e| e.kind == EdgeKind::Calls
-        && e.source.as_deref() == Some("Client.__init__")
-        && &*e.target_name == "make_session"));
+    assert!(has_edge(
+        &a,
+        EdgeKind::Calls,
+        "Client.__init__",
+        "make_session"
+    ));
     assert!(a.edges.iter().any(|e| e.kind == EdgeKind::References
         && e.source.as_deref() == Some("Client.get")
         && &*e.target_name == "url"
@@ -341,11 +349,6 @@ fn instance_attributes_assigned_in_constructors_are_fields() {
 
     let src = "class Widget {\n  constructor(size) {\n    this.size = size;\n    this.onResize = () => { this.resized = true; };\n  }\n  grow() { this.size += 1; this.other = 2; }\n}\nfunction Legacy() { this.x = 1; }\n";
     let a = analyze(Lang::JavaScript, src);
-    let fields: Vec<&str> = a
-        .symbols
-        .iter()
-        .filter(|s| s.kind == "field")
-        .map(|s| &*s.qualified_name)
-        .collect();
+    let fields = qnames(&a, "field");
     assert_eq!(fields, ["Widget.size", "Widget.onResize", "Widget.resized"]);
 }
