@@ -472,7 +472,7 @@ impl<'s> Walker<'s> {
         let Some(kind) = rules::def_kind(self.lang, up, node, self.src) else {
             return scope.clone();
         };
-        // `self.name = …` in `__init__`, `this.name = …` in a constructor.
+        // `self.name = …`, `this.name = …` in a method.
         if kind == "field"
             && matches!(
                 field_of(node, "left").map(kind_of),
@@ -506,7 +506,7 @@ impl<'s> Walker<'s> {
         }
     }
 
-    /// `self.name = …` in `Cls.__init__`, `this.name = …` in its constructor
+    /// `self.name = …` in a method of `Cls`, `this.name = …` in a JS/TS class's method
     /// ([`rules::instance_attribute`]): field `Cls.name`,
     /// unless the class already has a symbol of that name (declared in its body, or
     /// assigned earlier).

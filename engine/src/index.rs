@@ -43,7 +43,7 @@ use quarry_storage::StorageError;
 ///    file-scoped namespaces enclose the rest of the file; Python class attributes, Go
 ///    package-level variables (kind `variable`); a UTF-8 byte order mark is not text;
 ///    JavaScript object members, `exports.f = function`, `X.prototype.f = function`; Java
-///    record components are fields; instance attributes assigned in constructors are fields,
+///    record components are fields; instance attributes assigned in methods are fields,
 ///    and references to `self.x`/`this.x` carry their qualifier.
 pub const ANALYZER_VERSION: u32 = 5;
 

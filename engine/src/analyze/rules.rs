@@ -146,24 +146,18 @@ pub fn opaque(lang: Lang, k: &str) -> bool {
     }
 }
 
-/// Whether `n` is Python's `self.name = …` (annotated or not) in the `__init__` of a class,
-/// or JavaScript's `this.name = …` in a class's `constructor` (arrow functions there
-/// included): the instance attributes most classes declare there. The symbol is the
-/// class's field (`Cls.name`), not the method's, made once per name; the walk keeps the
-/// method as the scope of what the assignment contains (its calls are the constructor's).
+/// Whether `n` is Python's `self.name = …` (annotated or not) in a method of a class, or
+/// JavaScript's `this.name = …` in a class's method (arrow functions there included): how
+/// instance attributes are declared (in `__init__` or a constructor mostly, `setUp` in
+/// tests), as type checkers read them. The symbol is the class's field (`Cls.name`), not the
+/// method's, made once per name, at its first assignment; the walk keeps the method as the
+/// scope of what the assignment contains (its calls are the method's).
 pub fn instance_attribute<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, src: &str) -> bool {
-    let (member, object, constructor, method, body) = match (lang, kind_of(n)) {
-        (Lang::Python, "assignment") => (
-            "attribute",
-            "self",
-            "__init__",
-            "function_definition",
-            "block",
-        ),
+    let (member, object, method, body) = match (lang, kind_of(n)) {
+        (Lang::Python, "assignment") => ("attribute", "self", "function_definition", "block"),
         (Lang::JavaScript | Lang::TypeScript | Lang::Tsx, "assignment_expression") => (
             "member_expression",
             "this",
-            "constructor",
             "method_definition",
             "class_body",
         ),
@@ -177,14 +171,12 @@ pub fn instance_attribute<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, src: &str
     if !on_instance || up.parent_kind(n) != "expression_statement" {
         return false;
     }
-    // The nearest enclosing function is the constructor, directly in a class body.
+    // The nearest enclosing function is a method, directly in a class body.
     let mut p = up.parent(n);
     while let Some(x) = p {
         let k = kind_of(x);
         if k == method {
-            let named =
-                field(x, "name").is_some_and(|m| src.get(m.byte_range()) == Some(constructor));
-            let in_class = match up.parent(x) {
+            return match up.parent(x) {
                 Some(d) if kind_of(d) == "decorated_definition" => up.parent(d),
                 other => other,
             }
@@ -195,7 +187,6 @@ pub fn instance_attribute<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, src: &str
                         .parent(b)
                         .is_some_and(|c| kind_of(c) == "class_definition")
             });
-            return named && in_class;
         }
         if matches!(
             k,

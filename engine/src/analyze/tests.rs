@@ -319,18 +319,19 @@ fn java_record_components_are_fields() {
 }
 
 #[test]
-fn instance_attributes_assigned_in_constructors_are_fields() {
+fn instance_attributes_assigned_in_methods_are_fields() {
     let src = "class Client:\n    timeout: int = 5\n\n    def __init__(self, url):\n        self.url = url\n        self.timeout = 10\n        if url:\n            self.retries = 3\n        else:\n            self.retries = 0\n        self._session = make_session(url)\n\n    def get(self, path):\n        self.last = path\n        return self.url\n";
     let a = analyze(Lang::Python, src);
     let fields = qnames(&a, "field");
-    // Once per name; not from other methods.
+    // Once per name, at its first assignment (here `__init__`, and `get`).
     assert_eq!(
         fields,
         [
             "Client.timeout",
             "Client.url",
             "Client.retries",
-            "Client._session"
+            "Client._session",
+            "Client.last"
         ]
     );
     assert_eq!(sym(&a, "Client.url").parent(), Some("Client"));
@@ -350,5 +351,13 @@ fn instance_attributes_assigned_in_constructors_are_fields() {
     let src = "class Widget {\n  constructor(size) {\n    this.size = size;\n    this.onResize = () => { this.resized = true; };\n  }\n  grow() { this.size += 1; this.other = 2; }\n}\nfunction Legacy() { this.x = 1; }\n";
     let a = analyze(Lang::JavaScript, src);
     let fields = qnames(&a, "field");
-    assert_eq!(fields, ["Widget.size", "Widget.onResize", "Widget.resized"]);
+    assert_eq!(
+        fields,
+        [
+            "Widget.size",
+            "Widget.onResize",
+            "Widget.resized",
+            "Widget.other"
+        ]
+    );
 }
