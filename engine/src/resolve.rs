@@ -662,7 +662,7 @@ impl<'a> Index<'a> {
                 .map_or(0, str::len)
         };
         let mut near: Vec<u32> = files.iter().copied().filter(|&g| g != fi).collect();
-        near.sort_by_key(|g| std::cmp::Reverse(shared(g)));
+        near.sort_by_cached_key(|g| std::cmp::Reverse(shared(g)));
         for g in near.into_iter().take(MAX_CLAUSE_FILES) {
             for (sub, base, qualifier) in self.files[g as usize].names.heritage() {
                 if last_segment(base) != ty_last {

@@ -188,10 +188,10 @@ pub fn instance_attribute<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, src: &str
                         .is_some_and(|c| kind_of(c) == "class_definition")
             });
         }
+        // Another function or class in between: its own `self`/`this`, or not a method's.
         if matches!(
             k,
             "class_definition"
-                | "function_definition"
                 | "lambda"
                 | "class_declaration"
                 | "class"
@@ -200,7 +200,6 @@ pub fn instance_attribute<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, src: &str
                 | "function"
                 | "generator_function"
                 | "generator_function_declaration"
-                | "method_definition"
         ) {
             return false;
         }
@@ -839,7 +838,7 @@ fn ruby_visibility<'t>(up: Up<'_, 't>, n: Node<'t>, name: &str, src: &str) -> bo
     } else {
         &["private", "protected"][..]
     };
-    for c in named_children(body) {
+    for c in body.named_children(&mut body.walk()) {
         if kind_of(c) == "call"
             && field(c, "receiver").is_none()
             && field(c, "method").is_some_and(|m| named_by.contains(&text(m)))
