@@ -131,6 +131,16 @@ fn self_calls_resolve_through_base_types() {
             "rust/src/scale.rs|f64.halve|NULL",
         ]
     );
+    // Java and Ruby call their own members without `this`/`self`: `size()` in `Stack` is
+    // the base class's (not `Counter.size` beside it, nor `size` of the nested
+    // `Counter.Stack`, a type of the same name), and a Ruby method's bare `sound(2)` is
+    // `Animal#sound` before the top-level `sound` of its own file.
+    has("java/Stack.java|calls|Stack.empty|size|NULL|java/base/Base.java::Base.size|inherited|7|");
+    has(
+        "java/Stack.java|calls|Stack.peek|helper|NULL|java/Stack.java::Stack.helper|same_class|11|",
+    );
+    has("java/Stack.java|calls|Stack.helper|clamp|Util|java/Util.java::Util.clamp|qualified|15|");
+    has("ruby/dog.rb|calls|Dog.speak|sound|NULL|ruby/animal.rb::Animal.sound|inherited|5|");
     // CommonJS: `require` binds names from a file, as an ES import does; the class, its base
     // through that binding, and calls through a destructured name or the module object.
     has(
@@ -288,7 +298,7 @@ fn polyglot_symbols_and_edges_are_exact() {
     has("go/server.go|inherits|Server|Base|NULL|go/server.go::Base|same_file|20|");
     has("go/server.go|calls|Server.Handle|notFound|s|go/server.go::Server.notFound|");
     has("java/Animal.java|implements|Animal|Speaker|NULL|java/Animal.java::Speaker|same_file|11|");
-    has("java/Animal.java|calls|Dog.speak|bark|NULL|java/Animal.java::Dog.bark|same_file|28|");
+    has("java/Animal.java|calls|Dog.speak|bark|NULL|java/Animal.java::Dog.bark|same_class|28|");
     has(
         "ts/service.ts|implements|UserRepository|Repository|NULL|ts/service.ts::Repository|same_file|21|",
     );

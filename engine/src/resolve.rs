@@ -137,6 +137,13 @@ fn is_super(language: &str, q: &str) -> bool {
     }
 }
 
+/// Languages where an unqualified call in a method may call a member of the instance
+/// (`size()` for `this.size()`). Not Python, JavaScript, PHP (they need `self`/`this`), Rust
+/// (`self.`), Go (the receiver's name) or C (no methods).
+fn implicit_this(language: &str) -> bool {
+    matches!(language, "java" | "csharp" | "cpp" | "ruby")
+}
+
 /// The name a Go method binds its receiver to, read from its signature: `s` in
 /// `func (s *Server) Handle()`; none for `func (*Server) Handle()` or `func (_ Server) …`.
 fn go_receiver(signature: &str) -> Option<&str> {
@@ -257,11 +264,20 @@ impl<'a> Cands<'_, 'a> {
     /// A member of a type named like `ty`'s last segment: the nearest by directory (a Go
     /// package's methods are spread over its files; another package may have a type of the
     /// same name), or for names with many candidates the first.
-    fn nearest_with_parent_last(&self, ix: &Index<'a>, path: &str, ty: &str) -> Option<Cand> {
+    /// Only candidates `keep` accepts count.
+    fn nearest_with_parent_last(
+        &self,
+        ix: &Index<'a>,
+        path: &str,
+        ty: &str,
+        keep: impl Fn(Cand) -> bool,
+    ) -> Option<Cand> {
         let last = last_segment(ty);
         match self.maps {
-            Some(_) => self.with_parent_last(ix, last),
-            None => self.nearest_where(ix, path, |c| ix.parent(c).map(last_segment) == Some(last)),
+            Some(_) => self.with_parent_last(ix, last).filter(|&c| keep(c)),
+            None => self.nearest_where(ix, path, |c| {
+                ix.parent(c).map(last_segment) == Some(last) && keep(c)
+            }),
         }
     }
 
@@ -558,6 +574,19 @@ impl<'a> Index<'a> {
         None
     }
 
+    /// The definition that type `ty` (by its last segment) names in file `fi`, found as an
+    /// `impl` clause's type is.
+    fn type_definition(&self, fi: u32, ty: &str) -> Option<Cand> {
+        self.pick(
+            fi as usize,
+            None,
+            EdgeKind::Implements,
+            last_segment(ty),
+            None,
+        )
+        .map(|(c, _)| c)
+    }
+
     /// The files holding the clauses of type `ty`, as file `fi` names it: `fi` itself, and
     /// the files whose clauses name a type of that name that resolves, from there, to the
     /// same definition as `ty` from `fi` — the file defining it (a Go struct's embedded
@@ -570,16 +599,7 @@ impl<'a> Index<'a> {
         let Some(files) = self.clause_files.get(last_segment(ty)) else {
             return out;
         };
-        let def_from = |file: u32| {
-            self.pick(
-                file as usize,
-                None,
-                EdgeKind::Implements,
-                last_segment(ty),
-                None,
-            )
-            .map(|(c, _)| c)
-        };
+        let def_from = |file: u32| self.type_definition(file, ty);
         let Some(def) = def_from(fi) else {
             return out;
         };
@@ -748,14 +768,23 @@ impl<'a> Index<'a> {
     ) -> Option<(Cand, &'static str)> {
         let cands = self.candidates(kind, self.files[fi].language, name)?;
         let path = self.files[fi].path;
+        // A candidate in a file the module path names: a top-level definition before a nested
+        // one (`unittest.TestCase` is `unittest/case.py`'s, not a test's local `TestCase`
+        // class); of several, the nearest (two versions of a crate, a monorepo's packages
+        // with a `utils` module each).
         let matches_module = |m: &str| {
             let last = module_last_segment(m)?;
-            cands
-                .all
-                .iter()
-                .take(SCAN_LIMIT)
-                .copied()
-                .find(|&c| segment_names_path(last, self.path(c)))
+            let scan = || cands.all.iter().take(SCAN_LIMIT).copied();
+            let named = |c: Cand| segment_names_path(last, self.path(c));
+            scan().find(|&c| named(c))?;
+            [true, false].into_iter().find_map(|top| {
+                let named = |c: Cand| named(c) && self.parent(c).is_none() == top;
+                let first = scan().find(|&c| named(c))?;
+                if !scan().any(|c| c.0 != first.0 && named(c)) {
+                    return Some(first);
+                }
+                cands.nearest_where(self, path, named)
+            })
         };
         // An import of a relative path names its file exactly.
         if kind == EdgeKind::Imports
@@ -781,30 +810,11 @@ impl<'a> Index<'a> {
             if on_self || sup || q.starts_with("self.") || q.starts_with("this.") {
                 members_only = kind == EdgeKind::Calls;
                 not_of = own.filter(|_| sup);
-                if let Some(own) = own {
-                    // A member of the caller's own type: the source's parent prefix.
-                    if !sup
-                        && let Some(c) = cands
-                            .in_file_with_parent(self, fi as u32, own)
-                            .or_else(|| cands.nearest_with_parent_last(self, path, own))
-                    {
-                        return Some((c, "same_class"));
-                    }
-                    // Its bases, then (not for `super`) its subclasses. Calls and references
-                    // only (`self.f()`, `self.url`): looking up a base resolves its clause
-                    // with this function, which must not come back here.
-                    if matches!(kind, EdgeKind::Calls | EdgeKind::References)
-                        && (on_self || sup)
-                        && let Some(c) = self.inherited(&cands, fi as u32, own).or_else(|| {
-                            if sup {
-                                None
-                            } else {
-                                self.through_subclasses(&cands, fi as u32, own)
-                            }
-                        })
-                    {
-                        return Some((c, "inherited"));
-                    }
+                if let Some(own) = own
+                    && let Some(found) =
+                        self.own_type_member(&cands, fi, own, kind, sup, on_self || sup)
+                {
+                    return Some(found);
                 }
             } else {
                 let q_last = q
@@ -865,6 +875,59 @@ impl<'a> Index<'a> {
         // The nearest by directory (deepest shared ancestor; ties by path order).
         let best = ancestors(path).find_map(|d| cands.under_dir(self, d))?;
         Some((best, "ambiguous"))
+    }
+
+    /// A member of the caller's own type `own` (the source's parent) among `cands`: the type's
+    /// own (`same_class`; not for `super`), then, when `up` (a call or reference on `self` or
+    /// `super` itself, not on `self.field`), its bases' and (not for `super`) its subclasses'
+    /// (`inherited`). Calls and references only go up: looking up a base resolves its clause
+    /// with [`Index::pick`], which must not come back here.
+    fn own_type_member(
+        &self,
+        cands: &Cands<'_, 'a>,
+        fi: usize,
+        own: &str,
+        kind: EdgeKind,
+        sup: bool,
+        up: bool,
+    ) -> Option<(Cand, &'static str)> {
+        let path = self.files[fi].path;
+        // A member of a type of that name in another file counts when the type resolves
+        // from there to the definition `own` resolves to from here: a Rust `impl` or a Go
+        // method beside another file's type, not another package's `Stack.size`.
+        let own_def = std::cell::OnceCell::new();
+        let same_type = |c: Cand| {
+            let def = *own_def.get_or_init(|| self.type_definition(fi as u32, own));
+            def.is_some() && self.type_definition(c.0, own) == def
+        };
+        if !sup
+            && let Some(c) = cands
+                .in_file_with_parent(self, fi as u32, own)
+                .or_else(|| cands.nearest_with_parent_last(self, path, own, same_type))
+        {
+            return Some((c, "same_class"));
+        }
+        if !(up && matches!(kind, EdgeKind::Calls | EdgeKind::References)) {
+            return None;
+        }
+        self.inherited(cands, fi as u32, own)
+            .or_else(|| {
+                if sup {
+                    None
+                } else {
+                    self.through_subclasses(cands, fi as u32, own)
+                }
+            })
+            .map(|c| (c, "inherited"))
+    }
+
+    /// An unqualified call in a method, in a language where it is a call on the instance
+    /// (`size()` in a Java, C#, C++ or Ruby method means `this.size()`): a member of the
+    /// method's own type or of its bases, as for `this.size()`. `None` leaves the call to
+    /// the usual lookup by name (a static import, a free function, an outer class's method).
+    fn implicit_receiver(&self, fi: usize, own: &str, name: &str) -> Option<(Cand, &'static str)> {
+        let cands = self.candidates(EdgeKind::Calls, self.files[fi].language, name)?;
+        self.own_type_member(&cands, fi, own, EdgeKind::Calls, false, true)
     }
 
     /// A candidate defined in the file that a relative import (`./util`, `../x.js`) of file
@@ -1059,22 +1122,35 @@ impl<'a> Resolver<'a> {
                 }
                 (_, _, written) => written,
             };
-            let (target, target_number, resolution) =
-                match index.pick(fi, e.source.as_deref(), e.kind, &e.target_name, qualifier) {
-                    Some((c, how)) => {
-                        let (id, n) = symbol(c);
-                        (Some(id), Some(n), how)
-                    }
-                    None => match e
-                        .qualifier
-                        .as_deref()
-                        .filter(|_| e.kind == EdgeKind::Imports)
-                        .and_then(|m| index.relative_file(f.path, m))
-                    {
-                        Some(p) => (Some(Ident::File(p)), None, "relative_path"),
-                        None => (None, None, "unresolved"),
-                    },
-                };
+            // An unqualified call in a method of a language that calls its own members
+            // without `this` is first looked for on the instance.
+            let on_instance = match (e.kind, e.source.as_deref(), qualifier) {
+                (EdgeKind::Calls, Some(q), None) if implicit_this(f.language) => own
+                    .get(q)
+                    .filter(|&&si| {
+                        matches!(analysis.symbols[si as usize].kind, "method" | "constructor")
+                    })
+                    .and_then(|_| q.rsplit_once('.'))
+                    .and_then(|(ty, _)| index.implicit_receiver(fi, ty, &e.target_name)),
+                _ => None,
+            };
+            let (target, target_number, resolution) = match on_instance
+                .or_else(|| index.pick(fi, e.source.as_deref(), e.kind, &e.target_name, qualifier))
+            {
+                Some((c, how)) => {
+                    let (id, n) = symbol(c);
+                    (Some(id), Some(n), how)
+                }
+                None => match e
+                    .qualifier
+                    .as_deref()
+                    .filter(|_| e.kind == EdgeKind::Imports)
+                    .and_then(|m| index.relative_file(f.path, m))
+                {
+                    Some(p) => (Some(Ident::File(p)), None, "relative_path"),
+                    None => (None, None, "unresolved"),
+                },
+            };
             edges.push(EdgeRow {
                 kind: e.kind,
                 source,
@@ -1235,6 +1311,65 @@ mod tests {
                 .map(|(c, how)| (index.qualified_name(c), how)),
             Some(("halt", "unique_name"))
         );
+    }
+
+    /// `from pkg import base` then `base.Model`: the nearest file of that module, and in it a
+    /// top-level definition before a nested one under a directory of that name.
+    #[test]
+    fn module_members_are_the_nearest_top_level_definitions() {
+        let import = |name: &str, module: &str| RawEdge {
+            kind: EdgeKind::Imports,
+            source: None,
+            line: 1,
+            character: 0,
+            target_name: name.into(),
+            qualifier: Some(module.into()),
+        };
+        let file = |defs: &[(&str, Option<&str>)], imports: &[(&str, &str)]| {
+            let symbols = defs
+                .iter()
+                .map(|(name, parent)| {
+                    let mut class = function(name, *parent);
+                    class.kind = "class";
+                    class
+                })
+                .collect();
+            let edges = imports.iter().map(|(n, m)| import(n, m)).collect();
+            Packed::new(&FileAnalysis {
+                symbols,
+                edges,
+                ..Default::default()
+            })
+            .unwrap()
+        };
+        let packed = [
+            // First in path order, but in another package than the importer.
+            ("app/legacy/models/base.py", file(&[("Model", None)], &[])),
+            ("app/models/base.py", file(&[("Model", None)], &[])),
+            (
+                "app/models/user.py",
+                file(&[("User", None)], &[("base", "models")]),
+            ),
+            ("lib/base.py", file(&[("Model", None)], &[])),
+            // A test's local class, nearer, in a directory named like the module.
+            (
+                "lib/base/fakes.py",
+                file(&[("test_x", None), ("Model", Some("test_x"))], &[]),
+            ),
+            (
+                "lib/base/check.py",
+                file(&[("Check", None)], &[("base", "lib")]),
+            ),
+        ];
+        let files = inputs(&packed, "python");
+        let index = Index::new(&files);
+        let base_of = |fi: usize| {
+            index
+                .pick(fi, None, EdgeKind::Inherits, "Model", Some("base"))
+                .map(|(c, how)| (index.path(c), index.qualified_name(c), how))
+        };
+        assert_eq!(base_of(2), Some(("app/models/base.py", "Model", "import")));
+        assert_eq!(base_of(5), Some(("lib/base.py", "Model", "import")));
     }
 
     #[test]
