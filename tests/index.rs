@@ -141,6 +141,31 @@ fn self_calls_resolve_through_base_types() {
     );
     has("java/Stack.java|calls|Stack.helper|clamp|Util|java/Util.java::Util.clamp|qualified|15|");
     has("ruby/dog.rb|calls|Dog.speak|sound|NULL|ruby/animal.rb::Animal.sound|inherited|5|");
+    // A receiver's declared type picks the member: a parameter's (`Base other`: not
+    // `Counter.size`, nearer), a field's declared after the method, with or without `this`;
+    // a library type's (`StringBuilder sb`) is no call to `Util.append`.
+    let typed = sql_lines(
+        &store,
+        "SELECT source_path, source_qname, target_name, receiver_type, \
+         regexp_replace(target, '^[^:]+::', ''), resolution, line FROM edges \
+         WHERE receiver_type IS NOT NULL ORDER BY source_path, line, character",
+    );
+    assert_eq!(
+        typed,
+        [
+            // A Go method's receiver is typed too; its calls stay calls on `self`.
+            "go/handlers.go|Server.Handle|notFound|Server|go/server.go::Server.notFound|same_class|9",
+            "go/handlers.go|Server.Handle|Describe|Server|go/server.go::Base.Describe|inherited|9",
+            "java/Stack.java|Stack.total|append|StringBuilder|NULL|unresolved|21",
+            "java/Stack.java|Stack.total|size|Base|java/base/Base.java::Base.size|declared_type|21",
+            "java/Stack.java|Stack.total|size|Counter|java/Counter.java::Counter.size|declared_type|22",
+            "java/Stack.java|Stack.total|size|Counter|java/Counter.java::Counter.size|declared_type|22",
+            // Python: an annotated parameter, and a variable assigned a class's instance
+            // (whose method is its base's).
+            "python/accounts.py|reconcile|audit|Audited|python/accounts.py::AuditMixin.audit|declared_type|54",
+            "python/accounts.py|reconcile|validate|Ledger|python/accounts.py::Ledger.validate|declared_type|55",
+        ]
+    );
     // CommonJS: `require` binds names from a file, as an ES import does; the class, its base
     // through that binding, and calls through a destructured name or the module object.
     has(

@@ -163,6 +163,11 @@ pub struct RawEdge {
     pub character: u32,
     pub target_name: Box<str>,
     pub qualifier: Option<Box<str>>,
+    /// The declared type of the receiver a call's qualifier names (`StringBuilder` for
+    /// `sb.append(…)` after `StringBuilder sb = …`, `Engine` for `engine.run()` where field
+    /// or parameter `engine` is declared `Engine`): its last segment, without generic
+    /// arguments, pointers or references. Calls only.
+    pub receiver_type: Option<Box<str>>,
 }
 
 /// Everything analysis finds in one file.
@@ -329,8 +334,10 @@ pub fn analyze(lang: Lang, src: &str) -> FileAnalysis {
         seen_refs: Default::default(),
         complexity: Default::default(),
         at: (0, 0),
+        types: Types::default(),
     };
     w.walk(root);
+    w.settle_field_receivers();
     // Analyses stay in memory until resolution: give back what growth over-allocated.
     w.out.symbols.shrink_to_fit();
     w.out.edges.shrink_to_fit();
@@ -377,6 +384,21 @@ struct Walker<'s> {
     complexity: complexity::Tracker,
     /// The visited node's depth and the complexity nesting its children have.
     at: (usize, u32),
+    /// Declared types of receivers ([`RawEdge::receiver_type`]); see [`Types`].
+    types: Types,
+}
+
+/// What the walk learns of declared types: parameters' and locals' by the function declaring
+/// them, fields' by their type's name, and the calls whose receiver is a field, settled once
+/// the whole file is read (a Java field may be declared after the methods using it).
+#[derive(Default)]
+struct Types {
+    /// Enclosing symbol → name → type name.
+    locals: rustc_hash::FxHashMap<Option<usize>, rustc_hash::FxHashMap<Box<str>, Box<str>>>,
+    /// (type's last name segment, field name) → the field's type name.
+    fields: rustc_hash::FxHashMap<(Box<str>, Box<str>), Box<str>>,
+    /// (edge index, type's last name segment, field name) of calls on a field.
+    on_fields: Vec<(usize, Box<str>, Box<str>)>,
 }
 
 impl<'s> Walker<'s> {
@@ -455,6 +477,7 @@ impl<'s> Walker<'s> {
 
     /// Handle one node; return the scope its children see.
     fn visit<'t>(&mut self, up: Up<'_, 't>, node: Node<'t>, scope: &Scope) -> Scope {
+        self.bind_types(node, scope);
         self.edges_at(up, node, scope);
         if let Some(prefix) = rules::scope_prefix(self.lang, node, self.src) {
             // e.g. a Rust `impl Type` block: members are qualified by the type.
@@ -599,6 +622,118 @@ impl<'s> Walker<'s> {
         idx
     }
 
+    /// Record the types node `node` declares names with ([`rules::typed_bindings`]).
+    fn bind_types(&mut self, node: Node<'_>, scope: &Scope) {
+        for b in rules::typed_bindings(self.lang, node, self.src, scope.in_type) {
+            let ty = match b.from_value {
+                true => rules::value_type(self.lang, b.ty, self.src),
+                false => Some(b.ty),
+            };
+            let Some(ty) = ty.and_then(|t| rules::type_name(self.text(t))) else {
+                continue;
+            };
+            if rules::is_wrapper_type(self.lang, ty) {
+                continue;
+            }
+            let name = bare_name(self.text(b.name));
+            if name.is_empty() {
+                continue;
+            }
+            if b.field {
+                // A type's body declares its fields; a method (`self.x = …`, a TypeScript
+                // constructor's `private db: Db`) declares its type's.
+                let owner = match scope.in_type {
+                    true => scope.prefix.as_deref(),
+                    false => scope
+                        .prefix
+                        .as_deref()
+                        .and_then(|p| p.rsplit_once('.'))
+                        .map(|(t, _)| t),
+                };
+                if let Some(owner) = owner {
+                    let owner = owner.rsplit('.').next().unwrap_or(owner);
+                    self.types
+                        .fields
+                        .entry((owner.into(), name.into()))
+                        .or_insert_with(|| ty.into());
+                }
+            } else {
+                self.types
+                    .locals
+                    .entry(scope.symbol)
+                    .or_default()
+                    .insert(name.into(), ty.into());
+            }
+        }
+    }
+
+    /// The receiver type of the call just pushed (edge `edge`) on `qualifier` from `scope`: a
+    /// local's or parameter's declared type now; a field's (`engine.run()` where `engine`
+    /// is a field, `this.engine.run()`, `s.db.Query()` on a receiver `s *Server`) once the
+    /// file is read ([`Walker::settle_field_receivers`]).
+    fn receiver_type(&mut self, edge: usize, qualifier: &str, scope: &Scope) {
+        let own_type = || {
+            scope
+                .prefix
+                .as_deref()
+                .and_then(|p| p.rsplit_once('.'))
+                .map(|(t, _)| t.rsplit('.').next().unwrap_or(t))
+        };
+        let simple = |s: &str| {
+            !s.is_empty()
+                && s.chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+        };
+        let locals = self.types.locals.get(&scope.symbol);
+        let local = |name: &str| locals.and_then(|l| l.get(name)).cloned();
+        if let Some(ivar) = qualifier.strip_prefix('@').filter(|q| simple(q)) {
+            // Ruby's `@engine.run`.
+            if let Some(t) = own_type() {
+                self.types.on_fields.push((edge, t.into(), ivar.into()));
+            }
+            return;
+        }
+        if simple(qualifier) {
+            let name = bare_name(qualifier);
+            if let Some(t) = local(name) {
+                self.out.edges[edge].receiver_type = Some(t);
+            } else if rules::implicit_this(self.lang)
+                && let Some(t) = own_type()
+            {
+                self.types.on_fields.push((edge, t.into(), name.into()));
+            }
+            return;
+        }
+        let Some((head, member)) = qualifier
+            .rsplit_once("->")
+            .or_else(|| qualifier.rsplit_once('.'))
+            .filter(|(h, m)| simple(h) && simple(m))
+        else {
+            return;
+        };
+        let owner: Option<Box<str>> = match bare_name(head) {
+            "this" | "self" => own_type().map(Into::into),
+            h => local(h),
+        };
+        if let Some(owner) = owner {
+            self.types
+                .on_fields
+                .push((edge, owner, bare_name(member).into()));
+        }
+    }
+
+    /// Give calls on a field their receiver type, from the fields the file declares.
+    fn settle_field_receivers(&mut self) {
+        let types = std::mem::take(&mut self.types);
+        for (edge, owner, field) in types.on_fields {
+            if let Some(t) = types.fields.get(&(owner, field))
+                && let Some(e) = self.out.edges.get_mut(edge)
+            {
+                e.receiver_type = Some(t.clone());
+            }
+        }
+    }
+
     fn source_of(&self, scope: &Scope) -> Option<Arc<str>> {
         scope
             .symbol
@@ -635,6 +770,7 @@ impl<'s> Walker<'s> {
             character,
             target_name: name.into(),
             qualifier: qualifier.map(|q| q.into()),
+            receiver_type: None,
         });
     }
 
@@ -651,7 +787,13 @@ impl<'s> Walker<'s> {
             let source = self.source_of(scope);
             let name = self.text(name);
             let qual = qual.map(|q| self.text(q));
+            let n = self.out.edges.len();
             self.push_edge(EdgeKind::Calls, source, node, name, qual);
+            if let Some(q) = qual
+                && self.out.edges.len() > n
+            {
+                self.receiver_type(n, q.trim(), scope);
+            }
             return;
         }
         if let Some(edges) = rules::heritage(lang, up, node, self.src) {
@@ -676,6 +818,11 @@ impl<'s> Walker<'s> {
             }
         }
     }
+}
+
+/// A variable's name without PHP's `$` or Ruby's `@`.
+fn bare_name(s: &str) -> &str {
+    s.trim_start_matches(['$', '@'])
 }
 
 /// `s` with each run of whitespace made one space and none at either end (borrowed when it

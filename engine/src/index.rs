@@ -45,7 +45,8 @@ use quarry_storage::StorageError;
 ///    JavaScript object members, `exports.f = function`, `X.prototype.f = function`; Java
 ///    record components are fields; instance attributes assigned in methods are fields,
 ///    and references to `self.x`/`this.x` carry their qualifier.
-pub const ANALYZER_VERSION: u32 = 5;
+/// 6: calls carry their receiver's declared type (`receiver_type`).
+pub const ANALYZER_VERSION: u32 = 6;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;
@@ -1935,6 +1936,7 @@ impl<'a> Loader<'a> {
         "character",
         "target_name",
         "target_qualifier",
+        "receiver_type",
     ];
 
     /// Move on to `path` (when it is not the current file); `edges`: resume its analysis.
@@ -2053,7 +2055,7 @@ impl<'a> Loader<'a> {
     /// returns where it stopped.
     fn edges(&mut self, batch: &RecordBatch, row: usize, bound: Option<&str>) -> Result<usize> {
         let c = Columns::new(batch);
-        let (kind, sq, sp, line, ch, tn, tq) = (
+        let (kind, sq, sp, line, ch, tn, tq, rt) = (
             c.str("kind")?,
             c.str("source_qname")?,
             c.str("source_path")?,
@@ -2061,6 +2063,7 @@ impl<'a> Loader<'a> {
             c.int("character")?,
             c.str("target_name")?,
             c.str("target_qualifier")?,
+            c.str("receiver_type")?,
         );
         for i in row..batch.num_rows() {
             if bound.is_some_and(|b| sp.value(i) >= b) {
@@ -2083,6 +2086,7 @@ impl<'a> Loader<'a> {
                 character: stored_u32(ch.value(i)),
                 target_name: tn.value(i).into(),
                 qualifier: opt_str(tq, i).map(Into::into),
+                receiver_type: opt_str(rt, i).map(Into::into),
             });
         }
         Ok(batch.num_rows())
@@ -2665,6 +2669,7 @@ fn edge_cells(b: &mut impl Cells, (source_id, prefix): (&str, &str), e: &resolve
     b.str(8, e.target_qualifier);
     put_ident(b, 9, prefix, e.target);
     b.str(10, Some(e.resolution));
+    b.str(11, e.receiver_type);
 }
 
 /// The digest of one file's edge rows.
@@ -2795,6 +2800,7 @@ mod tests {
             ("character", ints(&[4])),
             ("target_name", strs(&[Some("three")])),
             ("target_qualifier", strs(&[None])),
+            ("receiver_type", strs(&[None])),
         ])
         .unwrap();
         assert_eq!(loader.edges(&edges, 0, None).unwrap(), 1);

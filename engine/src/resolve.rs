@@ -6,6 +6,7 @@
 //! | `same_class`    | `self.f()` / `this.f()`: a member of the caller's own type         |
 //! | `inherited`     | `self.f()` / `super().f()`: a member of a base of the caller's type |
 //! | `qualified`     | `Type::f()` / `Type.f()`: a member of the named type               |
+//! | `declared_type` | `x.f()` where `x` is declared of a type: a member of it or its bases |
 //! | `same_file`     | a definition of that name in the same file                         |
 //! | `import`        | a definition the file imports (by name or module path)             |
 //! | `relative_path` | an import of a relative path that names a file of the repository   |
@@ -77,6 +78,7 @@ pub struct EdgeRow<'a> {
     pub character: u32,
     pub target_name: &'a str,
     pub target_qualifier: Option<&'a str>,
+    pub receiver_type: Option<&'a str>,
     pub target: Option<Ident<'a>>,
     /// The target symbol's number, when the target is a symbol (not a file, not unresolved).
     pub target_number: Option<usize>,
@@ -774,17 +776,30 @@ impl<'a> Index<'a> {
         // with a `utils` module each).
         let matches_module = |m: &str| {
             let last = module_last_segment(m)?;
-            let scan = || cands.all.iter().take(SCAN_LIMIT).copied();
             let named = |c: Cand| segment_names_path(last, self.path(c));
-            scan().find(|&c| named(c))?;
-            [true, false].into_iter().find_map(|top| {
-                let named = |c: Cand| named(c) && self.parent(c).is_none() == top;
-                let first = scan().find(|&c| named(c))?;
-                if !scan().any(|c| c.0 != first.0 && named(c)) {
-                    return Some(first);
+            // One pass: per tier (top-level, nested), the first match and whether another
+            // file has one too.
+            let mut first: [Option<Cand>; 2] = [None, None];
+            let mut several = [false, false];
+            for c in cands.all.iter().take(SCAN_LIMIT).copied() {
+                if !named(c) {
+                    continue;
                 }
-                cands.nearest_where(self, path, named)
-            })
+                let tier = usize::from(self.parent(c).is_some());
+                match first[tier] {
+                    None => first[tier] = Some(c),
+                    Some(f) => several[tier] |= f.0 != c.0,
+                }
+                if several[0] {
+                    break;
+                }
+            }
+            let tier = first.iter().position(Option::is_some)?;
+            if !several[tier] {
+                return first[tier];
+            }
+            let top = tier == 0;
+            cands.nearest_where(self, path, |c| named(c) && self.parent(c).is_none() == top)
         };
         // An import of a relative path names its file exactly.
         if kind == EdgeKind::Imports
@@ -919,6 +934,28 @@ impl<'a> Index<'a> {
                 }
             })
             .map(|c| (c, "inherited"))
+    }
+
+    /// A call on a receiver whose type its file declares (`sb.append()` after
+    /// `StringBuilder sb = …`): the type's member, or its bases' (`declared_type`). `Some(None)`
+    /// when the repository defines no type of that name (the receiver is a library's: the
+    /// call is not to any definition here); `None` when the type has no such member here,
+    /// which leaves the call to the usual lookup.
+    fn declared_type_member(
+        &self,
+        fi: usize,
+        ty: &str,
+        name: &str,
+    ) -> Option<Option<(Cand, &'static str)>> {
+        let Some(def) = self.type_definition(fi as u32, ty) else {
+            return Some(None);
+        };
+        let Some(cands) = self.candidates(EdgeKind::Calls, self.files[fi].language, name) else {
+            return Some(None);
+        };
+        let owner = self.qualified_name(def);
+        self.own_type_member(&cands, def.0 as usize, owner, EdgeKind::Calls, false, true)
+            .map(|(c, _)| Some((c, "declared_type")))
     }
 
     /// An unqualified call in a method, in a language where it is a call on the instance
@@ -1122,6 +1159,13 @@ impl<'a> Resolver<'a> {
                 }
                 (_, _, written) => written,
             };
+            // A call on a receiver of a declared type is that type's member.
+            let typed = match (e.kind, e.receiver_type.as_deref(), qualifier) {
+                (EdgeKind::Calls, Some(ty), q) if !q.is_some_and(|q| SELF_WORDS.contains(&q)) => {
+                    index.declared_type_member(fi, ty, &e.target_name)
+                }
+                _ => None,
+            };
             // An unqualified call in a method of a language that calls its own members
             // without `this` is first looked for on the instance.
             let on_instance = match (e.kind, e.source.as_deref(), qualifier) {
@@ -1134,9 +1178,13 @@ impl<'a> Resolver<'a> {
                     .and_then(|(ty, _)| index.implicit_receiver(fi, ty, &e.target_name)),
                 _ => None,
             };
-            let (target, target_number, resolution) = match on_instance
-                .or_else(|| index.pick(fi, e.source.as_deref(), e.kind, &e.target_name, qualifier))
-            {
+            let picked = match typed {
+                Some(found) => found,
+                None => on_instance.or_else(|| {
+                    index.pick(fi, e.source.as_deref(), e.kind, &e.target_name, qualifier)
+                }),
+            };
+            let (target, target_number, resolution) = match picked {
                 Some((c, how)) => {
                     let (id, n) = symbol(c);
                     (Some(id), Some(n), how)
@@ -1161,6 +1209,7 @@ impl<'a> Resolver<'a> {
                 character: e.character,
                 target_name: &e.target_name,
                 target_qualifier: e.qualifier.as_deref(),
+                receiver_type: e.receiver_type.as_deref(),
                 target,
                 target_number,
                 resolution,
@@ -1244,6 +1293,7 @@ mod tests {
             character: 0,
             target_name: base.into(),
             qualifier: None,
+            receiver_type: None,
         };
         // A file from its definitions ("class T", "T.method", "function") and clauses.
         let file = |defs: &[&str], bases: &[(&str, &str)]| {
@@ -1324,6 +1374,7 @@ mod tests {
             character: 0,
             target_name: name.into(),
             qualifier: Some(module.into()),
+            receiver_type: None,
         };
         let file = |defs: &[(&str, Option<&str>)], imports: &[(&str, &str)]| {
             let symbols = defs

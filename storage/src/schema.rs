@@ -75,6 +75,7 @@ pub static EDGES: LazyLock<SchemaRef> = LazyLock::new(|| {
         utf8("target_qualifier", true),
         utf8("target", true),
         utf8("resolution", false),
+        utf8("receiver_type", true),
     ]))
 });
 

@@ -354,6 +354,7 @@ fn encode(a: &FileAnalysis) -> Vec<u8> {
         put_varint(&mut out, u64::from(e.character));
         put_str(&mut out, &e.target_name);
         put_opt_str(&mut out, e.qualifier.as_deref());
+        put_opt_str(&mut out, e.receiver_type.as_deref());
     }
     out
 }
@@ -476,6 +477,7 @@ fn decode(bytes: &[u8], with_edges: bool) -> Option<FileAnalysis> {
         let (line, character) = (r.u32()?, r.u32()?);
         let target_name = r.str()?.into();
         let qualifier = r.opt_str()?.map(Into::into);
+        let receiver_type = r.opt_str()?.map(Into::into);
         edges.push(RawEdge {
             kind,
             source,
@@ -483,6 +485,7 @@ fn decode(bytes: &[u8], with_edges: bool) -> Option<FileAnalysis> {
             character,
             target_name,
             qualifier,
+            receiver_type,
         });
     }
     (r.at == bytes.len()).then_some(FileAnalysis {

@@ -1576,3 +1576,382 @@ fn is_call_function<'t>(up: Up<'_, 't>, n: Node<'t>) -> bool {
         .and_then(|p| field(p, "function"))
         .is_some_and(|f| f.id() == n.id())
 }
+
+/// A name a declaration binds to a type: a parameter, a local variable, a field.
+pub struct Binding<'t> {
+    pub name: Node<'t>,
+    /// The declared type, or an initializer to read one from ([`value_type`]).
+    pub ty: Node<'t>,
+    /// `ty` is an initializer expression (`new Foo()`, `Foo{…}`, `Foo::new()`, `Foo()`).
+    pub from_value: bool,
+    /// A member of the enclosing type (a field or property), not a local.
+    pub field: bool,
+}
+
+/// The typed names node `n` declares ([`Binding`]): a parameter with a written type, a local
+/// variable with a written type or a constructor as its value, a field. Used to resolve
+/// calls on a receiver (`sb.append()` after `StringBuilder sb = …`) to the receiver's type.
+pub fn typed_bindings<'t>(lang: Lang, n: Node<'t>, src: &str, in_type: bool) -> Vec<Binding<'t>> {
+    let mut out = Vec::new();
+    let mut bind = |name: Option<Node<'t>>, ty: Option<Node<'t>>, from_value: bool, field: bool| {
+        if let (Some(name), Some(ty)) = (name, ty) {
+            out.push(Binding {
+                name,
+                ty,
+                from_value,
+                field,
+            });
+        }
+    };
+    // `Type a = new Type(), b;`: each declarator, with `var`/`auto` typed by its value.
+    let declarators = |bind: &mut dyn FnMut(Option<Node<'t>>, Option<Node<'t>>, bool, bool),
+                       ty: Node<'t>,
+                       decls: Vec<Node<'t>>,
+                       is_field: bool| {
+        for d in decls {
+            if is_var_type(ty, src) {
+                let value = field(d, "value").or_else(|| {
+                    named_children(d)
+                        .into_iter()
+                        .find(|c| kind_of(c) != "identifier")
+                });
+                bind(field(d, "name"), value, true, is_field);
+            } else {
+                bind(field(d, "name"), Some(ty), false, is_field);
+            }
+        }
+    };
+    let k = kind_of(n);
+    match lang {
+        Lang::Java => match k {
+            "formal_parameter" | "enhanced_for_statement" | "resource" => {
+                bind(field(n, "name"), field(n, "type"), false, false)
+            }
+            "local_variable_declaration" | "field_declaration" => {
+                if let Some(ty) = field(n, "type") {
+                    let decls = children_by_field(n, "declarator");
+                    declarators(&mut bind, ty, decls, k == "field_declaration");
+                }
+            }
+            _ => {}
+        },
+        Lang::CSharp => match k {
+            "parameter" => bind(field(n, "name"), field(n, "type"), false, false),
+            "property_declaration" => bind(field(n, "name"), field(n, "type"), false, true),
+            "foreach_statement" => bind(
+                field(n, "left").filter(|l| kind_of(l) == "identifier"),
+                field(n, "type"),
+                false,
+                false,
+            ),
+            "variable_declaration" => {
+                if let Some(ty) = field(n, "type") {
+                    let decls = named_children(n)
+                        .into_iter()
+                        .filter(|c| kind_of(c) == "variable_declarator")
+                        .collect();
+                    let is_field = parent_kind(n) == "field_declaration";
+                    declarators(&mut bind, ty, decls, is_field);
+                }
+            }
+            _ => {}
+        },
+        Lang::TypeScript | Lang::Tsx | Lang::JavaScript => match k {
+            "required_parameter" | "optional_parameter" => {
+                let name = field(n, "pattern")
+                    .or_else(|| field(n, "name"))
+                    .filter(|p| kind_of(p) == "identifier");
+                // `constructor(private db: Db)` declares field `db` too.
+                let property = named_children(n)
+                    .iter()
+                    .any(|c| kind_of(c) == "accessibility_modifier");
+                bind(name, field(n, "type"), false, property);
+            }
+            "variable_declarator" | "public_field_definition" | "field_definition" => {
+                let name = field(n, "name")
+                    .or_else(|| field(n, "property"))
+                    .filter(|p| matches!(kind_of(p), "identifier" | "property_identifier"));
+                let is_field = k != "variable_declarator";
+                match field(n, "type") {
+                    Some(ty) => bind(name, Some(ty), false, is_field),
+                    None => bind(name, field(n, "value"), true, is_field),
+                }
+            }
+            _ => {}
+        },
+        Lang::Go => match k {
+            "parameter_declaration" | "var_spec" | "field_declaration" => {
+                let is_field = k == "field_declaration";
+                let ty = field(n, "type");
+                let names = children_by_field(n, "name");
+                let values = field(n, "value").map(named_children).unwrap_or_default();
+                for (i, name) in names.into_iter().enumerate() {
+                    match ty {
+                        Some(ty) => bind(Some(name), Some(ty), false, is_field),
+                        None => bind(Some(name), values.get(i).copied(), true, is_field),
+                    }
+                }
+            }
+            "short_var_declaration" => {
+                let left = field(n, "left").map(named_children).unwrap_or_default();
+                let right = field(n, "right").map(named_children).unwrap_or_default();
+                if left.len() == right.len() {
+                    for (l, r) in left.into_iter().zip(right) {
+                        if kind_of(l) == "identifier" {
+                            bind(Some(l), Some(r), true, false);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        },
+        Lang::Rust => match k {
+            "parameter" => bind(
+                field(n, "pattern").filter(|p| kind_of(p) == "identifier"),
+                field(n, "type"),
+                false,
+                false,
+            ),
+            "let_declaration" => {
+                let name = field(n, "pattern").filter(|p| kind_of(p) == "identifier");
+                match field(n, "type") {
+                    Some(ty) => bind(name, Some(ty), false, false),
+                    None => bind(name, field(n, "value"), true, false),
+                }
+            }
+            "field_declaration" => bind(field(n, "name"), field(n, "type"), false, true),
+            _ => {}
+        },
+        Lang::Python => match k {
+            "typed_parameter" => bind(
+                named_children(n)
+                    .into_iter()
+                    .find(|c| kind_of(c) == "identifier"),
+                field(n, "type"),
+                false,
+                false,
+            ),
+            "typed_default_parameter" => bind(field(n, "name"), field(n, "type"), false, false),
+            "assignment" => {
+                let left = field(n, "left");
+                // `self.engine = Engine()` in a method: a field of the class.
+                let (name, is_field) = match left {
+                    Some(l) if kind_of(l) == "identifier" => (Some(l), in_type),
+                    Some(l) if kind_of(l) == "attribute" => (
+                        field(l, "object")
+                            .filter(|o| kind_of(o) == "identifier")
+                            .and_then(|_| field(l, "attribute")),
+                        true,
+                    ),
+                    _ => (None, false),
+                };
+                match field(n, "type") {
+                    Some(ty) => bind(name, Some(ty), false, is_field),
+                    None => bind(name, field(n, "right"), true, is_field),
+                }
+            }
+            _ => {}
+        },
+        Lang::Cpp => match k {
+            "parameter_declaration" | "optional_parameter_declaration" | "field_declaration" => {
+                let is_field = k == "field_declaration";
+                bind(
+                    field(n, "declarator").and_then(declarator_name),
+                    field(n, "type"),
+                    false,
+                    is_field,
+                )
+            }
+            "declaration" => {
+                if let Some(ty) = field(n, "type") {
+                    for d in children_by_field(n, "declarator") {
+                        if is_var_type(ty, src) {
+                            let value = field(d, "value");
+                            bind(declarator_name(d), value, true, false);
+                        } else {
+                            bind(declarator_name(d), Some(ty), false, false);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        },
+        Lang::Php => match k {
+            "simple_parameter" => bind(field(n, "name"), field(n, "type"), false, false),
+            "property_promotion_parameter" => bind(field(n, "name"), field(n, "type"), false, true),
+            "property_declaration" => {
+                if let Some(ty) = field(n, "type") {
+                    for el in named_children(n) {
+                        if kind_of(el) == "property_element" {
+                            let name = named_children(el)
+                                .into_iter()
+                                .find(|c| kind_of(c) == "variable_name");
+                            bind(name, Some(ty), false, true);
+                        }
+                    }
+                }
+            }
+            "assignment_expression" => bind(
+                field(n, "left").filter(|l| kind_of(l) == "variable_name"),
+                field(n, "right"),
+                true,
+                false,
+            ),
+            _ => {}
+        },
+        Lang::Ruby if k == "assignment" => bind(
+            field(n, "left").filter(|l| matches!(kind_of(l), "identifier" | "instance_variable")),
+            field(n, "right"),
+            true,
+            false,
+        ),
+        _ => {}
+    }
+    out
+}
+
+/// `var` (Java, C#) and `auto` (C++): the type is the value's.
+fn is_var_type(ty: Node, src: &str) -> bool {
+    matches!(
+        kind_of(ty),
+        "implicit_type" | "placeholder_type_specifier" | "auto"
+    ) || src.get(ty.byte_range()) == Some("var")
+}
+
+/// The children of `n` in field `name`, in order.
+fn children_by_field<'t>(n: Node<'t>, name: &'static str) -> Vec<Node<'t>> {
+    let mut cursor = n.walk();
+    n.children_by_field_name(name, &mut cursor).collect()
+}
+
+/// The name a C/C++ declarator declares: `x` of `x`, `*x`, `&x`, `x = 1`, `x[3]`.
+fn declarator_name(d: Node) -> Option<Node> {
+    match kind_of(d) {
+        "identifier" | "field_identifier" => Some(d),
+        "pointer_declarator" | "init_declarator" | "array_declarator" => {
+            declarator_name(field(d, "declarator")?)
+        }
+        "reference_declarator" => declarator_name(d.named_child(0)?),
+        _ => None,
+    }
+}
+
+/// The node naming the type an initializer makes: `Foo` of `new Foo(…)`, `Foo{…}`, `&Foo{…}`,
+/// `Foo::new(…)`, `Foo(…)` (Python, a capitalised name), `Foo.new` (Ruby).
+pub fn value_type<'t>(lang: Lang, v: Node<'t>, src: &str) -> Option<Node<'t>> {
+    match (lang, kind_of(v)) {
+        (_, "object_creation_expression") if lang != Lang::Php => field(v, "type"),
+        (Lang::Php, "object_creation_expression") => named_children(v)
+            .into_iter()
+            .find(|c| matches!(kind_of(c), "name" | "qualified_name")),
+        (_, "new_expression") => field(v, "constructor").or_else(|| field(v, "type")),
+        (Lang::Go, "composite_literal") => field(v, "type"),
+        (Lang::Go, "unary_expression") => value_type(lang, field(v, "operand")?, src),
+        (Lang::Rust, "struct_expression") => field(v, "name"),
+        (Lang::Rust, "call_expression") => {
+            // `Foo::new(…)`, `Foo::with_capacity(…)`: a path whose last-but-one is a type.
+            let f = field(v, "function")?;
+            (kind_of(f) == "scoped_identifier")
+                .then(|| field(f, "path"))
+                .flatten()
+                .filter(|p| starts_upper(p, src))
+        }
+        (Lang::Rust, "reference_expression") => value_type(lang, field(v, "value")?, src),
+        (Lang::Python, "call") => field(v, "function")
+            .filter(|f| matches!(kind_of(f), "identifier" | "attribute"))
+            .filter(|f| {
+                let t = src.get(f.byte_range()).unwrap_or("");
+                t.rsplit('.')
+                    .next()
+                    .is_some_and(|l| l.starts_with(|c: char| c.is_uppercase()))
+            }),
+        (Lang::Ruby, "call") => {
+            let new = field(v, "method").is_some_and(|m| src.get(m.byte_range()) == Some("new"));
+            field(v, "receiver")
+                .filter(|r| new && matches!(kind_of(r), "constant" | "scope_resolution"))
+        }
+        _ => None,
+    }
+}
+
+fn starts_upper(n: &Node, src: &str) -> bool {
+    src.get(n.byte_range())
+        .and_then(|t| t.rsplit("::").next())
+        .is_some_and(|l| l.starts_with(|c: char| c.is_uppercase()))
+}
+
+/// A declared type's name as resolution looks it up: its last path segment, without
+/// references, pointers, generic arguments, array brackets or a leading `:` (`&mut Vec<T>` →
+/// `Vec`, `*pkg.Server` → `Server`, `java.util.List<String>` → `List`, `: Repo | null` →
+/// `Repo`). `None` for anything else (a function type, a tuple, `var`).
+pub fn type_name(text: &str) -> Option<&str> {
+    let mut t = text.trim_start_matches(|c: char| c == ':' || c.is_whitespace());
+    loop {
+        let before = t;
+        for prefix in [
+            "&",
+            "*",
+            "mut ",
+            "const ",
+            "readonly ",
+            "?",
+            "dyn ",
+            "struct ",
+            "class ",
+        ] {
+            t = t.strip_prefix(prefix).unwrap_or(t).trim_start();
+        }
+        if let Some(rest) = t.strip_prefix('\'') {
+            // A Rust lifetime: `&'a T`.
+            t = rest
+                .trim_start_matches(|c: char| c.is_alphanumeric() || c == '_')
+                .trim_start();
+        }
+        if t == before {
+            break;
+        }
+    }
+    let end = t
+        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == ':' || c == '\\'))
+        .unwrap_or(t.len());
+    let path = t[..end].trim_end_matches([':', '.']);
+    let last = path.rsplit(['.', ':', '\\']).next()?;
+    let ok = last.starts_with(|c: char| c.is_alphabetic() || c == '_')
+        && !matches!(
+            last,
+            "var" | "auto" | "let" | "const" | "dynamic" | "object" | "Self"
+        );
+    ok.then_some(last)
+}
+
+/// Types whose methods are mostly the wrapped value's (Rust's smart pointers and cells, C++'s
+/// smart pointers): a receiver of such a type is left untyped.
+pub fn is_wrapper_type(lang: Lang, ty: &str) -> bool {
+    match lang {
+        Lang::Rust => matches!(
+            ty,
+            "Box"
+                | "Rc"
+                | "Arc"
+                | "RefCell"
+                | "Cell"
+                | "Mutex"
+                | "RwLock"
+                | "Pin"
+                | "Cow"
+                | "Ref"
+                | "RefMut"
+                | "MutexGuard"
+                | "ManuallyDrop"
+                | "Weak"
+        ),
+        Lang::Cpp => matches!(ty, "unique_ptr" | "shared_ptr" | "weak_ptr" | "optional"),
+        _ => false,
+    }
+}
+
+/// Languages where an unqualified name in a method may be a member of the instance (a call
+/// `size()`, a receiver `engine.run()` naming field `engine`).
+pub fn implicit_this(lang: Lang) -> bool {
+    matches!(lang, Lang::Java | Lang::CSharp | Lang::Cpp)
+}

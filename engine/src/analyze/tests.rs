@@ -361,3 +361,142 @@ fn instance_attributes_assigned_in_methods_are_fields() {
         ]
     );
 }
+
+/// The receiver types of `a`'s calls: (target name, qualifier, receiver type), in order.
+fn receivers(a: &FileAnalysis) -> Vec<(&str, &str, &str)> {
+    a.edges
+        .iter()
+        .filter(|e| e.kind == EdgeKind::Calls)
+        .filter_map(|e| {
+            Some((
+                &*e.target_name,
+                e.qualifier.as_deref()?,
+                e.receiver_type.as_deref()?,
+            ))
+        })
+        .collect()
+}
+
+#[test]
+fn declared_types_of_receivers() {
+    let cases: &[(Lang, &str, &[(&str, &str, &str)])] = &[
+        (
+            Lang::Java,
+            "class A {\n  void f(List<String> xs, final Engine e) {\n    var b = new Builder();\n    Map<K, V> m = make();\n    for (Item it : xs) { it.use(); }\n    xs.add(\"\"); e.run(); b.build(); m.get(1); eng.stop(); this.eng.stop(); other.go();\n  }\n  private final Engine eng;\n}\n",
+            &[
+                ("use", "it", "Item"),
+                ("add", "xs", "List"),
+                ("run", "e", "Engine"),
+                ("build", "b", "Builder"),
+                ("get", "m", "Map"),
+                ("stop", "eng", "Engine"),
+                ("stop", "this.eng", "Engine"),
+            ],
+        ),
+        (
+            Lang::CSharp,
+            "class A {\n  Repo Repo { get; }\n  private Db db;\n  void F(Service s) {\n    var w = new Worker();\n    Cache c = null;\n    s.Go(); w.Work(); c.Get(); db.Open(); Repo.Find();\n  }\n}\n",
+            &[
+                ("Go", "s", "Service"),
+                ("Work", "w", "Worker"),
+                ("Get", "c", "Cache"),
+                ("Open", "db", "Db"),
+                ("Find", "Repo", "Repo"),
+            ],
+        ),
+        (
+            Lang::TypeScript,
+            "class A {\n  private repo: Repo;\n  constructor(private db: Db) {}\n  f(s: Service | null, n?: Node<T>) {\n    const w = new Worker();\n    let c: Cache = make();\n    s.go(); n.walk(); w.work(); c.get(); this.repo.find(); this.db.open();\n  }\n}\n",
+            &[
+                ("go", "s", "Service"),
+                ("walk", "n", "Node"),
+                ("work", "w", "Worker"),
+                ("get", "c", "Cache"),
+                ("find", "this.repo", "Repo"),
+                ("open", "this.db", "Db"),
+            ],
+        ),
+        (
+            Lang::Go,
+            "package p\ntype S struct { db *sql.DB }\nfunc (s *S) F(c Client, xs []int) {\n  var w Worker\n  p := &Pool{}\n  s.db.Query(); c.Do(); w.Work(); p.Get(); s.Help()\n}\n",
+            &[
+                ("Query", "s.db", "DB"),
+                ("Do", "c", "Client"),
+                ("Work", "w", "Worker"),
+                ("Get", "p", "Pool"),
+                ("Help", "s", "S"),
+            ],
+        ),
+        (
+            Lang::Rust,
+            "struct S { inner: Inner, shared: Arc<State> }\nimpl S {\n  fn f(&self, p: &mut Parser<'_>, b: Box<Node>) {\n    let v = Vec::new();\n    let t: Table = make();\n    let q = Query { n: 1 };\n    p.parse(); b.walk(); v.push(1); t.get(); q.run(); self.inner.go(); self.shared.lock();\n  }\n}\n",
+            &[
+                ("parse", "p", "Parser"),
+                ("push", "v", "Vec"),
+                ("get", "t", "Table"),
+                ("run", "q", "Query"),
+                ("go", "self.inner", "Inner"),
+            ],
+        ),
+        (
+            Lang::Python,
+            "class A:\n    repo: Repo\n    def __init__(self):\n        self.engine = Engine()\n    def f(self, s: Service, n: 'Node' = None):\n        w = Worker()\n        x = make()\n        s.go(); w.work(); x.stop(); self.engine.run(); self.repo.find()\n",
+            &[
+                ("go", "s", "Service"),
+                ("work", "w", "Worker"),
+                ("run", "self.engine", "Engine"),
+                ("find", "self.repo", "Repo"),
+            ],
+        ),
+        (
+            Lang::Cpp,
+            "class A {\n  Engine* engine_;\n  void f(const Shape& s, Node *n) {\n    Builder b;\n    auto w = new Worker();\n    s.area(); n->next(); b.build(); w->work(); engine_->run();\n  }\n};\n",
+            &[
+                ("area", "s", "Shape"),
+                ("next", "n", "Node"),
+                ("build", "b", "Builder"),
+                ("work", "w", "Worker"),
+                ("run", "engine_", "Engine"),
+            ],
+        ),
+        (
+            Lang::Php,
+            "<?php\nclass A {\n  private Repo $repo;\n  public function __construct(private Db $db) {}\n  function f(Service $s) {\n    $w = new Worker();\n    $s->go(); $w->work(); $this->repo->find(); $this->db->open();\n  }\n}\n",
+            &[
+                ("go", "$s", "Service"),
+                ("work", "$w", "Worker"),
+                ("find", "$this->repo", "Repo"),
+                ("open", "$this->db", "Db"),
+            ],
+        ),
+        (
+            Lang::Ruby,
+            "class A\n  def f\n    w = Worker.new\n    w.work(1)\n  end\nend\n",
+            &[("work", "w", "Worker")],
+        ),
+    ];
+    for (lang, src, want) in cases {
+        let a = analyze(*lang, src);
+        assert_eq!(&receivers(&a), want, "{lang:?}");
+    }
+}
+
+#[test]
+fn type_names_are_last_segments_without_decoration() {
+    for (text, want) in [
+        ("&mut Vec<T>", Some("Vec")),
+        ("&'a Parser<'a>", Some("Parser")),
+        ("*pkg.Server", Some("Server")),
+        ("java.util.List<String>", Some("List")),
+        (": Repo | null", Some("Repo")),
+        ("const std::string&", Some("string")),
+        ("\\App\\Models\\User", Some("User")),
+        ("?Service", Some("Service")),
+        ("var", None),
+        ("auto", None),
+        ("(int, int)", None),
+        ("[]int", None),
+    ] {
+        assert_eq!(rules::type_name(text), want, "{text}");
+    }
+}
