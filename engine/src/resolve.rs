@@ -947,7 +947,19 @@ impl<'a> Index<'a> {
         ty: &str,
         name: &str,
     ) -> Option<Option<(Cand, &'static str)>> {
-        let Some(def) = self.type_definition(fi as u32, ty) else {
+        // The type as the file names it: defined in it, imported, or found by name near it —
+        // in its directory or under a directory both share. A type of that name only in
+        // unrelated directories (another crate's `Vec`, `Option`) is not this one.
+        let path = self.files[fi].path;
+        let def = self
+            .pick(fi, None, EdgeKind::Implements, last_segment(ty), None)
+            .filter(|&(c, how)| {
+                let there = self.path(c);
+                !matches!(how, "ambiguous" | "unique_name")
+                    || dir_of(path) == dir_of(there)
+                    || ancestors(path).any(|d| !d.is_empty() && is_under(there, d))
+            });
+        let Some((def, _)) = def else {
             return Some(None);
         };
         let Some(cands) = self.candidates(EdgeKind::Calls, self.files[fi].language, name) else {

@@ -1896,6 +1896,7 @@ pub fn type_name(text: &str) -> Option<&str> {
             "readonly ",
             "?",
             "dyn ",
+            "impl ",
             "struct ",
             "class ",
         ] {

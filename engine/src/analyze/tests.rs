@@ -492,6 +492,7 @@ fn type_names_are_last_segments_without_decoration() {
         ("const std::string&", Some("string")),
         ("\\App\\Models\\User", Some("User")),
         ("?Service", Some("Service")),
+        ("impl Read + Send", Some("Read")),
         ("var", None),
         ("auto", None),
         ("(int, int)", None),
