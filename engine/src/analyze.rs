@@ -14,8 +14,8 @@ use std::sync::Arc;
 use tree_sitter::{Node, Parser};
 
 use crate::lang::Lang;
-pub use rules::TYPE_KINDS;
 use rules::Up;
+pub use rules::{TYPE_KINDS, split_type_path};
 
 /// Deepest syntax-tree nesting the walker descends into; deeper subtrees (pathological or
 /// minified input) are not analysed, which bounds work and stack use.
@@ -713,7 +713,7 @@ impl<'s> Walker<'s> {
         };
         let owner: Option<Box<str>> = match bare_name(head) {
             "this" | "self" => own_type().map(Into::into),
-            h => local(h),
+            h => local(h).map(|t| rules::split_type_path(&t).1.into()),
         };
         if let Some(owner) = owner {
             self.types

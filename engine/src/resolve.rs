@@ -951,8 +951,9 @@ impl<'a> Index<'a> {
         // in its directory or under a directory both share. A type of that name only in
         // unrelated directories (another crate's `Vec`, `Option`) is not this one.
         let path = self.files[fi].path;
+        let (qualifier, ty) = crate::analyze::split_type_path(ty);
         let def = self
-            .pick(fi, None, EdgeKind::Implements, last_segment(ty), None)
+            .pick(fi, None, EdgeKind::Implements, ty, qualifier)
             .filter(|&(c, how)| {
                 let there = self.path(c);
                 !matches!(how, "ambiguous" | "unique_name")

@@ -1880,12 +1880,19 @@ fn starts_upper(n: &Node, src: &str) -> bool {
         .is_some_and(|l| l.starts_with(|c: char| c.is_uppercase()))
 }
 
-/// A declared type's name as resolution looks it up: its last path segment, without
+/// A declared type's name as resolution looks it up: its path as written, without
 /// references, pointers, generic arguments, array brackets or a leading `:` (`&mut Vec<T>` →
-/// `Vec`, `*pkg.Server` → `Server`, `java.util.List<String>` → `List`, `: Repo | null` →
-/// `Repo`). `None` for anything else (a function type, a tuple, `var`).
+/// `Vec`, `*sql.DB` → `sql.DB`, `java.util.List<String>` → `java.util.List`, `: Repo | null`
+/// → `Repo`, Python's `Optional[tasks.Task]` → `tasks.Task`). `None` for anything else (a
+/// function type, a tuple, `var`).
 pub fn type_name(text: &str) -> Option<&str> {
     let mut t = text.trim_start_matches(|c: char| c == ':' || c.is_whitespace());
+    if let Some(inner) = t
+        .strip_prefix("Optional[")
+        .or_else(|| t.strip_prefix("typing.Optional["))
+    {
+        t = inner;
+    }
     loop {
         let before = t;
         for prefix in [
@@ -1915,14 +1922,28 @@ pub fn type_name(text: &str) -> Option<&str> {
     let end = t
         .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == ':' || c == '\\'))
         .unwrap_or(t.len());
-    let path = t[..end].trim_end_matches([':', '.']);
+    let path = t[..end]
+        .trim_end_matches([':', '.'])
+        .trim_start_matches(['\\', ':']);
     let last = path.rsplit(['.', ':', '\\']).next()?;
     let ok = last.starts_with(|c: char| c.is_alphabetic() || c == '_')
         && !matches!(
             last,
             "var" | "auto" | "let" | "const" | "dynamic" | "object" | "Self"
         );
-    ok.then_some(last)
+    ok.then_some(path)
+}
+
+/// The last segment of a [`type_name`] path (`Font` of `tkfont.Font`, `string` of
+/// `std::string`) and what qualifies it, if anything.
+pub fn split_type_path(path: &str) -> (Option<&str>, &str) {
+    match path.rfind(['.', ':', '\\']) {
+        Some(i) => {
+            let q = path[..i].trim_end_matches([':', '.', '\\']);
+            (Some(q).filter(|q| !q.is_empty()), &path[i + 1..])
+        }
+        None => (None, path),
+    }
 }
 
 /// Types whose methods are mostly the wrapped value's (Rust's smart pointers and cells, C++'s
@@ -1930,7 +1951,7 @@ pub fn type_name(text: &str) -> Option<&str> {
 pub fn is_wrapper_type(lang: Lang, ty: &str) -> bool {
     match lang {
         Lang::Rust => matches!(
-            ty,
+            split_type_path(ty).1,
             "Box"
                 | "Rc"
                 | "Arc"
@@ -1946,7 +1967,10 @@ pub fn is_wrapper_type(lang: Lang, ty: &str) -> bool {
                 | "ManuallyDrop"
                 | "Weak"
         ),
-        Lang::Cpp => matches!(ty, "unique_ptr" | "shared_ptr" | "weak_ptr" | "optional"),
+        Lang::Cpp => matches!(
+            split_type_path(ty).1,
+            "unique_ptr" | "shared_ptr" | "weak_ptr" | "optional"
+        ),
         _ => false,
     }
 }
