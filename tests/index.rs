@@ -141,6 +141,17 @@ fn self_calls_resolve_through_base_types() {
     );
     has("java/Stack.java|calls|Stack.helper|clamp|Util|java/Util.java::Util.clamp|qualified|15|");
     has("ruby/dog.rb|calls|Dog.speak|sound|NULL|ruby/animal.rb::Animal.sound|inherited|5|");
+    // Ruby calls without parentheses or arguments; locals are not calls.
+    has("ruby/dog.rb|calls|Dog.loud|speak|NULL|ruby/dog.rb::Dog.speak|same_class|11|");
+    let loud: Vec<&String> = edges
+        .iter()
+        .filter(|e| e.contains("|calls|Dog.loud|"))
+        .collect();
+    assert_eq!(loud.len(), 2, "{loud:?}");
+    assert!(
+        loud.iter().any(|e| e.contains("|upcase|speak|")),
+        "{loud:?}"
+    );
     // A receiver's declared type picks the member: a parameter's (`Base other`: not
     // `Counter.size`, nearer), a field's declared after the method, with or without `this`;
     // a library type's (`StringBuilder sb`) is no call to `Util.append`.

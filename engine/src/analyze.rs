@@ -399,6 +399,9 @@ struct Types {
     fields: rustc_hash::FxHashMap<(Box<str>, Box<str>), Box<str>>,
     /// (edge index, type's last name segment, field name) of calls on a field.
     on_fields: Vec<(usize, Box<str>, Box<str>)>,
+    /// Ruby: the locals each method (or the file's top level) has declared so far; a bare
+    /// name that is none of them is a call (`total` for `self.total`).
+    ruby_locals: rustc_hash::FxHashMap<Option<usize>, rustc_hash::FxHashSet<Box<str>>>,
 }
 
 impl<'s> Walker<'s> {
@@ -722,6 +725,46 @@ impl<'s> Walker<'s> {
         }
     }
 
+    /// A Ruby `identifier`: a local it declares is remembered; a use of a name that is no
+    /// local of the enclosing method is a call on `self` without parentheses.
+    fn ruby_identifier<'t>(&mut self, up: Up<'_, 't>, node: Node<'t>, scope: &Scope) {
+        let name = self.text(node);
+        match rules::ruby_name(up, node) {
+            rules::RubyName::Declares => {
+                self.types
+                    .ruby_locals
+                    .entry(scope.symbol)
+                    .or_default()
+                    .insert(name.into());
+            }
+            rules::RubyName::Use => {
+                let local = self
+                    .types
+                    .ruby_locals
+                    .get(&scope.symbol)
+                    .is_some_and(|l| l.contains(name));
+                // Visibility switches and the file's own name are not worth an edge.
+                let keyword = matches!(
+                    name,
+                    "private"
+                        | "protected"
+                        | "public"
+                        | "module_function"
+                        | "__dir__"
+                        | "__method__"
+                        | "__FILE__"
+                        | "__LINE__"
+                        | "__ENCODING__"
+                );
+                if !local && !keyword {
+                    let source = self.source_of(scope);
+                    self.push_edge(EdgeKind::Calls, source, node, name, None);
+                }
+            }
+            rules::RubyName::Other => {}
+        }
+    }
+
     /// Give calls on a field their receiver type, from the fields the file declares.
     fn settle_field_receivers(&mut self) {
         let types = std::mem::take(&mut self.types);
@@ -776,6 +819,10 @@ impl<'s> Walker<'s> {
 
     fn edges_at<'t>(&mut self, up: Up<'_, 't>, node: Node<'t>, scope: &Scope) {
         let lang = self.lang;
+        if lang == Lang::Ruby && kind_of(node) == "identifier" {
+            self.ruby_identifier(up, node, scope);
+            return;
+        }
         let imports = rules::imports(lang, node, self.src);
         if !imports.is_empty() {
             for (name, qual) in imports {

@@ -98,6 +98,8 @@ const CALLABLE: &[&str] = &[
     "class",
     "struct",
     "macro",
+    // Ruby's `attr_reader :name` defines method `name`.
+    "property",
 ];
 const REFERABLE: &[&str] = &[
     "class",

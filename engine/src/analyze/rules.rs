@@ -1980,3 +1980,74 @@ pub fn is_wrapper_type(lang: Lang, ty: &str) -> bool {
 pub fn implicit_this(lang: Lang) -> bool {
     matches!(lang, Lang::Java | Lang::CSharp | Lang::Cpp)
 }
+
+/// What a Ruby `identifier` is where it stands: a local it declares (a parameter, an
+/// assignment's target, a block's or `for`'s variable, `rescue => e`), a use that may be a
+/// call without parentheses or arguments (`total` in `def price; total * 2; end`), or
+/// neither (a method's name, a call's method, a keyword argument's key…). Whether a use is a
+/// call depends on whether the method declared that local before ([`Walker`]'s locals).
+pub enum RubyName {
+    Declares,
+    Use,
+    Other,
+}
+
+pub fn ruby_name<'t>(up: Up<'_, 't>, n: Node<'t>) -> RubyName {
+    let Some(parent) = up.parent(n) else {
+        return RubyName::Other;
+    };
+    let is = |name: &'static str| field(parent, name).is_some_and(|f| f.id() == n.id());
+    match kind_of(parent) {
+        "method_parameters"
+        | "block_parameters"
+        | "lambda_parameters"
+        | "destructured_parameter"
+        | "splat_parameter"
+        | "hash_splat_parameter"
+        | "block_parameter"
+        | "left_assignment_list"
+        | "rest_assignment"
+        | "exception_variable"
+        | "destructured_left_assignment" => RubyName::Declares,
+        "optional_parameter" | "keyword_parameter" if is("name") => RubyName::Declares,
+        "for" if is("pattern") => RubyName::Declares,
+        "assignment" | "operator_assignment" if is("left") => RubyName::Declares,
+        "assignment" | "operator_assignment" => RubyName::Use,
+        "call" if is("receiver") => RubyName::Use,
+        "body_statement"
+        | "block_body"
+        | "then"
+        | "else"
+        | "begin"
+        | "ensure"
+        | "program"
+        | "argument_list"
+        | "binary"
+        | "unary"
+        | "parenthesized_statements"
+        | "return"
+        | "array"
+        | "pair"
+        | "conditional"
+        | "interpolation"
+        | "element_reference"
+        | "if"
+        | "unless"
+        | "while"
+        | "until"
+        | "if_modifier"
+        | "unless_modifier"
+        | "while_modifier"
+        | "until_modifier"
+        | "rescue_modifier"
+        | "elsif"
+        | "splat_argument"
+        | "hash_splat_argument"
+        | "block_argument"
+        | "range"
+        | "optional_parameter"
+        | "keyword_parameter"
+        | "in" => RubyName::Use,
+        _ => RubyName::Other,
+    }
+}

@@ -502,3 +502,21 @@ fn type_names_are_last_segments_without_decoration() {
         assert_eq!(rules::type_name(text), want, "{text}");
     }
 }
+
+/// Ruby: a bare name that the method has not made a local is a call on `self`.
+#[test]
+fn ruby_calls_without_parentheses() {
+    let src = "class Cart\n  private\n  def total(tax, rate: 1, *rest, &blk)\n    a, b = split\n    items.each { |item| item.price + discount }\n    for x in rows do x end\n    begin\n      fetch\n    rescue => e\n      e\n    end\n    sum = subtotal + tax + rate + a + b\n    sum += rest.size\n    blk.call(sum)\n  end\nend\n";
+    let a = analyze(Lang::Ruby, src);
+    let mut bare: Vec<&str> = a
+        .edges
+        .iter()
+        .filter(|e| e.kind == EdgeKind::Calls && e.qualifier.is_none())
+        .map(|e| &*e.target_name)
+        .collect();
+    bare.sort();
+    assert_eq!(
+        bare,
+        ["discount", "fetch", "items", "rows", "split", "subtotal"]
+    );
+}
