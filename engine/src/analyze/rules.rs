@@ -1677,6 +1677,14 @@ pub fn typed_bindings<'t>(lang: Lang, n: Node<'t>, src: &str, in_type: bool) -> 
                     None => bind(name, field(n, "value"), true, is_field),
                 }
             }
+            // `this.engine = new Engine()` in a method: a field of the class.
+            "assignment_expression" => {
+                let name = field(n, "left")
+                    .filter(|l| kind_of(l) == "member_expression")
+                    .filter(|l| field(*l, "object").is_some_and(|o| kind_of(o) == "this"))
+                    .and_then(|l| field(l, "property"));
+                bind(name, field(n, "right"), true, true);
+            }
             _ => {}
         },
         Lang::Go => match k {

@@ -406,7 +406,7 @@ fn declared_types_of_receivers() {
         ),
         (
             Lang::TypeScript,
-            "class A {\n  private repo: Repo;\n  constructor(private db: Db) {}\n  f(s: Service | null, n?: Node<T>) {\n    const w = new Worker();\n    let c: Cache = make();\n    s.go(); n.walk(); w.work(); c.get(); this.repo.find(); this.db.open();\n  }\n}\n",
+            "class A {\n  private repo: Repo;\n  constructor(private db: Db) { this.log = new Log(); }\n  f(s: Service | null, n?: Node<T>) {\n    const w = new Worker();\n    let c: Cache = make();\n    s.go(); n.walk(); w.work(); c.get(); this.repo.find(); this.db.open(); this.log.write();\n  }\n}\n",
             &[
                 ("go", "s", "Service"),
                 ("walk", "n", "Node"),
@@ -414,7 +414,13 @@ fn declared_types_of_receivers() {
                 ("get", "c", "Cache"),
                 ("find", "this.repo", "Repo"),
                 ("open", "this.db", "Db"),
+                ("write", "this.log", "Log"),
             ],
+        ),
+        (
+            Lang::JavaScript,
+            "class A {\n  constructor() { this.log = new Log(); }\n  f() { const w = new Worker(); w.work(); this.log.write(); }\n}\n",
+            &[("work", "w", "Worker"), ("write", "this.log", "Log")],
         ),
         (
             Lang::Go,
