@@ -165,8 +165,8 @@ pub struct RawEdge {
     pub qualifier: Option<Box<str>>,
     /// The declared type of the receiver a call's qualifier names (`StringBuilder` for
     /// `sb.append(…)` after `StringBuilder sb = …`, `Engine` for `engine.run()` where field
-    /// or parameter `engine` is declared `Engine`): its last segment, without generic
-    /// arguments, pointers or references. Calls only.
+    /// or parameter `engine` is declared `Engine`): its path as written (`sql.DB`), without
+    /// generic arguments, pointers or references ([`rules::type_name`]). Calls only.
     pub receiver_type: Option<Box<str>>,
 }
 

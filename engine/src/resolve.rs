@@ -1259,6 +1259,16 @@ mod tests {
         })
     }
 
+    /// A file's packed analysis from its symbols and raw edges.
+    fn pack(symbols: Vec<Symbol>, edges: Vec<RawEdge>) -> Packed {
+        Packed::new(&FileAnalysis {
+            symbols,
+            edges,
+            ..Default::default()
+        })
+        .unwrap()
+    }
+
     /// Resolution's inputs for packed analyses of files in one language.
     fn inputs<'a, P: AsRef<str>>(
         packed: &'a [(P, Packed)],
@@ -1327,12 +1337,7 @@ mod tests {
                 })
                 .collect();
             let edges = bases.iter().map(|(ty, base)| heritage(ty, base)).collect();
-            Packed::new(&FileAnalysis {
-                symbols,
-                edges,
-                ..Default::default()
-            })
-            .unwrap()
+            pack(symbols, edges)
         };
         let packed = [
             // Top and Mid name each other: a cycle must end.
@@ -1401,12 +1406,7 @@ mod tests {
                 })
                 .collect();
             let edges = imports.iter().map(|(n, m)| import(n, m)).collect();
-            Packed::new(&FileAnalysis {
-                symbols,
-                edges,
-                ..Default::default()
-            })
-            .unwrap()
+            pack(symbols, edges)
         };
         let packed = [
             // First in path order, but in another package than the importer.
