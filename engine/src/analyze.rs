@@ -500,10 +500,10 @@ impl<'s> Walker<'s> {
         };
         // `self.name = …`, `this.name = …` in a method.
         if kind == "field"
-            && matches!(
+            && (matches!(
                 field_of(node, "left").map(kind_of),
                 Some("attribute" | "member_expression")
-            )
+            ) || matches!(kind_of(node), "required_parameter" | "optional_parameter"))
         {
             self.instance_attribute(up, node, scope);
             return scope.clone();
@@ -533,7 +533,8 @@ impl<'s> Walker<'s> {
     }
 
     /// `self.name = …` in a method of `Cls`, `this.name = …` in a JS/TS class's method
-    /// ([`rules::instance_attribute`]): field `Cls.name`,
+    /// ([`rules::instance_attribute`]), a TypeScript constructor's `private name: T`
+    /// ([`rules::parameter_property`]): field `Cls.name`,
     /// unless the class already has a symbol of that name (declared in its body, or
     /// assigned earlier).
     fn instance_attribute<'t>(&mut self, up: Up<'_, 't>, node: Node<'t>, scope: &Scope) {

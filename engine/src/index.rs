@@ -46,7 +46,8 @@ use quarry_storage::StorageError;
 ///    record components are fields; instance attributes assigned in methods are fields,
 ///    and references to `self.x`/`this.x` carry their qualifier.
 /// 6: calls carry their receiver's declared type (`receiver_type`); Ruby's bare `name` that
-///    is no local of its method is a call.
+///    is no local of its method is a call; TypeScript constructor parameter properties are
+///    fields.
 pub const ANALYZER_VERSION: u32 = 6;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.

@@ -324,6 +324,11 @@ pub fn def_kind<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, src: &str) -> Optio
                 }
             }
             "property_signature" => "field",
+            // `constructor(private db: Db)`: a field of the class (see
+            // [`parameter_property`]).
+            "required_parameter" | "optional_parameter" if parameter_property(up, n, src) => {
+                "field"
+            }
             "variable_declarator" => {
                 let value = field(n, "value")?;
                 match kind_of(value) {
@@ -500,6 +505,13 @@ fn declarator_is_function(n: Node) -> bool {
 /// The nodes naming what `n` defines (several for `int a, b;`-style declarations).
 pub fn def_names(lang: Lang, n: Node) -> Vec<Node> {
     match (lang, kind_of(n)) {
+        (Lang::TypeScript | Lang::Tsx, "required_parameter" | "optional_parameter") => {
+            field(n, "pattern")
+                .or_else(|| field(n, "name"))
+                .filter(|p| kind_of(p) == "identifier")
+                .into_iter()
+                .collect()
+        }
         (Lang::Java, "field_declaration" | "constant_declaration") => named_children(n)
             .into_iter()
             .filter(|c| kind_of(c) == "variable_declarator")
@@ -797,7 +809,9 @@ pub fn is_public<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, name: &str, src: &
                 | "field_definition"
                 | "method_signature"
                 | "property_signature"
-                | "abstract_method_signature" => true,
+                | "abstract_method_signature"
+                | "required_parameter"
+                | "optional_parameter" => true,
                 _ => exported(up, n),
             }
         }
@@ -2058,4 +2072,20 @@ pub fn ruby_name<'t>(up: Up<'_, 't>, n: Node<'t>) -> RubyName {
         | "in" => RubyName::Use,
         _ => RubyName::Other,
     }
+}
+
+/// A TypeScript constructor's parameter with an accessibility or `readonly` modifier
+/// (`constructor(private db: Db)`): it declares a field of the class as well.
+pub fn parameter_property<'t>(up: Up<'_, 't>, n: Node<'t>, src: &str) -> bool {
+    let mut cursor = n.walk();
+    let modified = n
+        .children(&mut cursor)
+        .any(|c| matches!(kind_of(c), "accessibility_modifier" | "readonly"));
+    modified
+        && up
+            .parent(n)
+            .and_then(|params| up.parent(params))
+            .filter(|m| kind_of(*m) == "method_definition")
+            .and_then(|m| field(m, "name"))
+            .is_some_and(|name| src.get(name.byte_range()) == Some("constructor"))
 }
