@@ -930,6 +930,8 @@ pub fn signature(lang: Lang, n: Node, src: &str) -> String {
     };
     let end = match (lang, kind_of(n)) {
         (Lang::Go, "type_spec" | "const_spec" | "var_spec") => first_line_end(),
+        // `String value() default "x";`: its default value is part of the declaration.
+        (Lang::Java, "annotation_type_element_declaration") => first_line_end(),
         // `def m(a); …; end` on one line: the head ends with the parameters or the name.
         (Lang::Ruby, "method" | "singleton_method") => field(n, "parameters")
             .or_else(|| field(n, "name"))

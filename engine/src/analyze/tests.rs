@@ -526,3 +526,14 @@ fn ruby_calls_without_parentheses() {
         ["discount", "fetch", "items", "rows", "split", "subtotal"]
     );
 }
+
+#[test]
+fn java_annotation_elements_keep_their_default() {
+    let src = "@interface Route {\n  String value() default \"/\";\n  int weight();\n}\n";
+    let a = analyze(Lang::Java, src);
+    assert_eq!(
+        &*sym(&a, "Route.value").signature,
+        "String value() default \"/\";"
+    );
+    assert_eq!(&*sym(&a, "Route.weight").signature, "int weight();");
+}
