@@ -1849,20 +1849,32 @@ fn children_by_field<'t>(n: Node<'t>, name: &'static str) -> Vec<Node<'t>> {
 }
 
 /// The name a C/C++ declarator declares: `x` of `x`, `*x`, `&x`, `x = 1`, `x[3]`.
-fn declarator_name(d: Node) -> Option<Node> {
-    match kind_of(d) {
-        "identifier" | "field_identifier" => Some(d),
-        "pointer_declarator" | "init_declarator" | "array_declarator" => {
-            declarator_name(field(d, "declarator")?)
-        }
-        "reference_declarator" => declarator_name(d.named_child(0)?),
-        _ => None,
+fn declarator_name(mut d: Node) -> Option<Node> {
+    // Declarators nest (`**x[3]`), possibly deeply: a bounded number of levels.
+    for _ in 0..16 {
+        d = match kind_of(d) {
+            "identifier" | "field_identifier" => return Some(d),
+            "pointer_declarator" | "init_declarator" | "array_declarator" => {
+                field(d, "declarator")?
+            }
+            "reference_declarator" => d.named_child(0)?,
+            _ => return None,
+        };
     }
+    None
 }
 
 /// The node naming the type an initializer makes: `Foo` of `new Foo(…)`, `Foo{…}`, `&Foo{…}`,
 /// `Foo::new(…)`, `Foo(…)` (Python, a capitalised name), `Foo.new` (Ruby).
-pub fn value_type<'t>(lang: Lang, v: Node<'t>, src: &str) -> Option<Node<'t>> {
+pub fn value_type<'t>(lang: Lang, mut v: Node<'t>, src: &str) -> Option<Node<'t>> {
+    // `&T{}`, `&&x`: through the references (a bounded number: `&&&…` may nest deeply).
+    for _ in 0..8 {
+        match (lang, kind_of(v)) {
+            (Lang::Go, "unary_expression") => v = field(v, "operand")?,
+            (Lang::Rust, "reference_expression") => v = field(v, "value")?,
+            _ => break,
+        }
+    }
     match (lang, kind_of(v)) {
         (_, "object_creation_expression") if lang != Lang::Php => field(v, "type"),
         (Lang::Php, "object_creation_expression") => named_children(v)
@@ -1870,7 +1882,6 @@ pub fn value_type<'t>(lang: Lang, v: Node<'t>, src: &str) -> Option<Node<'t>> {
             .find(|c| matches!(kind_of(c), "name" | "qualified_name")),
         (_, "new_expression") => field(v, "constructor").or_else(|| field(v, "type")),
         (Lang::Go, "composite_literal") => field(v, "type"),
-        (Lang::Go, "unary_expression") => value_type(lang, field(v, "operand")?, src),
         (Lang::Rust, "struct_expression") => field(v, "name"),
         (Lang::Rust, "call_expression") => {
             // `Foo::new(…)`, `Foo::with_capacity(…)`: a path whose last-but-one is a type.
@@ -1880,7 +1891,6 @@ pub fn value_type<'t>(lang: Lang, v: Node<'t>, src: &str) -> Option<Node<'t>> {
                 .flatten()
                 .filter(|p| starts_upper(p, src))
         }
-        (Lang::Rust, "reference_expression") => value_type(lang, field(v, "value")?, src),
         (Lang::Python, "call") => field(v, "function")
             .filter(|f| matches!(kind_of(f), "identifier" | "attribute"))
             .filter(|f| {

@@ -537,3 +537,15 @@ fn java_annotation_elements_keep_their_default() {
     );
     assert_eq!(&*sym(&a, "Route.weight").signature, "int weight();");
 }
+
+/// Deeply nested references and declarators end the type lookup, not the stack.
+#[test]
+fn deep_references_and_declarators_are_bounded() {
+    let deep = 100_000;
+    let rust = format!("fn f() {{ let v = {}x; v.go(); }}\n", "&".repeat(deep));
+    let a = analyze(Lang::Rust, &rust);
+    assert!(has_edge(&a, EdgeKind::Calls, "f", "go"));
+    let cpp = format!("void f() {{ int {}p; p->go(); }}\n", "*".repeat(deep));
+    let a = analyze(Lang::Cpp, &cpp);
+    assert!(has_edge(&a, EdgeKind::Calls, "f", "go"));
+}
