@@ -633,7 +633,20 @@ impl<'s> Walker<'s> {
                 true => rules::value_type(self.lang, b.ty, self.src),
                 false => Some(b.ty),
             };
-            let Some(ty) = ty.and_then(|t| rules::type_name(self.text(t))) else {
+            let made_by: String;
+            let ty = match ty {
+                Some(t) => rules::type_name(self.text(t)),
+                None if b.from_value => match rules::go_constructor_type(self.lang, b.ty, self.src)
+                {
+                    Some(t) => {
+                        made_by = t;
+                        Some(made_by.as_str())
+                    }
+                    None => None,
+                },
+                None => None,
+            };
+            let Some(ty) = ty else {
                 continue;
             };
             if rules::is_wrapper_type(self.lang, ty) {

@@ -1719,7 +1719,9 @@ pub fn typed_bindings<'t>(lang: Lang, n: Node<'t>, src: &str, in_type: bool) -> 
             "short_var_declaration" => {
                 let left = field(n, "left").map(named_children).unwrap_or_default();
                 let right = field(n, "right").map(named_children).unwrap_or_default();
-                if left.len() == right.len() {
+                // `a, b := x, y` pairs them; `srv, err := NewServer()` gives the call's first
+                // result, by convention the value, to the first name.
+                if left.len() == right.len() || right.len() == 1 {
                     for (l, r) in left.into_iter().zip(right) {
                         if kind_of(l) == "identifier" {
                             bind(Some(l), Some(r), true, false);
@@ -2100,4 +2102,36 @@ pub fn parameter_property<'t>(up: Up<'_, 't>, n: Node<'t>, src: &str) -> bool {
             .filter(|m| kind_of(*m) == "method_definition")
             .and_then(|m| field(m, "name"))
             .is_some_and(|name| src.get(name.byte_range()) == Some("constructor"))
+}
+
+/// Go's constructor convention: `NewServer(…)` makes a `Server`, `http.NewRequest(…)` an
+/// `http.Request` (the function's return type is in another file's signature, which
+/// analysis does not see). `New(…)` alone names no type.
+pub fn go_constructor_type(lang: Lang, v: Node, src: &str) -> Option<String> {
+    if lang != Lang::Go {
+        return None;
+    }
+    let v = match kind_of(v) {
+        "unary_expression" => field(v, "operand")?,
+        _ => v,
+    };
+    if kind_of(v) != "call_expression" {
+        return None;
+    }
+    let f = src.get(field(v, "function")?.byte_range())?;
+    let (pkg, name) = match f.rsplit_once('.') {
+        Some((p, n)) => (Some(p), n),
+        None => (None, f),
+    };
+    let ty = name.strip_prefix("New")?;
+    if !ty.starts_with(|c: char| c.is_ascii_uppercase())
+        || !ty.chars().all(|c| c.is_alphanumeric() || c == '_')
+        || pkg.is_some_and(|p| !p.chars().all(|c| c.is_alphanumeric() || c == '_'))
+    {
+        return None;
+    }
+    Some(match pkg {
+        Some(p) => format!("{p}.{ty}"),
+        None => ty.to_string(),
+    })
 }

@@ -424,13 +424,15 @@ fn declared_types_of_receivers() {
         ),
         (
             Lang::Go,
-            "package p\ntype S struct { db *sql.DB }\nfunc (s *S) F(c Client, xs []int) {\n  var w Worker\n  p := &Pool{}\n  s.db.Query(); c.Do(); w.Work(); p.Get(); s.Help()\n}\n",
+            "package p\ntype S struct { db *sql.DB }\nfunc (s *S) F(c Client, xs []int) {\n  var w Worker\n  p := &Pool{}\n  srv := NewServer(1)\n  req, err := http.NewRequest(\"GET\", u, nil)\n  t := New()\n  s.db.Query(); c.Do(); w.Work(); p.Get(); s.Help(); srv.Run(); t.Go(); req.Send(err)\n}\n",
             &[
                 ("Query", "s.db", "sql.DB"),
                 ("Do", "c", "Client"),
                 ("Work", "w", "Worker"),
                 ("Get", "p", "Pool"),
                 ("Help", "s", "S"),
+                ("Run", "srv", "Server"),
+                ("Send", "req", "http.Request"),
             ],
         ),
         (
