@@ -373,6 +373,20 @@ struct Scope {
     public_members: Option<bool>,
 }
 
+impl Scope {
+    /// Inside a method (the scope's prefix is the method's qualified name): its type's name,
+    /// last segment only (`Inner` for `Outer.Inner.run`).
+    fn method_type(&self) -> Option<&str> {
+        let (ty, _) = self.prefix.as_deref()?.rsplit_once('.')?;
+        Some(last_name(ty))
+    }
+}
+
+/// The last segment of a qualified name.
+fn last_name(qname: &str) -> &str {
+    qname.rsplit('.').next().unwrap_or(qname)
+}
+
 struct Walker<'s> {
     lang: Lang,
     src: &'s str,
@@ -660,15 +674,10 @@ impl<'s> Walker<'s> {
                 // A type's body declares its fields; a method (`self.x = …`, a TypeScript
                 // constructor's `private db: Db`) declares its type's.
                 let owner = match scope.in_type {
-                    true => scope.prefix.as_deref(),
-                    false => scope
-                        .prefix
-                        .as_deref()
-                        .and_then(|p| p.rsplit_once('.'))
-                        .map(|(t, _)| t),
+                    true => scope.prefix.as_deref().map(last_name),
+                    false => scope.method_type(),
                 };
                 if let Some(owner) = owner {
-                    let owner = owner.rsplit('.').next().unwrap_or(owner);
                     self.types
                         .fields
                         .entry((owner.into(), name.into()))
@@ -689,13 +698,7 @@ impl<'s> Walker<'s> {
     /// is a field, `this.engine.run()`, `s.db.Query()` on a receiver `s *Server`) once the
     /// file is read ([`Walker::settle_field_receivers`]).
     fn receiver_type(&mut self, edge: usize, qualifier: &str, scope: &Scope) {
-        let own_type = || {
-            scope
-                .prefix
-                .as_deref()
-                .and_then(|p| p.rsplit_once('.'))
-                .map(|(t, _)| t.rsplit('.').next().unwrap_or(t))
-        };
+        let own_type = || scope.method_type();
         let simple = |s: &str| {
             !s.is_empty()
                 && s.chars()
@@ -714,7 +717,7 @@ impl<'s> Walker<'s> {
             let name = bare_name(qualifier);
             if let Some(t) = local(name) {
                 self.out.edges[edge].receiver_type = Some(t);
-            } else if rules::implicit_this(self.lang)
+            } else if rules::bare_receiver_may_be_field(self.lang)
                 && let Some(t) = own_type()
             {
                 self.types.on_fields.push((edge, t.into(), name.into()));

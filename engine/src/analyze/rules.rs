@@ -2011,9 +2011,9 @@ pub fn is_wrapper_type(lang: Lang, ty: &str) -> bool {
     }
 }
 
-/// Languages where an unqualified name in a method may be a member of the instance (a call
-/// `size()`, a receiver `engine.run()` naming field `engine`).
-pub fn implicit_this(lang: Lang) -> bool {
+/// Languages where a bare receiver in a method may name a field of the instance
+/// (`engine.run()` for `this.engine.run()`). Ruby's bare names are methods, not fields.
+pub fn bare_receiver_may_be_field(lang: Lang) -> bool {
     matches!(lang, Lang::Java | Lang::CSharp | Lang::Cpp)
 }
 
