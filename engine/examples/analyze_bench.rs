@@ -24,7 +24,7 @@ use quarry_engine::{analyze, lang::Lang};
 
 /// The allocator of the `quarry` binary (server/src/main.rs), so allocation costs as there.
 #[global_allocator]
-static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+static ALLOCATOR: quarry_engine::alloc::Allocator = quarry_engine::alloc::Allocator;
 
 fn main() {
     let Some(dir) = std::env::args().nth(1) else {

@@ -3,6 +3,8 @@
 //! Ingestion turns a repository into rows of the storage tables; execution runs DataFusion
 //! plans over those tables. Modules in pipeline order:
 
+/// The binary's global allocator (jemalloc), compiled at the engine's opt-level.
+pub mod alloc;
 /// Tree-sitter analysis of one file: symbols, raw edges, complexity.
 pub mod analyze;
 /// Arrow batch building and reading.

@@ -7,9 +7,9 @@
 /// a corpus's analyses took ~5 s of `malloc_consolidate` and `_int_free` alone. jemalloc
 /// replaced mimalloc in session 14: as fast, and a first index of the cargo registry peaks
 /// ~170 MB lower (mimalloc kept ~250 MB of freed pages beside ~250 MB of live data); see
-/// docs/benchmarks.md.
+/// docs/benchmarks.md. Named through `quarry_engine::alloc`, so its shim is optimised.
 #[global_allocator]
-static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+static ALLOCATOR: quarry_engine::alloc::Allocator = quarry_engine::alloc::Allocator;
 
 /// jemalloc's options, read at its first allocation (`MALLOC_CONF` in the environment still
 /// overrides each): freed pages go back to the system after 200 ms instead of jemalloc's
