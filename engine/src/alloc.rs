@@ -3,7 +3,7 @@
 //! `tikv_jemallocator::Jemalloc`'s methods are `#[inline]`, so they are compiled in the crate
 //! that names the allocator, at that crate's opt-level. Named in the binary's crate (opt-level
 //! 0 in the dev profile) they were real calls with their layout checks and flag computation:
-//! ~1.5 % of a first index's CPU (docs/benchmarks.md, session 24). Named here, they are
+//! 1–1.5 % of a first index's CPU (docs/benchmarks.md, session 24). Named here, they are
 //! compiled with the engine's opt-level.
 
 use std::alloc::{GlobalAlloc, Layout};

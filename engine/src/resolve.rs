@@ -296,8 +296,8 @@ impl<'a> Cands<'_, 'a> {
     ) -> Option<Cand> {
         // One pass, each candidate ranked by [`nearness`]: the first of the best rank is what
         // asking each ancestor in turn (directly in it, then under it) finds. That took two
-        // scans per ancestor, each splitting every candidate's path: on the cargo registry a
-        // third of resolution.
+        // scans per ancestor, each splitting every candidate's path (on the cargo registry its
+        // `memrchr` alone was 1.2 % of a first index).
         let dir = dir_of(path);
         let mut best: Option<((usize, bool), Cand)> = None;
         for c in self.all.iter().take(SCAN_LIMIT).copied() {
