@@ -5,7 +5,8 @@
 #
 # CORPUS_DIR defaults to the cargo registry sources on this machine (hundreds of real crates,
 # present after any build). Reports wall time, CPU time (user + system: steadier than wall time
-# on a shared machine, for comparing builds), MB/s of indexed source, files/s and peak RSS for:
+# on a shared machine, for comparing builds), MB/s of indexed source, files/s, peak RSS and peak
+# anonymous memory (RSS less the binary's code pages and other mapped files; sampled) for:
 # a first index, a re-index of the unchanged corpus, a re-index after editing 10 of its `.rs`
 # files (a function appended to each), and `ctags -R` on the same directory. The corpus is
 # copied to a temporary directory first (the edits must not touch the original).
@@ -18,11 +19,30 @@ WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 command -v ctags >/dev/null || { echo "install universal-ctags (apt-get install universal-ctags)" >&2; exit 1; }
 
+# The largest anonymous memory (heap, stacks: not the binary's own code pages, which RSS also
+# counts) of process $1, sampled from /proc every 50 ms until it exits; in KB.
+peak_anon() {
+  local pid="$1" peak=0 kb
+  while kill -0 "$pid" 2>/dev/null; do
+    kb=$(awk '/^Anonymous:/ { print $2 }' "/proc/$pid/smaps_rollup" 2>/dev/null || true)
+    [ -n "$kb" ] && [ "$kb" -gt "$peak" ] && peak=$kb
+    sleep 0.05
+  done
+  echo "$peak"
+}
+
 measure() { # label, command...
   local label="$1"; shift
-  /usr/bin/time -f "%e %M %U %S" -o "$WORK/time" "$@" > "$WORK/out" 2> "$WORK/err" || { cat "$WORK/err" >&2; exit 1; }
+  /usr/bin/time -f "%e %M %U %S" -o "$WORK/time" "$@" > "$WORK/out" 2> "$WORK/err" &
+  local timer=$! child=""
+  while [ -z "$child" ] && kill -0 "$timer" 2>/dev/null; do
+    child=$(awk '{ print $1 }' "/proc/$timer/task/$timer/children" 2>/dev/null || true)
+  done
+  local anon=0
+  [ -n "$child" ] && anon=$(peak_anon "$child")
+  wait "$timer" || { cat "$WORK/err" >&2; exit 1; }
   read -r secs kb user sys < "$WORK/time"
-  echo "$label|$secs|$((kb / 1024))|$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.1f", u + s }')"
+  echo "$label|$secs|$((kb / 1024))|$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.1f", u + s }')|$((anon / 1024))"
 }
 
 echo "corpus: $CORPUS ($(du -sh "$CORPUS" | cut -f1) on disk, $(find "$CORPUS" -type f | wc -l) files)"
@@ -49,10 +69,10 @@ store_mb=$(du -sm "$WORK/store" | cut -f1)
 echo
 echo "indexed source: $files files, $mb MB; store size ${store_mb} MB"
 echo
-echo "| run | wall s | CPU s | MB/s | files/s | peak RSS MB |"
-echo "|---|---:|---:|---:|---:|---:|"
+echo "| run | wall s | CPU s | MB/s | files/s | peak RSS MB | peak anonymous MB |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
 for row in "$first" "$again" "$small" "$tags"; do
-  IFS='|' read -r label secs rss cpu <<< "$row"
-  awk -v l="$label" -v s="$secs" -v c="$cpu" -v m="$mb" -v f="$files" -v r="$rss" \
-    'BEGIN { printf "| %s | %.1f | %.1f | %.1f | %.0f | %d |\n", l, s, c, m / s, f / s, r }'
+  IFS='|' read -r label secs rss cpu anon <<< "$row"
+  awk -v l="$label" -v s="$secs" -v c="$cpu" -v m="$mb" -v f="$files" -v r="$rss" -v a="$anon" \
+    'BEGIN { printf "| %s | %.1f | %.1f | %.1f | %.0f | %d | %d |\n", l, s, c, m / s, f / s, r, a }'
 done
