@@ -303,11 +303,12 @@ impl InlineTrigrams {
         }
     }
 
-    /// The builder on a thread of its own, fed one chunk at a time (the sender; one chunk
-    /// queued); when the sender is dropped it finishes the index into scratch files. On the
-    /// file stream's thread, each chunk's serial part (its posting lists, its frames written)
-    /// left one core idle while the next chunk waited to be read and parsed. `None` when no
-    /// thread could be started (the index is then built from the table).
+    /// The builder on a thread of its own, fed one chunk at a time (the sender; none queued:
+    /// each send waits for the builder to take the chunk); when the sender is dropped it
+    /// finishes the index into scratch files. On the file stream's thread, each chunk's serial
+    /// part (its posting lists, its frames written) left one core idle while the next chunk
+    /// waited to be read and parsed. `None` when no thread could be started (the index is then
+    /// built from the table).
     fn spawn(
         store: &quarry_storage::Store,
     ) -> Option<(
@@ -316,7 +317,7 @@ impl InlineTrigrams {
     )> {
         let mut inline = Self::start(store);
         let store = store.clone();
-        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<(String, Vec<u8>)>>(1);
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<(String, Vec<u8>)>>(0);
         let handle = std::thread::Builder::new()
             .name("quarry-trigrams".into())
             .spawn(move || {
@@ -349,7 +350,12 @@ impl InlineTrigrams {
     }
 }
 
-const CHUNK_BYTES: u64 = 16 * 1024 * 1024;
+/// A chunk of the file stream: up to this many bytes of contents or files. Several chunks'
+/// contents are in flight at once (being read and parsed, in the `files` batch Lance encodes,
+/// at the trigram builder); 8 MiB instead of 16 lowered a first index's peak anonymous memory
+/// on the registry copy from 234 to 208–220 MB at the same CPU time (docs/benchmarks.md,
+/// session 24).
+const CHUNK_BYTES: u64 = 8 * 1024 * 1024;
 const CHUNK_FILES: usize = 1024;
 
 impl FileStream {
