@@ -647,18 +647,14 @@ impl<'s> Walker<'s> {
                 true => rules::value_type(self.lang, b.ty, self.src),
                 false => Some(b.ty),
             };
-            let made_by: String;
+            // No type node: a Go value may still be a `NewT(…)` constructor's.
+            let made_by = match ty {
+                None if b.from_value => rules::go_constructor_type(self.lang, b.ty, self.src),
+                _ => None,
+            };
             let ty = match ty {
                 Some(t) => rules::type_name(self.text(t)),
-                None if b.from_value => match rules::go_constructor_type(self.lang, b.ty, self.src)
-                {
-                    Some(t) => {
-                        made_by = t;
-                        Some(made_by.as_str())
-                    }
-                    None => None,
-                },
-                None => None,
+                None => made_by.as_deref(),
             };
             let Some(ty) = ty else {
                 continue;

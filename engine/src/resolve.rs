@@ -984,15 +984,16 @@ impl<'a> Index<'a> {
         // The type as the file names it: defined in it, imported, or found by name near it —
         // in its directory or under a directory both share. A type of that name only in
         // unrelated directories (another crate's `Vec`, `Option`) is not this one.
-        let path = self.files[fi].path;
+        let dir = dir_of(self.files[fi].path);
         let (qualifier, ty) = crate::analyze::split_type_path(ty);
         let def = self
             .pick(fi, None, EdgeKind::Implements, ty, qualifier)
             .filter(|&(c, how)| {
-                let there = self.path(c);
+                // Sharing a directory other than the root, or both at the root.
+                let (shared, direct) = nearness(dir, self.path(c));
                 !matches!(how, "ambiguous" | "unique_name")
-                    || dir_of(path) == dir_of(there)
-                    || ancestors(path).any(|d| !d.is_empty() && is_under(there, d))
+                    || shared > 0
+                    || (dir.is_empty() && direct)
             });
         let Some((def, _)) = def else {
             return Some(None);
@@ -1578,13 +1579,7 @@ mod tests {
         paths.sort();
         let packed: Vec<(String, Packed)> = paths
             .iter()
-            .map(|p| {
-                let a = FileAnalysis {
-                    symbols: vec![function("go", None)],
-                    ..Default::default()
-                };
-                (p.to_string(), Packed::new(&a).unwrap())
-            })
+            .map(|p| (p.to_string(), pack(vec![function("go", None)], vec![])))
             .collect();
         let files = inputs(&packed, "rust");
         let index = Index::new(&files);
