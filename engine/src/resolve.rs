@@ -358,7 +358,6 @@ struct Index<'a> {
     /// The maps of keys with more than [`SCAN_MAX`] candidates, by their start.
     cand_maps: HashMap<u32, CandMaps<'a>>,
     by_path: HashMap<&'a str, usize>,
-    imports: Vec<Vec<(&'a str, Option<&'a str>)>>,
     /// Each directory whose files are consecutive in `files` (all of them in a listing,
     /// which is depth first or sorted by path): the first and last file number under it.
     dir_ranges: HashMap<&'a str, (u32, u32)>,
@@ -520,7 +519,6 @@ impl<'a> Index<'a> {
             .enumerate()
             .map(|(fi, f)| (f.path, fi))
             .collect();
-        let imports = files.iter().map(|f| f.names.imports().collect()).collect();
         // (first, last, count) of the files under each directory.
         let mut spans: HashMap<&'a str, (u32, u32, u32)> = HashMap::default();
         for (fi, f) in files.iter().enumerate() {
@@ -555,7 +553,6 @@ impl<'a> Index<'a> {
             cand_list,
             cand_maps,
             by_path,
-            imports,
             dir_ranges,
             clause_files,
             base_files,
@@ -872,9 +869,10 @@ impl<'a> Index<'a> {
                 }
                 // `module.f()` where the file imported `module`: from the file a relative
                 // import names, else by the module's name.
-                if let Some((_, module)) = self.imports[fi].iter().find(|(n, _)| *n == q_last)
+                if let Some((_, module)) =
+                    self.files[fi].names.imports().find(|(n, _)| *n == q_last)
                     && let Some(c) = self
-                        .in_relative_module(&cands, fi, *module)
+                        .in_relative_module(&cands, fi, module)
                         .or_else(|| matches_module(q))
                 {
                     return Some((c, "import"));
@@ -901,10 +899,10 @@ impl<'a> Index<'a> {
         {
             return Some((c, "same_file"));
         }
-        for (imported, module) in &self.imports[fi] {
-            if *imported == name {
+        for (imported, module) in self.files[fi].names.imports() {
+            if imported == name {
                 if let Some(c) = self
-                    .in_relative_module(&cands, fi, *module)
+                    .in_relative_module(&cands, fi, module)
                     .or_else(|| module.and_then(matches_module))
                 {
                     return Some((c, "import"));
@@ -1111,7 +1109,6 @@ impl<'a> Resolver<'a> {
         self.index.cands = HashMap::default();
         self.index.cand_list = Vec::new();
         self.index.cand_maps = HashMap::default();
-        self.index.imports = Vec::new();
         self.index.dir_ranges = HashMap::default();
     }
 
