@@ -39,12 +39,15 @@ pub async fn write_table(
 
 /// Column buffer of the file writer, per column, for the tables written whole at the end of
 /// an index run (`symbols`, 21 columns; `edges`, 11), where Lance's default is 8 MiB: 168 and
-/// 88 MiB held while each is written, at the run's peak. At 3 MiB the registry's first index
-/// peaks ~485 → ~413 MB at the same speed, a small change ~540 → ~527 MB, and the smaller
-/// pages compress better (`edges` 80 → 55 MB, `symbols` 173 → 162 MB). Session 10 had
+/// 88 MiB held while each is written, at the run's peak. At 3 MiB (sessions 10–24) the
+/// registry's first index peaked ~485 → ~413 MB at the same speed, a small change ~540 →
+/// ~527 MB, and the smaller pages compressed better (`edges` 80 → 55 MB, `symbols` 173 → 162
+/// MB). Session 10 had
 /// measured the search phase's scan of `symbols` peaking much higher on smaller pages; since
 /// session 14 (jemalloc, and that scan reading fewer columns) it does not (docs/benchmarks.md).
-const COLUMN_BUFFER_BYTES: u64 = 3 << 20;
+/// At 1 MiB (session 25) the first index peaks ~10 MB lower again, `symbols` is 99 → 94 MB,
+/// `edges` the same, and `bench/query.sh` answers as fast.
+const COLUMN_BUFFER_BYTES: u64 = 1 << 20;
 
 /// How every table is written (one place for the options of overwrites and appends; the
 /// column buffers of `symbols` and `edges` are set in [`write_table_reader`]).
