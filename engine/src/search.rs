@@ -589,7 +589,7 @@ struct Merger {
 
 /// Bytes of posting lists (and their terms) the merger holds before spilling them to its
 /// scratch file.
-const SPILL_AT: usize = 32 << 20;
+const SPILL_AT: usize = 8 << 20;
 
 impl Merger {
     fn merge(&mut self, out: FileOut) -> std::io::Result<()> {
