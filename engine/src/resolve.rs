@@ -869,8 +869,7 @@ impl<'a> Index<'a> {
                 }
                 // `module.f()` where the file imported `module`: from the file a relative
                 // import names, else by the module's name.
-                if let Some((_, module)) =
-                    self.files[fi].names.imports().find(|(n, _)| *n == q_last)
+                if let Some(module) = self.files[fi].names.imports_of(q_last).next()
                     && let Some(c) = self
                         .in_relative_module(&cands, fi, module)
                         .or_else(|| matches_module(q))
@@ -899,17 +898,15 @@ impl<'a> Index<'a> {
         {
             return Some((c, "same_file"));
         }
-        for (imported, module) in self.files[fi].names.imports() {
-            if imported == name {
-                if let Some(c) = self
-                    .in_relative_module(&cands, fi, module)
-                    .or_else(|| module.and_then(matches_module))
-                {
-                    return Some((c, "import"));
-                }
-                if kind == EdgeKind::Imports && cands.all.len() == 1 {
-                    return Some((cands.all[0], "unique_name"));
-                }
+        for module in self.files[fi].names.imports_of(name) {
+            if let Some(c) = self
+                .in_relative_module(&cands, fi, module)
+                .or_else(|| module.and_then(matches_module))
+            {
+                return Some((c, "import"));
+            }
+            if kind == EdgeKind::Imports && cands.all.len() == 1 {
+                return Some((cands.all[0], "unique_name"));
             }
         }
         if cands.all.len() == 1 {

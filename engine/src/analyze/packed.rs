@@ -200,6 +200,15 @@ impl Names {
             .iter()
             .map(|&(n, q)| (self.get(n), q.map(|q| self.get(q))))
     }
+
+    /// The module qualifiers of the file's imports of `name`, in order (what resolution asks
+    /// for each name it looks up: an import of another length is passed over unread).
+    pub fn imports_of<'s>(&'s self, name: &'s str) -> impl Iterator<Item = Option<&'s str>> {
+        self.imports
+            .iter()
+            .filter(move |(n, _)| n.len as usize == name.len() && self.get(*n) == name)
+            .map(|&(_, q)| q.map(|q| self.get(q)))
+    }
 }
 
 impl Packed {
@@ -550,6 +559,16 @@ mod tests {
             .map(|e| (&*e.target_name, e.qualifier.as_deref()))
             .collect();
         assert_eq!(n.imports().collect::<Vec<_>>(), imports);
+        assert!(!imports.is_empty());
+        for (name, _) in &imports {
+            let modules: Vec<_> = imports
+                .iter()
+                .filter(|i| i.0 == *name)
+                .map(|i| i.1)
+                .collect();
+            assert_eq!(n.imports_of(name).collect::<Vec<_>>(), modules);
+        }
+        assert_eq!(n.imports_of("not_imported").count(), 0);
         // Sources shared with their symbol again after unpacking.
         let un = p.unpack().unwrap();
         let e = un.edges.iter().find(|e| e.source.is_some()).unwrap();
