@@ -53,6 +53,7 @@ use rustc_hash::FxHashMap;
 use serde_json::{Map, Value};
 
 use crate::derived::{CorruptIndex, Reader, le32, le64, put_varint};
+use crate::spill::SPILL_AT;
 use crate::text::{STOPWORDS, for_each_raw_word, for_each_term, tokens};
 
 const MAGIC: &[u8; 8] = b"QSEARCH2";
@@ -586,10 +587,6 @@ struct Merger {
     /// Bytes of posting lists and terms held in memory.
     held: usize,
 }
-
-/// Bytes of posting lists (and their terms) the merger holds before spilling them to its
-/// scratch file.
-const SPILL_AT: usize = 8 << 20;
 
 impl Merger {
     fn merge(&mut self, out: FileOut) -> std::io::Result<()> {

@@ -18,6 +18,15 @@ use std::io::{self, Write};
 
 use crate::derived::put_varint;
 
+/// Bytes of posting lists a builder holds before it spills them as a run (the trigram index's
+/// builder; the search index's merger, its terms counted too). Unspilled, the registry's 365 MB
+/// of source made 118 MB of trigram lists, ~175 MB with their vectors' spare capacity. The
+/// lists held are live through the parse (trigrams) or the search phase, and the last run's
+/// while the runs are merged (the trigram index's beside the `edges` write); at 8 MiB rather
+/// than 32 each phase's live heap on the registry copy is ~30 MB lower, for ~4× as many runs
+/// to merge, read 256 KiB ahead each (docs/benchmarks.md, session 25).
+pub const SPILL_AT: usize = 8 << 20;
+
 /// Bytes read ahead from each run while merging.
 const READ_AHEAD: usize = 256 << 10;
 

@@ -40,6 +40,7 @@ use rayon::prelude::*;
 
 pub use crate::derived::CorruptIndex;
 use crate::derived::{Reader, le32, put_varint};
+use crate::spill::SPILL_AT;
 
 const MAGIC: &[u8; 8] = b"QTRIGRM3";
 const GRAM_SPACE: usize = 1 << 24;
@@ -167,14 +168,6 @@ pub struct Builder {
     /// Bytes of posting lists held in memory.
     held: usize,
 }
-
-/// Bytes of posting lists a builder holds before spilling them to its scratch file (the
-/// registry's 365 MB of source make 118 MB of lists; unspilled, with their vectors' spare
-/// capacity, they were ~175 MB of the trigram phase's peak). The lists held are live through
-/// the parse and, as the last run, while the runs are merged beside the `edges` write; at
-/// 8 MiB rather than 32 the parse's live heap is ~30 MB lower, and the merge reads ~15 runs
-/// instead of ~4 at 256 KiB each (docs/benchmarks.md, session 25).
-const SPILL_AT: usize = 8 << 20;
 
 impl Builder {
     pub fn new() -> Self {

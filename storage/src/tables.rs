@@ -42,10 +42,9 @@ pub async fn write_table(
 /// 88 MiB held while each is written, at the run's peak. At 3 MiB (sessions 10–24) the
 /// registry's first index peaked ~485 → ~413 MB at the same speed, a small change ~540 →
 /// ~527 MB, and the smaller pages compressed better (`edges` 80 → 55 MB, `symbols` 173 → 162
-/// MB). Session 10 had
-/// measured the search phase's scan of `symbols` peaking much higher on smaller pages; since
-/// session 14 (jemalloc, and that scan reading fewer columns) it does not (docs/benchmarks.md).
-/// At 1 MiB (session 25) the first index peaks ~10 MB lower again, `symbols` is 99 → 94 MB,
+/// MB). Session 10 had measured the search phase's scan of `symbols` peaking much higher on
+/// smaller pages; since session 14 (jemalloc, and that scan reading fewer columns) it does
+/// not (docs/benchmarks.md). At 1 MiB (session 25) the first index peaks ~10 MB lower again, `symbols` is 99 → 94 MB,
 /// `edges` the same, and `bench/query.sh` answers as fast.
 const COLUMN_BUFFER_BYTES: u64 = 1 << 20;
 

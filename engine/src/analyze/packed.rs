@@ -194,7 +194,9 @@ impl Names {
             .map(|&(t, b, q)| (self.get(t), self.get(b), q.map(|q| self.get(q))))
     }
 
-    /// The file's imports: (imported name, module qualifier).
+    /// The file's imports: (imported name, module qualifier). Resolution asks
+    /// [`Self::imports_of`] a name; the whole list is for checking the packing.
+    #[cfg(test)]
     pub fn imports(&self) -> impl Iterator<Item = (&str, Option<&str>)> {
         self.imports
             .iter()
