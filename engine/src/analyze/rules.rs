@@ -30,6 +30,10 @@ pub struct Up<'a, 't> {
     path: &'a Path<'t>,
 }
 
+/// Up to this many children, [`Path::enter`] lists a node's children by index, not with a
+/// cursor.
+const FEW_CHILDREN: u32 = 8;
+
 /// Where a depth-first walk is: the path from the root to the node entered last, and every
 /// child (named or not) of each node on it. [`Path::up`] answers the rules from it.
 #[derive(Default)]
@@ -67,6 +71,15 @@ impl<'t> Path<'t> {
         let Some(cursor) = cursor else {
             return run..run;
         };
+        // A few children are cheaper to ask for by index: each `child(i)` walks the node's
+        // children from the first, but a cursor's step re-derives its parent's iterator and
+        // moves twice (~500 instructions a step here, docs/benchmarks.md, session 26).
+        let count = node.child_count();
+        if count <= FEW_CHILDREN {
+            self.siblings
+                .extend((0..count).filter_map(|i| node.child(i)));
+            return run..self.siblings.len();
+        }
         cursor.reset(node);
         if cursor.goto_first_child() {
             loop {
