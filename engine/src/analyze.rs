@@ -5,6 +5,7 @@
 //! the file's content hash is unchanged. Edge *targets* are only names here; they are resolved
 //! across the whole repository by [`crate::resolve`].
 
+mod arena;
 mod complexity;
 pub mod packed;
 mod rules;
@@ -309,16 +310,14 @@ pub fn analyze(lang: Lang, src: &str) -> FileAnalysis {
     // and nothing is kept once this one is gone.
     LAST_KIND.with(|last| last.set(((0, 0), "")));
     let _forget = Forget;
-    // One parser per thread, reused from file to file.
-    thread_local! {
-        static PARSER: std::cell::RefCell<Parser> = std::cell::RefCell::new(Parser::new());
+    // Tree-sitter allocates the parser and the tree from this thread's arena, which is all
+    // free again when `_arena` drops (after the parser: locals drop in reverse order).
+    let _arena = arena::Scope::enter();
+    let mut parser = Parser::new();
+    if parser.set_language(&grammar).is_err() {
+        return FileAnalysis::default();
     }
-    let tree = PARSER.with(|p| {
-        let mut parser = p.borrow_mut();
-        parser.set_language(&grammar).ok()?;
-        parser.parse(src, None)
-    });
-    let Some(tree) = tree else {
+    let Some(tree) = parser.parse(src, None) else {
         return FileAnalysis::default();
     };
     let root = tree.root_node();
@@ -341,7 +340,10 @@ pub fn analyze(lang: Lang, src: &str) -> FileAnalysis {
     // Analyses stay in memory until resolution: give back what growth over-allocated.
     w.out.symbols.shrink_to_fit();
     w.out.edges.shrink_to_fit();
-    w.out
+    let out = w.out;
+    // Not deleted node by node: its memory is the arena's.
+    std::mem::forget(tree);
+    out
 }
 
 /// Stops `kind_of` keeping answers when `analyze` returns (or unwinds).
