@@ -317,7 +317,10 @@ impl Scope {
             // SAFETY: the four functions keep the C allocator's contract: an arena block is
             // handed out once until the scope that made it ends, and any other pointer goes
             // to the process's `malloc` family, tree-sitter's default. Blocks tree-sitter
-            // allocated before this call came from that family too.
+            // allocated before this call came from that family too. Tree-sitter keeps the
+            // four pointers as plain globals: in `quarry` nothing else uses tree-sitter, so no
+            // thread reads them while they change; unit tests that parse on other threads
+            // meanwhile see either allocator, and ours frees the default's blocks as it does.
             unsafe {
                 tree_sitter::set_allocator(Some(tree_sitter::Allocator {
                     malloc: ts_malloc,
