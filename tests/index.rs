@@ -960,6 +960,56 @@ fn bad_input_gets_specific_errors_or_counted_skips() {
 }
 
 #[test]
+fn a_parse_past_its_memory_budget_is_given_up_and_the_file_kept() {
+    // 900 KB of `a<a<…` as Java: tree-sitter's error recovery held 23 GB within two minutes,
+    // still parsing. The file stays stored and searchable; only its analysis is given up.
+    let tmp = tempfile::tempdir().unwrap();
+    let store = tmp.path().join("store");
+    let dir = tmp.path().join("repo");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("Shapes.java"),
+        "class Shapes {\n  int area(int w) { return w * w; }\n}\n",
+    )
+    .unwrap();
+    let line = format!("{}\n", "a<".repeat(50));
+    std::fs::write(dir.join("Ambiguous.java"), line.repeat(9_000)).unwrap();
+    let out = quarry_env(&store, &[], &["index", dir.to_str().unwrap()]);
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("parsed 2 files"), "{stdout}");
+    assert!(
+        stdout.contains("not analysed 1: parse over its memory budget"),
+        "{stdout}"
+    );
+    assert!(
+        stderr
+            .contains("Ambiguous.java: not analysed: tree-sitter's parse needed more than 256 MiB"),
+        "{stderr}"
+    );
+    assert_eq!(
+        sql_lines(&store, "SELECT path, bytes FROM files ORDER BY path"),
+        vec!["Ambiguous.java|909000", "Shapes.java|53"]
+    );
+    assert_eq!(
+        sql_lines(
+            &store,
+            "SELECT path, qualified_name FROM symbols ORDER BY qualified_name"
+        ),
+        vec!["Shapes.java|Shapes", "Shapes.java|Shapes.area"]
+    );
+    // Unchanged, it is not parsed again.
+    let again = quarry_ok(&store, &["index", dir.to_str().unwrap()]);
+    assert!(
+        again.contains("reused 2 unchanged") && !again.contains("not analysed"),
+        "{again}"
+    );
+}
+
+#[test]
 fn workspaces_group_repositories() {
     let tmp = tempfile::tempdir().unwrap();
     let store = tmp.path().join("store");

@@ -409,6 +409,8 @@ impl FileStream {
             lang: &'static str,
             hash: String,
             analysis: Option<Arc<Packed>>,
+            /// Why the file's parse was given up, if it was (stored without an analysis).
+            given_up: Option<analyze::ParseGivenUp>,
         }
         let previous = self.previous.clone();
         let frames = self.frames.clone();
@@ -428,10 +430,15 @@ impl FileStream {
                 let hash = hash_bytes(bytes);
                 let unchanged = previous.reusable && previous.files.get(&entry.path) == Some(&hash);
                 let parse_as = if unchanged { None } else { lang };
+                let mut given_up = None;
                 let analysis = match (!unchanged).then(|| {
                     Packed::new_in(
-                        &match parse_as {
-                            Some(l) => analyze::analyze(l, text),
+                        &match parse_as.map(|l| analyze::analyze_within_budget(l, text)) {
+                            Some(Ok(a)) => a,
+                            Some(Err(why)) => {
+                                given_up = Some(why);
+                                FileAnalysis::default()
+                            }
                             None => FileAnalysis::default(),
                         },
                         frames.as_ref(),
@@ -447,6 +454,7 @@ impl FileStream {
                     lang: lang.map(Lang::name).unwrap_or("text"),
                     hash,
                     analysis,
+                    given_up,
                 }))
             })
             .collect();
@@ -478,6 +486,10 @@ impl FileStream {
                     acc.stats.reparsed += 1;
                 } else {
                     acc.stats.reused += 1;
+                }
+                if let Some(why) = p.given_up {
+                    acc.stats.unanalysed += 1;
+                    self.progress.warn(&format!("{}: {why}", p.path));
                 }
                 acc.stats.files += 1;
                 acc.stats.bytes += p.text.len() as u64;

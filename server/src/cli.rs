@@ -383,6 +383,12 @@ async fn index_cmd(catalog: &Catalog, org: &str, args: &IndexArgs) -> Result<()>
         "  parsed {} files, reused {} unchanged",
         s.reparsed, s.reused
     );
+    if s.unanalysed > 0 {
+        println!(
+            "  not analysed {}: parse over its memory budget (stored and grep-able, no symbols)",
+            s.unanalysed
+        );
+    }
     if index::skipped_total(s) > 0 {
         let skipped: Vec<String> = s.skipped.iter().map(|(k, v)| format!("{k} {v}")).collect();
         println!(

@@ -74,6 +74,10 @@ pub struct IndexStats {
     pub edges: u64,
     pub reparsed: u64,
     pub reused: u64,
+    /// Of `reparsed`, files stored without symbols or edges because their parse was given up
+    /// (tree-sitter's memory for it passed its budget: engine `analyze::PARSE_MEMORY_BUDGET`).
+    #[serde(default)]
+    pub unanalysed: u64,
     pub skipped: std::collections::BTreeMap<String, u64>,
     pub languages: std::collections::BTreeMap<String, u64>,
 }

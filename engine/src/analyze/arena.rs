@@ -23,7 +23,7 @@ use std::ffi::c_void;
 use std::ptr;
 use std::sync::Once;
 
-use rustc_hash::{FxBuildHasher, FxHashSet};
+use rustc_hash::{FxBuildHasher, FxHashMap};
 
 // The process's allocator (jemalloc, unprefixed: engine/src/alloc.rs), as tree-sitter's
 // defaults call it.
@@ -66,8 +66,10 @@ struct Arena {
     /// Bytes in `chunks`.
     held: usize,
     /// Blocks from the C allocator (of [`LARGE`] bytes or more, or past [`LIMIT`]) allocated
-    /// in the scope and not freed yet, by address.
-    large: FxHashSet<usize>,
+    /// in the scope and not freed yet: address → size.
+    large: FxHashMap<usize, usize>,
+    /// The sum of `large`'s sizes.
+    large_bytes: usize,
 }
 
 thread_local! {
@@ -79,7 +81,8 @@ thread_local! {
             end: ptr::null_mut(),
             last: ptr::null_mut(),
             held: 0,
-            large: FxHashSet::with_hasher(FxBuildHasher),
+            large: FxHashMap::with_hasher(FxBuildHasher),
+            large_bytes: 0,
         })
     };
 }
@@ -149,23 +152,31 @@ impl Arena {
         // SAFETY: the C allocator's contract.
         let p = unsafe { malloc(size) }.cast::<u8>();
         if !p.is_null() {
-            self.large.insert(p as usize);
+            self.record_large(p, size);
         }
         p
     }
 
-    /// Forget a recorded block (freed or moved by the C allocator); whether it was one.
-    fn take_large(&mut self, p: *mut u8) -> bool {
-        self.large.remove(&(p as usize))
+    fn record_large(&mut self, p: *mut u8, size: usize) {
+        self.large.insert(p as usize, size);
+        self.large_bytes += size;
+    }
+
+    /// Forget a recorded block (freed or moved by the C allocator); its size if it was one.
+    fn take_large(&mut self, p: *mut u8) -> Option<usize> {
+        let size = self.large.remove(&(p as usize))?;
+        self.large_bytes -= size;
+        Some(size)
     }
 
     /// After a file: every block is free. The largest chunk is kept for the next file if it
     /// is at most [`KEEP`]; the others go back to the Rust allocator.
     fn reset(&mut self) {
-        for p in self.large.drain() {
+        for (p, _) in self.large.drain() {
             // SAFETY: allocated by `alloc` from the C allocator and not freed since.
             unsafe { free(p as *mut c_void) };
         }
+        self.large_bytes = 0;
         let keep = self
             .chunks
             .iter()
@@ -249,13 +260,13 @@ unsafe extern "C" fn ts_realloc(p: *mut c_void, size: usize) -> *mut c_void {
     let done = with_arena(|a| {
         let Some(chunk_end) = a.chunk_end(bytes) else {
             // A large block of the scope stays one (freed at the scope's end if not before).
-            if !a.take_large(bytes) {
-                return None;
-            }
+            let old = a.take_large(bytes)?;
             // SAFETY: a block the C allocator returned.
             let to = unsafe { realloc(p, size) }.cast::<u8>();
-            a.large
-                .insert(if to.is_null() { bytes } else { to } as usize);
+            match to.is_null() {
+                true => a.record_large(bytes, old),
+                false => a.record_large(to, size),
+            }
             return Some(to);
         };
         // An arena block: grown in place if it was allocated last, else copied to a new
@@ -312,6 +323,17 @@ unsafe extern "C" fn ts_free(p: *mut c_void) {
         // scope is no longer recorded).
         unsafe { free(p) }
     }
+}
+
+/// Bytes tree-sitter holds in this thread's open scope: its chunks (garbage included: nothing
+/// is reused before the scope ends) and the C allocator's blocks not freed yet. 0 outside a
+/// scope.
+pub fn scope_bytes() -> usize {
+    with_arena(|a| match a.active {
+        true => a.held + a.large_bytes,
+        false => 0,
+    })
+    .unwrap_or(0)
 }
 
 /// Tree-sitter allocates from this thread's arena until this is dropped. Make the parser
@@ -461,13 +483,22 @@ mod tests {
             blocks[0].0 = grown;
             // Freeing the C allocator's blocks forgets them.
             let before = held().2;
+            let bytes = scope_bytes();
+            assert!(bytes > LIMIT, "the C allocator's blocks count too: {bytes}");
             let (last, _) = blocks.pop().unwrap();
             ts_free(last);
             assert_eq!(held().2, before - 1);
+            assert_eq!(scope_bytes(), bytes - block);
+            // A grown block counts at its new size.
+            let big = ts_malloc(LARGE);
+            let big = ts_realloc(big, 3 * LARGE);
+            assert_eq!(scope_bytes(), bytes - block + 3 * LARGE);
+            ts_free(big);
         }
         drop(scope);
         let (chunks, bytes, large) = held();
         assert!(chunks <= 1 && bytes <= KEEP && large == 0);
+        assert_eq!(scope_bytes(), 0, "outside a scope");
     }
 
     #[test]

@@ -551,3 +551,29 @@ fn deep_references_and_declarators_are_bounded() {
     let a = analyze(Lang::Cpp, &cpp);
     assert!(has_edge(&a, EdgeKind::Calls, "f", "go"));
 }
+
+#[test]
+fn a_parse_past_its_memory_budget_is_given_up_and_the_next_file_parses() {
+    let src = "fn f() { g(1); }\n".repeat(2_000);
+    // Within the default budget: analysed.
+    let a = analyze_within_budget(Lang::Rust, &src).unwrap();
+    assert_eq!(a.symbols.len(), 2_000);
+    // Below what the tree needs: given up, named with the budget.
+    let small = 256 << 10;
+    assert_eq!(
+        analyze_with_budget(Lang::Rust, &src, small).unwrap_err(),
+        ParseGivenUp::Memory(small)
+    );
+    // Tree-sitter's unbounded error recovery (it held 23 GB on 900 KB of this as Java).
+    let ambiguous = format!("{}\n", "a<".repeat(50)).repeat(9_000);
+    let why = analyze_within_budget(Lang::Java, &ambiguous).unwrap_err();
+    assert_eq!(why, ParseGivenUp::Memory(PARSE_MEMORY_BUDGET));
+    assert!(why.to_string().contains("more than 256 MiB"), "{why}");
+    assert!(analyze(Lang::Java, &ambiguous).symbols.is_empty());
+    // The thread's arena is whole again: the next file parses as before.
+    assert_eq!(analyze(Lang::Rust, &src), a);
+    assert_eq!(
+        analyze(Lang::Java, "class A { void m() {} }").symbols.len(),
+        2
+    );
+}
