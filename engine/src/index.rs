@@ -430,20 +430,13 @@ impl FileStream {
                 let hash = hash_bytes(bytes);
                 let unchanged = previous.reusable && previous.files.get(&entry.path) == Some(&hash);
                 let parse_as = if unchanged { None } else { lang };
-                let mut given_up = None;
-                let analysis = match (!unchanged).then(|| {
-                    Packed::new_in(
-                        &match parse_as.map(|l| analyze::analyze_within_budget(l, text)) {
-                            Some(Ok(a)) => a,
-                            Some(Err(why)) => {
-                                given_up = Some(why);
-                                FileAnalysis::default()
-                            }
-                            None => FileAnalysis::default(),
-                        },
-                        frames.as_ref(),
-                    )
-                }) {
+                let (fresh, given_up) =
+                    match parse_as.map(|l| analyze::analyze_within_budget(l, text)) {
+                        Some(Ok(a)) => (a, None),
+                        Some(Err(why)) => (FileAnalysis::default(), Some(why)),
+                        None => (FileAnalysis::default(), None),
+                    };
+                let analysis = match (!unchanged).then(|| Packed::new_in(&fresh, frames.as_ref())) {
                     Some(Ok(p)) => Some(Arc::new(p)),
                     Some(Err(e)) => return Ok(Err(e)),
                     None => None,

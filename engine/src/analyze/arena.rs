@@ -99,10 +99,7 @@ fn with_arena<R>(f: impl FnOnce(&mut Arena) -> R) -> Option<R> {
 
 impl Arena {
     fn contains(&self, p: *mut u8) -> bool {
-        self.chunks
-            .iter()
-            .rev()
-            .any(|&(start, len)| p >= start && p < start.wrapping_add(len))
+        self.chunk_end(p).is_some()
     }
 
     /// The chunk that holds `p`: its end.
