@@ -40,8 +40,14 @@ impl Lang {
         }
     }
 
-    /// The tree-sitter grammar, for analysed languages.
+    /// The tree-sitter grammar, for analysed languages, with its parse table dense in every
+    /// state ([`crate::analyze::dense`]).
     pub fn grammar(self) -> Option<tree_sitter::Language> {
+        self.generated_grammar().map(crate::analyze::dense::dense)
+    }
+
+    /// The grammar as its crate generated it.
+    pub fn generated_grammar(self) -> Option<tree_sitter::Language> {
         Some(match self {
             Lang::Rust => tree_sitter_rust::LANGUAGE.into(),
             Lang::Python => tree_sitter_python::LANGUAGE.into(),

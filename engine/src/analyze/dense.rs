@@ -1,0 +1,268 @@
+//! Grammars whose parse table is dense in every state.
+//!
+//! A generated tree-sitter grammar stores its parse table in two forms: a dense row of
+//! `symbol_count` entries for each of its first `large_state_count` states, and for the others
+//! ("small" states, most of them: 2 761 of the Rust grammar's 3 825) a list of groups of symbols
+//! sharing a value. Tree-sitter's `ts_language_lookup` answers a small state by scanning its
+//! groups one symbol at a time, and the parse asks for every token and every reduction: the
+//! scans were ~6.5 % of the analysis's samples on the registry copy (`ts_language_table_entry`),
+//! and a first index of it takes ~6 % less CPU with dense tables (docs/benchmarks.md, session 28).
+//!
+//! [`dense`] copies a grammar's `TSLanguage` with every state made large: the small states' groups
+//! written out into dense rows, and `large_state_count` set to `state_count`, so that every
+//! lookup is one load. Everything else (lexer, symbols, fields, actions) is the grammar's own,
+//! so the trees are identical. Built once per grammar per process, on first use, and never freed:
+//! 0.6–9 MB per grammar (Rust 2.6 MB, C++ 8.9 MB).
+//!
+//! The copy relies on the layout of `struct TSLanguage` in `tree_sitter/parser.h`, which every
+//! grammar crate vendors: its head (up to `small_parse_table_map`) is the same in ABI 14 and 15,
+//! and the whole struct is 232 bytes in ABI 14 and 288 in ABI 15 on 64-bit targets. A grammar
+//! of another ABI, or on another target, is used as it is. A unit test parses every grammar's
+//! sample, and malformed variants of it, both ways and compares the trees.
+
+// Reading and copying a C struct.
+#![allow(unsafe_code)]
+
+use std::sync::Mutex;
+
+use tree_sitter::Language;
+
+/// The head of `struct TSLanguage` (ABI 14 and 15).
+#[repr(C)]
+struct Head {
+    abi_version: u32,
+    symbol_count: u32,
+    alias_count: u32,
+    token_count: u32,
+    external_token_count: u32,
+    state_count: u32,
+    large_state_count: u32,
+    production_id_count: u32,
+    field_count: u32,
+    max_alias_sequence_length: u16,
+    parse_table: *const u16,
+    small_parse_table: *const u16,
+    small_parse_table_map: *const u32,
+}
+
+/// `sizeof(TSLanguage)` by ABI version, on 64-bit targets.
+fn struct_size(abi: u32) -> Option<usize> {
+    if cfg!(not(target_pointer_width = "64")) {
+        return None;
+    }
+    match abi {
+        14 => Some(232),
+        15 => Some(288),
+        _ => None,
+    }
+}
+
+/// The dense copy of `language`, built on first use (keyed by the grammar's address), or
+/// `language` itself if its ABI is not one this module knows.
+pub fn dense(language: Language) -> Language {
+    // (the grammar's address, its dense copy's), for the life of the process.
+    static BUILT: Mutex<Vec<(usize, usize)>> = Mutex::new(Vec::new());
+    let raw = language.into_raw();
+    let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+    let copy = match built.iter().find(|(from, _)| *from == raw as usize) {
+        Some(&(_, copy)) => copy as *const tree_sitter::ffi::TSLanguage,
+        None => {
+            // SAFETY: `raw` is a generated grammar's static `TSLanguage`; `build` reads it by the
+            // layout of its own ABI only.
+            let copy = unsafe { build(raw) }.unwrap_or(raw);
+            built.push((raw as usize, copy as usize));
+            copy
+        }
+    };
+    // SAFETY: `copy` is the grammar itself or a copy that lives for the rest of the process;
+    // neither is freed by `ts_language_delete` (it frees only WebAssembly grammars).
+    unsafe { Language::from_raw(copy) }
+}
+
+/// # Safety
+/// `raw` must point to a generated grammar's `TSLanguage`.
+unsafe fn build(
+    raw: *const tree_sitter::ffi::TSLanguage,
+) -> Option<*const tree_sitter::ffi::TSLanguage> {
+    let head = unsafe { &*(raw as *const Head) };
+    let size = struct_size(head.abi_version)?;
+    let symbols = head.symbol_count as usize;
+    let states = head.state_count as usize;
+    let large = head.large_state_count as usize;
+    if large >= states || head.parse_table.is_null() || head.small_parse_table.is_null() {
+        return None;
+    }
+    let mut table = vec![0u16; states * symbols];
+    // The large states' rows as they are.
+    let rows = unsafe { std::slice::from_raw_parts(head.parse_table, large * symbols) };
+    table[..large * symbols].copy_from_slice(rows);
+    // Each small state: [group count, then per group: value, symbol count, symbols…].
+    let map = unsafe { std::slice::from_raw_parts(head.small_parse_table_map, states - large) };
+    for (i, &at) in map.iter().enumerate() {
+        let row = &mut table[(large + i) * symbols..(large + i + 1) * symbols];
+        let mut p = unsafe { head.small_parse_table.add(at as usize) };
+        let next = |p: &mut *const u16| {
+            let v = unsafe { **p };
+            *p = unsafe { p.add(1) };
+            v
+        };
+        for _ in 0..next(&mut p) {
+            let value = next(&mut p);
+            for _ in 0..next(&mut p) {
+                let symbol = next(&mut p) as usize;
+                // A symbol past the table would be a corrupt grammar: keep the grammar as is.
+                *row.get_mut(symbol)? = value;
+            }
+        }
+    }
+    let table: &'static [u16] = Box::leak(table.into_boxed_slice());
+    // The struct, copied into 8-byte-aligned memory, with the dense table in place.
+    let mut words = vec![0u64; size.div_ceil(8)];
+    unsafe {
+        std::ptr::copy_nonoverlapping(raw as *const u8, words.as_mut_ptr() as *mut u8, size);
+    }
+    let copy = Box::leak(words.into_boxed_slice()).as_mut_ptr() as *mut Head;
+    unsafe {
+        (*copy).large_state_count = head.state_count;
+        (*copy).parse_table = table.as_ptr();
+    }
+    Some(copy as *const tree_sitter::ffi::TSLanguage)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lang::Lang;
+
+    /// A small program per analysed language.
+    const SAMPLES: [(Lang, &str); 12] = [
+        (
+            Lang::Rust,
+            "use std::fmt;\n/// Doc.\npub struct P<T> { x: Vec<T> }\nimpl<T: Clone> P<T> {\n    fn f(&self, y: &[u8]) -> Option<T> { if y.len() > 2 { self.x.first().cloned() } else { None } }\n}\nmacro_rules! m { ($a:expr) => { $a + 1 }; }\nfn main() { let v = P { x: vec![1] }; println!(\"{}\", m!(2)); }\n",
+        ),
+        (
+            Lang::Python,
+            "import os\nclass A(B):\n    \"\"\"Doc.\"\"\"\n    def f(self, x: int = 3) -> str:\n        if x and not self.y:\n            return f\"{x}\"\n        return [i for i in range(x) if i % 2]\n@dec\ndef g(*a, **k):\n    with open(a) as h:\n        yield from h\n",
+        ),
+        (
+            Lang::JavaScript,
+            "import x from './x.js';\nclass A extends B {\n  #p = 1;\n  async m(a, ...b) { for (const c of b) { if (c?.d) await this.n(`t${c}`); } }\n}\nconst f = (y) => ({ y, z: /re+/g.test(y) });\nexport default f;\n",
+        ),
+        (
+            Lang::TypeScript,
+            "interface I<T> { a: T; b?: string }\nexport class C<T> implements I<T> {\n  constructor(private a: T) {}\n  m<U extends T>(x: U): U | undefined { return x as U; }\n}\ntype M = { [k in keyof I<number>]: boolean };\nenum E { A = 1, B }\n",
+        ),
+        (
+            Lang::Tsx,
+            "import React from 'react';\nexport function App<T,>(p: { items: T[] }) {\n  return <ul className=\"a\">{p.items.map((i, k) => <li key={k}>{String(i)}</li>)}</ul>;\n}\n",
+        ),
+        (
+            Lang::Go,
+            "package main\nimport \"fmt\"\ntype S struct { a int }\nfunc (s *S) M(x []int) (int, error) {\n\tfor i, v := range x { if v > s.a { return i, nil } }\n\tswitch { case s.a > 0: fmt.Println(s) }\n\treturn 0, nil\n}\n",
+        ),
+        (
+            Lang::Java,
+            "package p;\nimport java.util.*;\n/** Doc. */\npublic class A<T extends Comparable<T>> extends B implements C {\n  private final List<T> xs = new ArrayList<>();\n  @Override public int m(int a) { return a > 0 ? xs.size() : switch (a) { case 1 -> 2; default -> 3; }; }\n}\n",
+        ),
+        (
+            Lang::C,
+            "#include <stdio.h>\n#define MAX(a,b) ((a)>(b)?(a):(b))\ntypedef struct node { int v; struct node *next; } node;\nstatic int f(const node *n) { int s = 0; while (n) { s += n->v; n = n->next; } return s; }\nint main(void) { printf(\"%d\\n\", MAX(1, 2)); }\n",
+        ),
+        (
+            Lang::Cpp,
+            "#include <vector>\nnamespace ns {\ntemplate <typename T> class A : public B<T> {\npublic:\n  virtual ~A() = default;\n  auto m(std::vector<T> &v) const -> int { return v.size() > 1 ? 1 : [&]{ return 2; }(); }\n};\n}\n",
+        ),
+        (
+            Lang::CSharp,
+            "using System;\nnamespace N {\n  public class A<T> : B, I where T : new() {\n    public int P { get; set; }\n    public async Task<int> M(int x) { return x switch { 1 => 2, _ => await F(x) }; }\n  }\n}\n",
+        ),
+        (
+            Lang::Ruby,
+            "require 'x'\nmodule M\n  class A < B\n    attr_reader :a\n    def m(x, *r, k: 1, &b)\n      return unless x\n      r.each { |i| puts \"#{i}\" if i > k }\n    end\n  end\nend\n",
+        ),
+        (
+            Lang::Php,
+            "<?php\nnamespace N;\nuse A\\B;\nclass C extends D implements E {\n  private int $x = 1;\n  public function m(array $a): ?string { foreach ($a as $k => $v) { if ($v) return \"$k\"; } return null; }\n}\n",
+        ),
+    ];
+
+    /// Every node of a tree: kind, byte range, and whether it is an error or missing node.
+    fn nodes(tree: &tree_sitter::Tree) -> Vec<(u16, usize, usize, bool, bool)> {
+        let mut out = vec![];
+        let mut cursor = tree.walk();
+        'walk: loop {
+            let n = cursor.node();
+            out.push((
+                n.kind_id(),
+                n.start_byte(),
+                n.end_byte(),
+                n.is_error(),
+                n.is_missing(),
+            ));
+            if cursor.goto_first_child() || cursor.goto_next_sibling() {
+                continue;
+            }
+            while cursor.goto_parent() {
+                if cursor.goto_next_sibling() {
+                    continue 'walk;
+                }
+            }
+            break;
+        }
+        out
+    }
+
+    fn parse(language: &tree_sitter::Language, src: &str) -> tree_sitter::Tree {
+        let mut parser = tree_sitter::Parser::new();
+        parser.set_language(language).unwrap();
+        parser.parse(src, None).unwrap()
+    }
+
+    /// The dense grammar parses every sample, every prefix of it (cut at each eleventh byte,
+    /// mostly malformed) and every sample with junk spliced in to the same tree as the
+    /// generated grammar.
+    #[test]
+    fn dense_grammars_give_the_generated_grammars_trees() {
+        const JUNK: [&str; 6] = ["{", "(", "<", "\"", "}", "if"];
+        for (lang, sample) in SAMPLES {
+            let generated = lang.generated_grammar().unwrap();
+            let dense = lang.grammar().unwrap();
+            assert_ne!(
+                generated.into_raw(),
+                dense.clone().into_raw(),
+                "{lang:?}: no dense copy was made"
+            );
+            let mut sources: Vec<String> = vec![sample.to_string()];
+            sources.extend(
+                (0..sample.len())
+                    .step_by(11)
+                    .filter(|&at| sample.is_char_boundary(at))
+                    .map(|at| sample[..at].to_string()),
+            );
+            for (i, at) in (3..sample.len()).step_by(17).enumerate() {
+                if sample.is_char_boundary(at) {
+                    sources.push(format!(
+                        "{}{}{}",
+                        &sample[..at],
+                        JUNK[i % JUNK.len()],
+                        &sample[at..]
+                    ));
+                }
+            }
+            let mut errors = 0;
+            for src in &sources {
+                let want = parse(&lang.generated_grammar().unwrap(), src);
+                let got = parse(&dense, src);
+                errors += usize::from(want.root_node().has_error());
+                assert_eq!(nodes(&got), nodes(&want), "{lang:?}, source:\n{src}");
+            }
+            assert!(
+                !parse(&dense, sample).root_node().has_error(),
+                "{lang:?}'s sample parses"
+            );
+            assert!(
+                errors > sources.len() / 2,
+                "{lang:?}: most variants are malformed"
+            );
+        }
+    }
+}
