@@ -217,6 +217,55 @@ mod tests {
         parser.parse(src, None).unwrap()
     }
 
+    /// Everything the copy does not change reads the same through tree-sitter's API, the
+    /// fields at the end of an ABI 15 struct included (name, supertypes, metadata): the copy
+    /// covers the whole struct.
+    #[test]
+    fn dense_grammars_keep_the_rest_of_the_struct() {
+        for (lang, _) in SAMPLES {
+            let (generated, dense) = (lang.generated_grammar().unwrap(), lang.grammar().unwrap());
+            let abi = generated.abi_version();
+            assert!(abi == 14 || abi == 15, "{lang:?}: ABI {abi}");
+            assert_eq!(dense.abi_version(), abi);
+            assert_eq!(dense.name(), generated.name(), "{lang:?}");
+            assert_eq!(dense.supertypes(), generated.supertypes(), "{lang:?}");
+            for &t in generated.supertypes() {
+                assert_eq!(
+                    dense.subtypes_for_supertype(t),
+                    generated.subtypes_for_supertype(t)
+                );
+            }
+            let version = |l: &tree_sitter::Language| {
+                l.metadata()
+                    .map(|m| (m.major_version, m.minor_version, m.patch_version))
+            };
+            assert_eq!(version(&dense), version(&generated), "{lang:?}");
+            assert_eq!(dense.node_kind_count(), generated.node_kind_count());
+            assert_eq!(dense.parse_state_count(), generated.parse_state_count());
+            assert_eq!(dense.field_count(), generated.field_count());
+            if abi == 15 {
+                assert!(
+                    dense.name().is_some(),
+                    "{lang:?}: an ABI 15 grammar is named"
+                );
+            }
+            // Each state's next state for every symbol (aliases, numbered after the symbols,
+            // are not in the table), the lookup this module changes.
+            // SAFETY: a generated grammar's struct, read by its head as `dense` reads it.
+            let symbols =
+                unsafe { (*(generated.clone().into_raw() as *const super::Head)).symbol_count };
+            for state in 0..generated.parse_state_count() as u16 {
+                for symbol in 0..symbols as u16 {
+                    assert_eq!(
+                        dense.next_state(state, symbol),
+                        generated.next_state(state, symbol),
+                        "{lang:?}: state {state}, symbol {symbol}"
+                    );
+                }
+            }
+        }
+    }
+
     /// The dense grammar parses every sample, every prefix of it (cut at each eleventh byte,
     /// mostly malformed) and every sample with junk spliced in to the same tree as the
     /// generated grammar.
