@@ -1011,7 +1011,16 @@ pub fn summarize_into(
     out.push(' ');
     out.push_str(qualified_name);
     out.push_str(": ");
-    out.extend(signature.chars().take(160));
+    out.push_str(prefix_chars(signature, 160));
+}
+
+/// The first `n` characters of `s` (all of it if it has fewer), as one slice: pushing a
+/// summary's characters one by one was ~a tenth of deriving it.
+fn prefix_chars(s: &str, n: usize) -> &str {
+    if s.len() <= n {
+        return s;
+    }
+    &s[..s.char_indices().nth(n).map_or(s.len(), |(i, _)| i)]
 }
 
 /// The first sentence of the first paragraph, whitespace collapsed, at most 200 characters.
@@ -1027,13 +1036,13 @@ fn first_sentence(out: &mut String, doc: &str) {
             out.push(' ');
             chars += 1;
         }
-        for c in word.chars() {
-            if chars == 200 {
-                return;
-            }
-            out.push(c);
-            chars += 1;
+        let n = word.chars().count();
+        if chars + n > 200 {
+            out.push_str(prefix_chars(word, 200 - chars));
+            return;
         }
+        out.push_str(word);
+        chars += n;
         // A sentence ends at a period followed by a space (that is, by another word).
         if word.ends_with('.') && words.peek().is_some() {
             return;

@@ -577,3 +577,80 @@ fn a_parse_past_its_memory_budget_is_given_up_and_the_next_file_parses() {
         2
     );
 }
+
+/// Summaries cut at a character count, not a byte count, whatever the words and scripts:
+/// the first sentence's 200 characters with whitespace collapsed, else the kind, name and
+/// the signature's first 160 characters — as pushing them one by one gave.
+#[test]
+fn summaries_cut_at_characters() {
+    fn by_chars(kind: &str, qname: &str, doc: Option<&str>, signature: &str) -> String {
+        let mut out = String::new();
+        if let Some(doc) = doc {
+            let para = doc.split("\n\n").next().unwrap_or("");
+            let mut words = para.split_whitespace().peekable();
+            let mut chars = 0;
+            'words: while let Some(word) = words.next() {
+                if chars > 0 {
+                    if chars == 200 {
+                        break;
+                    }
+                    out.push(' ');
+                    chars += 1;
+                }
+                for c in word.chars() {
+                    if chars == 200 {
+                        break 'words;
+                    }
+                    out.push(c);
+                    chars += 1;
+                }
+                if word.ends_with('.') && words.peek().is_some() {
+                    break;
+                }
+            }
+            if !out.is_empty() {
+                return out;
+            }
+        }
+        format!(
+            "{kind} {qname}: {}",
+            signature.chars().take(160).collect::<String>()
+        )
+    }
+    // Sentences that end early, and runs of words and single words far past 200 characters.
+    let ending = [
+        "a",
+        "éé",
+        "日本語",
+        "x.",
+        "🦀🦀",
+        "word",
+        "end.",
+        "\t",
+        "  ",
+    ];
+    let running = ["a", "éé", "日本語", "x.y", "🦀🦀", "word", "b"];
+    let mut docs = vec![String::new(), "   ".to_string()];
+    for words in [&ending[..], &running[..]] {
+        for len in [1, 50, 99, 100, 101, 199, 200, 201, 400] {
+            for shift in 0..words.len() {
+                let doc: Vec<&str> = (0..len).map(|i| words[(i + shift) % words.len()]).collect();
+                docs.push(doc.join(" "));
+                docs.push(doc.concat());
+                docs.push(format!("{}\n\nsecond paragraph", doc.join("\n")));
+            }
+        }
+    }
+    let long = |d: &String| by_chars("k", "q", Some(d), "").chars().count() == 200;
+    assert!(docs.iter().filter(|d| long(d)).count() > 20);
+    let mut summary = String::new();
+    for doc in &docs {
+        for signature in [doc.as_str(), "fn f()", ""] {
+            for doc in [Some(doc.as_str()), None] {
+                summary.clear();
+                summarize_into(&mut summary, "function", "m.f", doc, signature);
+                assert_eq!(summary, by_chars("function", "m.f", doc, signature));
+            }
+        }
+    }
+}
