@@ -265,12 +265,7 @@ impl<'a> Cands<'_, 'a> {
     fn with_parent_last(&self, ix: &Index<'a>, last: &str) -> Option<Cand> {
         match &self.maps {
             Some(m) => m.by_parent_last.get(last).copied(),
-            None => self
-                .all
-                .iter()
-                .zip(self.members)
-                .find(|&(&c, &member)| member && ix.parent(c).map(last_segment) == Some(last))
-                .map(|(&c, _)| c),
+            None => self.member_where(|c| ix.parent(c).map(last_segment) == Some(last)),
         }
     }
 
@@ -458,10 +453,14 @@ fn module_last_segment(module: &str) -> Option<&str> {
 /// A hash of a path segment (a directory's or file's name, or a file's stem), for
 /// [`Index::may_name`].
 fn segment_hash(segment: &str) -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut h = rustc_hash::FxBuildHasher.build_hasher();
-    h.write(segment.as_bytes());
-    h.finish()
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(segment)
+}
+
+/// A path's directory and its file's stem: `a/b/c.rs` → (`a/b`, `c`).
+fn dir_and_stem(path: &str) -> (&str, &str) {
+    let (dir, file) = path.rsplit_once('/').unwrap_or(("", path));
+    (dir, file.split('.').next().unwrap_or(file))
 }
 
 /// A module path's [`module_last_segment`], ready to be matched against many files' paths:
@@ -484,8 +483,7 @@ impl<'m> ModuleSegment<'m> {
     /// of writing `edges` on the cargo registry).
     fn names(&self, path: &str) -> bool {
         let last = self.last;
-        let (dir, file) = path.rsplit_once('/').unwrap_or(("", path));
-        let stem = file.split('.').next().unwrap_or(file);
+        let (dir, stem) = dir_and_stem(path);
         let parent = dir.rsplit('/').next().unwrap_or("");
         last == stem
             || (last == parent && matches!(stem, "mod" | "__init__" | "index"))
@@ -585,9 +583,7 @@ impl<'a> Index<'a> {
         let mut segment_starts = Vec::with_capacity(files.len() + 1);
         for f in files {
             segment_starts.push(segment_hashes.len() as u32);
-            let file = f.path.rsplit('/').next().unwrap_or(f.path);
-            let stem = file.split('.').next().unwrap_or(file);
-            segment_hashes.push(segment_hash(stem));
+            segment_hashes.push(segment_hash(dir_and_stem(f.path).1));
             segment_hashes.extend(f.path.split('/').map(segment_hash));
         }
         segment_starts.push(segment_hashes.len() as u32);
