@@ -402,6 +402,17 @@ fn trigram_objects(store: &Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
         .collect()
 }
 
+/// Whether an index run's log shows the trigram index built from the table, by its phase
+/// line: "[  0.0s] indexing content (trigrams) · memory … (peak so far …)".
+fn rebuilt_trigrams(log: &str) -> bool {
+    log.lines().any(|l| {
+        l.split("] ")
+            .nth(1)
+            .and_then(|rest| rest.split(" · ").next())
+            == Some("indexing content (trigrams)")
+    })
+}
+
 #[test]
 fn reindex_after_edits_matches_a_fresh_index() {
     let tmp = tempfile::tempdir().unwrap();
@@ -442,6 +453,10 @@ fn reindex_after_edits_matches_a_fresh_index() {
         log.contains("indexing content (trigrams): updating 2 changed files"),
         "{log}"
     );
+    assert!(
+        !rebuilt_trigrams(&log),
+        "the update fell back to a rebuild: {log}"
+    );
     let updated = trigram_objects(&store);
     assert_eq!(updated.len(), 2, "{updated:?}");
     for (path, _) in &updated {
@@ -449,14 +464,7 @@ fn reindex_after_edits_matches_a_fresh_index() {
     }
     let run = quarry(&store, &["index", dir.to_str().unwrap(), "--name", "poly"]);
     let log = String::from_utf8_lossy(&run.stderr);
-    // A phase line: "[  0.0s] indexing content (trigrams) · memory … (peak so far …)".
-    let rebuilt = log.lines().any(|l| {
-        l.split("] ")
-            .nth(1)
-            .and_then(|rest| rest.split(" · ").next())
-            == Some("indexing content (trigrams)")
-    });
-    assert!(rebuilt, "{log}");
+    assert!(rebuilt_trigrams(&log), "{log}");
     if cfg!(target_os = "linux") {
         assert!(log.contains(" · memory "), "{log}");
         assert!(log.contains("] done · memory "), "{log}");

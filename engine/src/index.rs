@@ -694,43 +694,50 @@ pub async fn index_repository(
         }
         _ => None,
     };
+    // Both ways of finishing the trigram index run beside the analyses' resolution and
+    // writes, and are joined before the search phase (which reads the contents from it).
     let mut finishing_trigrams = None;
+    let mut updating_trigrams = None;
+    // The search index update needs only the paths: the contents go to the trigram update.
+    let (delta, changed_contents) = match delta {
+        Some((present, changed)) => {
+            let paths = changed.iter().map(|(p, _)| p.clone()).collect();
+            (Some((present, paths)), Some(changed))
+        }
+        None => (None, None),
+    };
+    let delta: Option<(HashSet<String>, HashSet<String>)> = delta;
     if files_changed || !trigram::is_current(store, &source.id, files_version).await {
-        let updated = match (pinned, &delta) {
-            (Some(old), Some((present, changed))) => {
+        match (pinned, &delta, changed_contents, trigram_thread.take()) {
+            // A small change: the published index is updated from its kept documents and
+            // the changed files' contents, on a task of its own (its ~1 core beside the
+            // loading of the unchanged analyses, which keeps ~1 of 2 busy).
+            (Some(old), Some((present, _)), Some(changed), _) => {
                 progress.phase(
                     &format!(
-                        "indexing content (trigrams): updating {} changed files",
+                        "indexing content (trigrams): updating {} changed files, beside the \
+                         next phases",
                         changed.len()
                     ),
                     None,
                 );
-                update_trigrams(store, &source.id, (old, files_version), present, changed).await
+                let (store, id, present) = (store.clone(), source.id.clone(), present.clone());
+                updating_trigrams = Some(tokio::spawn(async move {
+                    let versions = (old, files_version);
+                    update_trigrams(&store, &id, versions, &present, &changed).await
+                }));
             }
-            _ => false,
-        };
-        let built = match (updated, trigram_thread.take()) {
-            (true, _) => Ok(()),
             // The stream is done and its sender dropped: the builder thread is finishing the
-            // index (merging its posting lists) while edges are resolved and written; it is
-            // stored before the search phase, which reads the contents from it.
-            (false, Some(thread)) => {
-                finishing_trigrams = Some(thread);
-                Ok(())
-            }
-            (false, None) => {
+            // index (merging its posting lists).
+            (_, _, _, Some(thread)) => finishing_trigrams = Some(thread),
+            _ => {
                 progress.phase("indexing content (trigrams)", None);
-                build_trigrams(store, &source.id, files_version).await
+                let built = build_trigrams(store, &source.id, files_version).await;
+                warn_without_trigrams(progress.as_ref(), built);
             }
-        };
-        warn_without_trigrams(progress.as_ref(), built);
+        }
     }
     failpoint("files_written");
-    // The search index update needs only the paths: the contents are dropped here.
-    let delta: Option<(HashSet<String>, HashSet<String>)> = delta.map(|(present, changed)| {
-        let changed = changed.into_iter().map(|(p, _)| p).collect();
-        (present, changed)
-    });
 
     let Accum {
         analysed,
@@ -875,6 +882,17 @@ pub async fn index_repository(
         }
     };
 
+    if let Some(task) = updating_trigrams {
+        if !task.is_finished() {
+            progress.phase("indexing content (trigrams): finishing the update", None);
+        }
+        // `false` (logged): the published index could not be read; build from the table.
+        if !task.await.unwrap_or(false) {
+            progress.phase("indexing content (trigrams)", None);
+            let built = build_trigrams(store, &source.id, files_version).await;
+            warn_without_trigrams(progress.as_ref(), built);
+        }
+    }
     if let Some(thread) = finishing_trigrams {
         let built = match tokio::task::block_in_place(|| thread.join()) {
             Ok(Ok((grams, texts))) => {
@@ -1164,42 +1182,47 @@ async fn update_trigrams(
     present: &HashSet<String>,
     changed: &[(String, String)],
 ) -> bool {
-    let Some(grams) = store
-        .get(&trigram::grams_path(source_id, old))
-        .await
-        .ok()
-        .flatten()
-    else {
-        return false;
+    // Neither object is read whole: the index's documents and gram directory, then its
+    // posting lists a slice at a time (~100 MB of them for the cargo registry's sources), and
+    // the contents object by ranges (it is ~a quarter of the source).
+    let head = match trigram::Head::load(store, source_id, old).await {
+        Ok(head) => head,
+        Err(e) => {
+            tracing::warn!("reading the trigram index of {source_id}: {e}; rebuilding it");
+            return false;
+        }
     };
-    // The contents object is copied by ranges, not read whole (it is ~a quarter of the source).
     let texts = trigram::texts_path(source_id, old);
     let Some(texts_len) = store.size(&texts).await.ok().flatten() else {
         return false;
     };
-    let read = |r: std::ops::Range<u64>| {
-        let got = tokio::runtime::Handle::current().block_on(store.get_ranges(&texts, &[r]));
-        match got {
-            Ok(mut parts) => Ok(parts.pop().map(Vec::from).unwrap_or_default()),
-            Err(e) => Err(std::io::Error::other(e.to_string())),
+    let grams_path = trigram::grams_path(source_id, old);
+    let reader = |path: &str| {
+        let path = path.to_string();
+        move |r: std::ops::Range<u64>| {
+            let got = tokio::runtime::Handle::current().block_on(store.get_ranges(&path, &[r]));
+            match got {
+                Ok(mut parts) => Ok(parts.pop().map(Vec::from).unwrap_or_default()),
+                Err(e) => Err(std::io::Error::other(e.to_string())),
+            }
         }
     };
     let built = tokio::task::block_in_place(|| {
-        let ix = trigram::TrigramIndex::load(grams).map_err(|e| e.to_string())?;
         let rewritten: HashSet<&str> = changed.iter().map(|(p, _)| p.as_str()).collect();
         let keep = |p: &str| present.contains(p) && !rewritten.contains(p);
         let (mut grams, mut texts_out) = spools(store).map_err(|e| e.to_string())?;
         // The kept posting lists go straight to a scratch file (the first run), not memory.
         let spill = store.spool().map_err(|e| e.to_string())?;
         let mut builder = trigram::Builder::from_index_reading(
-            &ix,
-            (texts_len, read),
+            &head,
+            reader(&grams_path),
+            (texts_len, reader(&texts)),
             keep,
             &mut texts_out,
             Some(spill),
         )
         .map_err(|e| e.to_string())?;
-        drop(ix);
+        drop(head);
         for chunk in changed.chunks(1024) {
             let files: Vec<(&str, &[u8])> = chunk
                 .iter()

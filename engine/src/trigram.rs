@@ -240,7 +240,7 @@ impl Builder {
         self.spill_if_over()
     }
 
-    /// [`Self::from_index_reading`] over a contents object in memory (tests).
+    /// [`Self::from_index_reading`] over an index and a contents object in memory (tests).
     #[cfg(test)]
     pub fn from_index(
         ix: &TrigramIndex,
@@ -249,8 +249,23 @@ impl Builder {
         sink: &mut impl std::io::Write,
         spill: Option<std::fs::File>,
     ) -> std::io::Result<Builder> {
-        let read = |r: std::ops::Range<u64>| Ok(texts[r.start as usize..r.end as usize].to_vec());
-        Self::from_index_reading(ix, (texts.len() as u64, read), keep, sink, spill)
+        let head = ix.head();
+        let bytes = &ix.bytes;
+        let slice = |b: &[u8], r: std::ops::Range<u64>| {
+            b.get(r.start as usize..r.end as usize)
+                .map(<[u8]>::to_vec)
+                .ok_or_else(|| std::io::Error::other("out of bounds"))
+        };
+        let read = |r: std::ops::Range<u64>| slice(texts, r);
+        let postings = |r: std::ops::Range<u64>| slice(bytes, r);
+        Self::from_index_reading(
+            &head,
+            postings,
+            (texts.len() as u64, read),
+            keep,
+            sink,
+            spill,
+        )
     }
 
     /// A builder holding the documents of a published index that `keep` admits, in their
@@ -263,11 +278,14 @@ impl Builder {
     /// postings instead of a read of every content. The kept frames are written to `sink`
     /// (the start of the new contents object) as they are copied, not held.
     ///
-    /// With `spill` (a scratch file), the kept posting lists are written there as the first
-    /// run as they are renumbered — never all held — and the builder spills from then on
-    /// ([`Self::spill_to`]).
+    /// The published index is given as its [`Head`] (documents and gram directory) and a
+    /// reader of byte ranges of the serialised index (`postings`): its posting lists are read
+    /// a slice of grams at a time, never whole. With `spill` (a scratch file), the kept
+    /// posting lists are written there as the first run as they are renumbered — never all
+    /// held — and the builder spills from then on ([`Self::spill_to`]).
     pub fn from_index_reading(
-        ix: &TrigramIndex,
+        ix: &Head,
+        mut postings: impl FnMut(std::ops::Range<u64>) -> std::io::Result<Vec<u8>>,
         (texts_len, mut read): (
             u64,
             impl FnMut(std::ops::Range<u64>) -> std::io::Result<Vec<u8>>,
@@ -324,42 +342,72 @@ impl Builder {
         if let Some(p) = pending {
             copy(p)?;
         }
-        let renumbered = |grams: std::ops::Range<usize>| -> Vec<(u32, Posting)> {
-            grams
-                .into_par_iter()
-                .with_min_len(1024)
-                .map_init(Vec::new, |docs, i| {
-                    let e = ix.dir + i * 12;
-                    let g = le32(&ix.bytes, e);
-                    let off = ix.postings + le32(&ix.bytes, e + 4) as usize;
-                    let len = le32(&ix.bytes, e + 8) as usize;
-                    docs.clear();
-                    ix.decode(&ix.bytes[off..off + len], docs);
-                    let mut p = Posting {
-                        last: 0,
-                        data: Vec::new(),
-                    };
-                    for &(doc, m) in docs.iter() {
-                        let new = renumber[doc as usize];
-                        if new == u32::MAX {
-                            continue;
+        let n_docs = ix.contents.paths.len();
+        let mut renumbered =
+            |grams: std::ops::Range<usize>| -> std::io::Result<Vec<(u32, Posting)>> {
+                // The slice's lists lie together in the index (they are written in gram order);
+                // read the span that holds them all.
+                let entry = |i: usize| {
+                    let e = i * 12;
+                    (
+                        le32(&ix.dir, e),
+                        u64::from(le32(&ix.dir, e + 4)),
+                        u64::from(le32(&ix.dir, e + 8)),
+                    )
+                };
+                let (start, end) = grams
+                    .clone()
+                    .map(entry)
+                    .fold((u64::MAX, 0), |(start, end), (_, off, len)| {
+                        (start.min(off), end.max(off + len))
+                    });
+                if start >= end {
+                    return Ok(Vec::new());
+                }
+                let at = ix.postings_at;
+                let bytes = postings(at + start..at + end)?;
+                if bytes.len() as u64 != end - start {
+                    return Err(std::io::Error::other(CorruptIndex(format!(
+                        "trigram index: read {} bytes of posting lists for {}",
+                        bytes.len(),
+                        end - start
+                    ))));
+                }
+                Ok(grams
+                    .into_par_iter()
+                    .with_min_len(1024)
+                    .map_init(Vec::new, |docs, i| {
+                        let (g, off, len) = entry(i);
+                        let off = (off - start) as usize;
+                        docs.clear();
+                        decode(&bytes[off..off + len as usize], n_docs, docs);
+                        let mut p = Posting {
+                            last: 0,
+                            data: Vec::new(),
+                        };
+                        for &(doc, m) in docs.iter() {
+                            let new = renumber[doc as usize];
+                            if new == u32::MAX {
+                                continue;
+                            }
+                            let delta = if p.data.is_empty() { new } else { new - p.last };
+                            put_varint(&mut p.data, delta);
+                            p.data.extend_from_slice(&[m.at, m.next]);
+                            p.last = new;
                         }
-                        let delta = if p.data.is_empty() { new } else { new - p.last };
-                        put_varint(&mut p.data, delta);
-                        p.data.extend_from_slice(&[m.at, m.next]);
-                        p.last = new;
-                    }
-                    (g, p)
-                })
-                .filter(|(_, p)| !p.data.is_empty())
-                .collect()
-        };
+                        (g, p)
+                    })
+                    .filter(|(_, p)| !p.data.is_empty())
+                    .collect())
+            };
         if let Some(file) = spill {
             // The index's directory is sorted by trigram: renumbered a slice at a time, the
             // lists go straight into one run.
+            // 16 384 grams a slice: ~4 MB of lists on average (a few times that where the
+            // grams are densest), read and renumbered at a time.
             let spill =
-                crate::spill::Spill::with_first_run(file, ix.grams, 1 << 16, |grams, run| {
-                    for (g, p) in renumbered(grams) {
+                crate::spill::Spill::with_first_run(file, ix.grams, 1 << 14, |grams, run| {
+                    for (g, p) in renumbered(grams)? {
                         run.push(&g.to_be_bytes(), p.last, 0, &p.data)?;
                     }
                     Ok(())
@@ -368,7 +416,7 @@ impl Builder {
             b.spill_at = SPILL_AT;
             return Ok(b);
         }
-        let grams = renumbered(0..ix.grams);
+        let grams = renumbered(0..ix.grams)?;
         b.held = grams
             .iter()
             .map(|(_, p)| p.data.len() + std::mem::size_of::<(u32, Posting)>())
@@ -484,9 +532,133 @@ pub struct TrigramIndex {
 
 /// The documents of an index: each one's path, and where its content's frame lies in the
 /// `.texts` object — what reading contents needs, without the postings.
+#[derive(Clone)]
 pub struct Contents {
     paths: Vec<String>,
     spans: Vec<(u64, u32, u32)>,
+}
+
+/// Everything of a serialised index but its posting lists: the documents and the gram
+/// directory (~6 MB for the cargo registry's sources, whose lists are ~100 MB) — what an update
+/// needs to read the lists a slice at a time ([`Builder::from_index_reading`]).
+pub struct Head {
+    contents: Contents,
+    grams: usize,
+    /// The directory's entries: (trigram, offset, length) as little-endian `u32`s, checked.
+    dir: Vec<u8>,
+    /// Where the posting lists start in the serialised index.
+    postings_at: u64,
+}
+
+impl Head {
+    /// The head of a serialised index whose first bytes are `bytes` (all of it, or a prefix)
+    /// and whose length is `size`: checks it as [`TrigramIndex::load`] does.
+    fn read(bytes: &[u8], size: u64) -> Result<Head, CorruptIndex> {
+        let mut r = Reader {
+            bytes,
+            at: 0,
+            what: "trigram index",
+        };
+        let contents = Contents::read(&mut r)?;
+        let grams = r.u32()? as usize;
+        let dir_at = r.at;
+        r.take(
+            grams
+                .checked_mul(12)
+                .ok_or_else(|| CorruptIndex("trigram index: gram count overflows".into()))?,
+        )?;
+        let postings_at = r.at;
+        let dir = &bytes[dir_at..postings_at];
+        check_directory(dir, size.saturating_sub(postings_at as u64))?;
+        Ok(Head {
+            contents,
+            grams,
+            dir: dir.to_vec(),
+            postings_at: postings_at as u64,
+        })
+    }
+
+    /// The head of the index of `files` at `version`, read from the object's start a growing
+    /// prefix at a time (never the posting lists after it).
+    pub async fn load(store: &Store, source_id: &str, version: u64) -> Result<Head, String> {
+        read_head(&grams_path(source_id, version), store, Head::read).await
+    }
+}
+
+/// Check a gram directory (`dir`: 12 bytes an entry) against the length of the posting lists
+/// after it: grams strictly ascending, every list in bounds.
+fn check_directory(dir: &[u8], blob: u64) -> Result<(), CorruptIndex> {
+    let mut prev: Option<u32> = None;
+    for (i, e) in dir.chunks_exact(12).enumerate() {
+        let (g, off, len) = (le32(e, 0), u64::from(le32(e, 4)), u64::from(le32(e, 8)));
+        if prev.is_some_and(|p| p >= g) || off + len > blob {
+            return Err(CorruptIndex(format!(
+                "trigram index: bad directory entry {i}"
+            )));
+        }
+        prev = Some(g);
+    }
+    Ok(())
+}
+
+/// Parse the start of the serialised index at `path` with `parse` (given the bytes read and
+/// the object's size), reading a growing prefix (1 MiB, then four times more each time) until
+/// `parse` succeeds or the whole object has been read.
+async fn read_head<T>(
+    path: &str,
+    store: &Store,
+    parse: impl Fn(&[u8], u64) -> Result<T, CorruptIndex>,
+) -> Result<T, String> {
+    let size = store
+        .size(path)
+        .await
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("{path} is missing"))?;
+    let mut want = size.min(1 << 20);
+    loop {
+        let bytes = store
+            .get_ranges(path, std::slice::from_ref(&(0..want)))
+            .await
+            .map_err(|e| e.to_string())?
+            .pop()
+            .unwrap_or_default();
+        match parse(&bytes, size) {
+            Ok(head) => return Ok(head),
+            // A prefix too short: read more (the whole object at most).
+            Err(_) if want < size => want = size.min(want.saturating_mul(4)),
+            Err(e) => return Err(e.to_string()),
+        }
+    }
+}
+
+/// A posting list's documents and masks, ascending, of an index of `n_docs` documents (a
+/// corrupt list decodes to fewer documents, never to a panic).
+fn decode(data: &[u8], n_docs: usize, out: &mut Vec<(u32, Masks)>) {
+    let (mut v, mut shift, mut doc, mut first) = (0u32, 0u32, 0u32, true);
+    let mut i = 0;
+    while i < data.len() {
+        let b = data[i];
+        i += 1;
+        v |= u32::from(b & 0x7f) << shift.min(31);
+        shift += 7;
+        if b & 0x80 == 0 {
+            doc = if first { v } else { doc.saturating_add(v) };
+            first = false;
+            let Some(m) = data.get(i..i + 2) else { break };
+            i += 2;
+            if (doc as usize) < n_docs {
+                out.push((
+                    doc,
+                    Masks {
+                        at: m[0],
+                        next: m[1],
+                    },
+                ));
+            }
+            v = 0;
+            shift = 0;
+        }
+    }
 }
 
 impl Contents {
@@ -528,32 +700,14 @@ impl Contents {
     /// (an index builder that only reads contents need not fetch the whole index): the object
     /// is read from its start, a growing prefix at a time, until the document list is whole.
     pub async fn load(store: &Store, source_id: &str, version: u64) -> Result<Contents, String> {
-        let path = grams_path(source_id, version);
-        let size = store
-            .size(&path)
-            .await
-            .map_err(|e| e.to_string())?
-            .ok_or_else(|| format!("{path} is missing"))?;
-        let mut want = size.min(1 << 20);
-        loop {
-            let bytes = store
-                .get_ranges(&path, std::slice::from_ref(&(0..want)))
-                .await
-                .map_err(|e| e.to_string())?
-                .pop()
-                .unwrap_or_default();
-            let mut r = Reader {
-                bytes: &bytes,
+        let parse = |bytes: &[u8], _| {
+            Contents::read(&mut Reader {
+                bytes,
                 at: 0,
                 what: "trigram index",
-            };
-            match Contents::read(&mut r) {
-                Ok(contents) => return Ok(contents),
-                // A prefix too short for the list: read more (the whole object at most).
-                Err(_) if want < size => want = size.min(want * 4),
-                Err(e) => return Err(e.to_string()),
-            }
-        }
+            })
+        };
+        read_head(&grams_path(source_id, version), store, parse).await
     }
 }
 
@@ -574,22 +728,7 @@ impl TrigramIndex {
                 .ok_or_else(|| CorruptIndex("trigram index: gram count overflows".into()))?,
         )?;
         let postings = r.at;
-        let blob = bytes.len() - postings;
-        let mut prev: Option<u32> = None;
-        for i in 0..grams {
-            let e = dir + i * 12;
-            let (g, off, len) = (
-                le32(&bytes, e),
-                le32(&bytes, e + 4) as usize,
-                le32(&bytes, e + 8) as usize,
-            );
-            if prev.is_some_and(|p| p >= g) || off.checked_add(len).is_none_or(|end| end > blob) {
-                return Err(CorruptIndex(format!(
-                    "trigram index: bad directory entry {i}"
-                )));
-            }
-            prev = Some(g);
-        }
+        check_directory(&bytes[dir..postings], (bytes.len() - postings) as u64)?;
         Ok(TrigramIndex {
             bytes,
             contents,
@@ -641,33 +780,19 @@ impl TrigramIndex {
         None
     }
 
-    /// A posting list's documents and masks, ascending (a corrupt list decodes to fewer
-    /// documents, never to a panic).
+    /// A posting list's documents and masks, ascending.
     fn decode(&self, data: &[u8], out: &mut Vec<(u32, Masks)>) {
-        let (mut v, mut shift, mut doc, mut first) = (0u32, 0u32, 0u32, true);
-        let mut i = 0;
-        while i < data.len() {
-            let b = data[i];
-            i += 1;
-            v |= u32::from(b & 0x7f) << shift.min(31);
-            shift += 7;
-            if b & 0x80 == 0 {
-                doc = if first { v } else { doc.saturating_add(v) };
-                first = false;
-                let Some(m) = data.get(i..i + 2) else { break };
-                i += 2;
-                if (doc as usize) < self.contents.paths.len() {
-                    out.push((
-                        doc,
-                        Masks {
-                            at: m[0],
-                            next: m[1],
-                        },
-                    ));
-                }
-                v = 0;
-                shift = 0;
-            }
+        decode(data, self.contents.paths.len(), out)
+    }
+
+    /// The index's [`Head`] (tests: an update from an index in memory).
+    #[cfg(test)]
+    fn head(&self) -> Head {
+        Head {
+            contents: self.contents.clone(),
+            grams: self.grams,
+            dir: self.bytes[self.dir..self.postings].to_vec(),
+            postings_at: self.postings as u64,
         }
     }
 
@@ -1214,6 +1339,91 @@ mod store_tests {
         assert_eq!(texts, vec![files[11_999].1.clone(), files[3].1.clone()]);
         // A missing index is an error, not a panic.
         assert!(Contents::load(&store, "repo_y", 2).await.is_err());
+    }
+
+    #[tokio::test(flavor = "multi_thread")]
+    async fn an_update_reads_the_published_lists_a_slice_at_a_time() {
+        // Files of pseudo-random printable bytes: ~200 000 distinct trigrams, a gram
+        // directory over the first read's 1 MiB and many slices of posting lists.
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut text = |n: usize| -> String {
+            (0..n)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    char::from(b'!' + (state % 94) as u8)
+                })
+                .collect()
+        };
+        let files: Vec<(String, String)> = (0..30)
+            .map(|i| (format!("f{i:02}.txt"), text(8_000)))
+            .collect();
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().to_str().unwrap()).unwrap();
+        build_and_save(&store, "repo_s", 1, &files).await;
+        let head = Head::load(&store, "repo_s", 1).await.unwrap();
+        assert!(
+            head.grams > 4 << 14,
+            "{} grams: too few for several slices",
+            head.grams
+        );
+        let added = ("new.txt".to_string(), text(3_000));
+        let keep = |p: &str| p != "f07.txt";
+        let reads = std::cell::Cell::new(0);
+        let grams_size = store.size(&grams_path("repo_s", 1)).await.unwrap().unwrap();
+        let texts_size = store.size(&texts_path("repo_s", 1)).await.unwrap().unwrap();
+        let updated = tokio::task::block_in_place(|| {
+            let reader = |path: String| {
+                let store = &store;
+                move |r: std::ops::Range<u64>| {
+                    let got = tokio::runtime::Handle::current()
+                        .block_on(store.get_ranges(&path, std::slice::from_ref(&r)));
+                    Ok(got.unwrap().pop().unwrap().to_vec())
+                }
+            };
+            let lists = reader(grams_path("repo_s", 1));
+            let postings = |r: std::ops::Range<u64>| {
+                assert!(r.start >= head.postings_at && r.end <= grams_size, "{r:?}");
+                reads.set(reads.get() + 1);
+                lists(r)
+            };
+            let mut texts = Vec::new();
+            let spill = Some(tempfile::tempfile().unwrap());
+            let contents = (texts_size, reader(texts_path("repo_s", 1)));
+            let mut b =
+                Builder::from_index_reading(&head, postings, contents, keep, &mut texts, spill)
+                    .unwrap();
+            b.add_batch(&[(added.0.as_str(), added.1.as_bytes())])
+                .unwrap();
+            let mut grams = Vec::new();
+            b.finish_to(&mut grams, &mut texts).unwrap();
+            (grams, texts)
+        });
+        assert!(
+            reads.get() > 4,
+            "posting lists read in {} pieces",
+            reads.get()
+        );
+        let mut fresh = Builder::new();
+        let mut batch: Vec<(&str, &[u8])> = files
+            .iter()
+            .filter(|(p, _)| keep(p))
+            .map(|(p, c)| (p.as_str(), c.as_bytes()))
+            .collect();
+        batch.push((added.0.as_str(), added.1.as_bytes()));
+        fresh.add_batch(&batch).unwrap();
+        assert!(
+            updated == fresh.finish(),
+            "the updated index differs from a fresh build"
+        );
+        // A truncated index is an error, not a panic.
+        let bytes = store.get(&grams_path("repo_s", 1)).await.unwrap().unwrap();
+        store
+            .put(&grams_path("repo_s", 2), bytes[..bytes.len() / 2].to_vec())
+            .await
+            .unwrap();
+        assert!(Head::load(&store, "repo_s", 2).await.is_err());
     }
 
     #[tokio::test(flavor = "multi_thread")]
