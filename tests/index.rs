@@ -414,6 +414,35 @@ fn rebuilt_trigrams(log: &str) -> bool {
 }
 
 #[test]
+fn a_first_index_builds_the_trigram_index_a_rebuild_gives() {
+    // A first index builds the trigram index from the files as they stream; a later run
+    // rebuilds it from the `files` table when it is missing. Both must be the same bytes —
+    // also for a file that starts with a byte order mark, which is not stored content.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("work").join("poly");
+    copy_dir(&fixtures().join("polyglot"), &dir);
+    std::fs::write(
+        dir.join("python/bom.py"),
+        b"\xef\xbb\xbfdef marked():\n    return 1\n",
+    )
+    .unwrap();
+    let store = tmp.path().join("store");
+    quarry_ok(&store, &["index", dir.to_str().unwrap(), "--name", "poly"]);
+    let first = trigram_objects(&store);
+    assert_eq!(first.len(), 2, "{first:?}");
+    for (path, _) in &first {
+        std::fs::remove_file(path).unwrap();
+    }
+    let run = quarry(&store, &["index", dir.to_str().unwrap(), "--name", "poly"]);
+    let log = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success() && rebuilt_trigrams(&log), "{log}");
+    assert!(
+        trigram_objects(&store) == first,
+        "the first index's trigram index differs from a rebuild from the table"
+    );
+}
+
+#[test]
 fn reindex_after_edits_matches_a_fresh_index() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("work").join("poly");

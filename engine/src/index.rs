@@ -518,7 +518,14 @@ impl FileStream {
                 .into_iter()
                 .zip(indexed)
                 .filter(|(_, indexed)| *indexed)
-                .map(|((entry, bytes), _)| (entry.path, bytes))
+                .map(|((entry, mut bytes), _)| {
+                    // The stored content: without a byte order mark (see `prepare`), as a
+                    // build from the table would have it.
+                    if bytes.starts_with("\u{feff}".as_bytes()) {
+                        bytes.drain(..3);
+                    }
+                    (entry.path, bytes)
+                })
                 .collect();
             // A stopped builder thread (it cannot fail, short of a panic) leaves the index to
             // be built from the table.
