@@ -539,7 +539,7 @@ pub struct Contents {
 }
 
 /// Everything of a serialised index but its posting lists: the documents and the gram
-/// directory (~6 MB for the cargo registry's sources, whose lists are ~100 MB) — what an update
+/// directory (~7 MB for the cargo registry's sources, whose lists are ~100 MB) — what an update
 /// needs to read the lists a slice at a time ([`Builder::from_index_reading`]).
 pub struct Head {
     contents: Contents,
@@ -551,37 +551,43 @@ pub struct Head {
 }
 
 impl Head {
-    /// The head of a serialised index whose first bytes are `bytes` (all of it, or a prefix)
-    /// and whose length is `size`: checks it as [`TrigramIndex::load`] does.
-    fn read(bytes: &[u8], size: u64) -> Result<Head, CorruptIndex> {
-        let mut r = Reader {
-            bytes,
-            at: 0,
-            what: "trigram index",
+    /// The head of the index of `files` at `version`, never its posting lists: the documents
+    /// and the gram count from the object's start (a growing prefix at a time), then the gram
+    /// directory in one read of exactly its bytes. Checked as [`TrigramIndex::load`] checks.
+    pub async fn load(store: &Store, source_id: &str, version: u64) -> Result<Head, String> {
+        let path = grams_path(source_id, version);
+        let documents = |bytes: &[u8], size: u64| {
+            let mut r = Reader {
+                bytes,
+                at: 0,
+                what: "trigram index",
+            };
+            let contents = Contents::read(&mut r)?;
+            let grams = r.u32()? as usize;
+            Ok((contents, grams, r.at as u64, size))
         };
-        let contents = Contents::read(&mut r)?;
-        let grams = r.u32()? as usize;
-        let dir_at = r.at;
-        r.take(
-            grams
-                .checked_mul(12)
-                .ok_or_else(|| CorruptIndex("trigram index: gram count overflows".into()))?,
-        )?;
-        let postings_at = r.at;
-        let dir = &bytes[dir_at..postings_at];
-        check_directory(dir, size.saturating_sub(postings_at as u64))?;
+        let (contents, grams, dir_at, size) = read_head(&path, store, documents).await?;
+        let postings_at = (grams as u64)
+            .checked_mul(12)
+            .and_then(|len| dir_at.checked_add(len))
+            .filter(|&end| end <= size)
+            .ok_or_else(|| format!("trigram index: {grams} grams do not fit in {path}"))?;
+        let dir = store
+            .get_ranges(&path, std::slice::from_ref(&(dir_at..postings_at)))
+            .await
+            .map_err(|e| e.to_string())?
+            .pop()
+            .unwrap_or_default();
+        if dir.len() as u64 != postings_at - dir_at {
+            return Err(format!("trigram index: {path} changed while being read"));
+        }
+        check_directory(&dir, size - postings_at).map_err(|e| e.to_string())?;
         Ok(Head {
             contents,
             grams,
             dir: dir.to_vec(),
-            postings_at: postings_at as u64,
+            postings_at,
         })
-    }
-
-    /// The head of the index of `files` at `version`, read from the object's start a growing
-    /// prefix at a time (never the posting lists after it).
-    pub async fn load(store: &Store, source_id: &str, version: u64) -> Result<Head, String> {
-        read_head(&grams_path(source_id, version), store, Head::read).await
     }
 }
 
