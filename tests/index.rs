@@ -413,6 +413,25 @@ fn rebuilt_trigrams(log: &str) -> bool {
     })
 }
 
+/// Remove the newest trigram objects (`.grams`, `.texts`), index `dir` again so the run
+/// rebuilds them from the `files` table, and assert the rebuild gives the same bytes
+/// (`what`: where the removed ones came from). Returns the rebuilding run's log.
+fn assert_trigrams_rebuild_alike(store: &Path, dir: &Path, what: &str) -> String {
+    let before = trigram_objects(store);
+    assert_eq!(before.len(), 2, "{before:?}");
+    for (path, _) in &before {
+        std::fs::remove_file(path).unwrap();
+    }
+    let run = quarry(store, &["index", dir.to_str().unwrap(), "--name", "poly"]);
+    let log = String::from_utf8_lossy(&run.stderr).into_owned();
+    assert!(run.status.success() && rebuilt_trigrams(&log), "{log}");
+    assert!(
+        trigram_objects(store) == before,
+        "{what}: its trigram index differs from a rebuild from the table"
+    );
+    log
+}
+
 #[test]
 fn a_first_index_builds_the_trigram_index_a_rebuild_gives() {
     // A first index builds the trigram index from the files as they stream; a later run
@@ -428,18 +447,7 @@ fn a_first_index_builds_the_trigram_index_a_rebuild_gives() {
     .unwrap();
     let store = tmp.path().join("store");
     quarry_ok(&store, &["index", dir.to_str().unwrap(), "--name", "poly"]);
-    let first = trigram_objects(&store);
-    assert_eq!(first.len(), 2, "{first:?}");
-    for (path, _) in &first {
-        std::fs::remove_file(path).unwrap();
-    }
-    let run = quarry(&store, &["index", dir.to_str().unwrap(), "--name", "poly"]);
-    let log = String::from_utf8_lossy(&run.stderr);
-    assert!(run.status.success() && rebuilt_trigrams(&log), "{log}");
-    assert!(
-        trigram_objects(&store) == first,
-        "the first index's trigram index differs from a rebuild from the table"
-    );
+    assert_trigrams_rebuild_alike(&store, &dir, "a first index");
 }
 
 #[test]
@@ -486,22 +494,11 @@ fn reindex_after_edits_matches_a_fresh_index() {
         !rebuilt_trigrams(&log),
         "the update fell back to a rebuild: {log}"
     );
-    let updated = trigram_objects(&store);
-    assert_eq!(updated.len(), 2, "{updated:?}");
-    for (path, _) in &updated {
-        std::fs::remove_file(path).unwrap();
-    }
-    let run = quarry(&store, &["index", dir.to_str().unwrap(), "--name", "poly"]);
-    let log = String::from_utf8_lossy(&run.stderr);
-    assert!(rebuilt_trigrams(&log), "{log}");
+    let log = assert_trigrams_rebuild_alike(&store, &dir, "the update");
     if cfg!(target_os = "linux") {
         assert!(log.contains(" · memory "), "{log}");
         assert!(log.contains("] done · memory "), "{log}");
     }
-    assert!(
-        trigram_objects(&store) == updated,
-        "a rebuild differs from the update"
-    );
     assert_eq!(
         sql_lines(
             &store,

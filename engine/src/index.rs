@@ -452,15 +452,22 @@ impl FileStream {
             })
             .collect();
         let mut prepared: Vec<Prepared> = Vec::with_capacity(results.len());
-        // Which of the chunk's files are indexed (their contents go to the trigram index).
-        let mut indexed: Vec<bool> = Vec::with_capacity(results.len());
-        for r in results {
-            indexed.push(r.is_ok());
+        // Per file of the chunk: how many of its leading bytes its stored content leaves off
+        // (a byte order mark, see `classify_content`), or `None` when it is skipped. The
+        // trigram index gets exactly the stored contents, as a build from the table would.
+        let mut indexed: Vec<Option<usize>> = Vec::with_capacity(results.len());
+        for (r, (_, bytes)) in results.into_iter().zip(&chunk) {
             match r {
-                Ok(p) => prepared.push(
-                    p.map_err(|e| EngineError::Internal(format!("packing an analysis: {e}")))?,
-                ),
-                Err(reason) => skipped.push(reason),
+                Ok(p) => {
+                    let p =
+                        p.map_err(|e| EngineError::Internal(format!("packing an analysis: {e}")))?;
+                    indexed.push(Some(bytes.len() - p.text.len()));
+                    prepared.push(p);
+                }
+                Err(reason) => {
+                    indexed.push(None);
+                    skipped.push(reason);
+                }
             }
         }
         let mut b = BatchBuilder::new(FILES.clone());
@@ -517,14 +524,9 @@ impl FileStream {
             let files: Vec<(String, Vec<u8>)> = chunk
                 .into_iter()
                 .zip(indexed)
-                .filter(|(_, indexed)| *indexed)
-                .map(|((entry, mut bytes), _)| {
-                    // The stored content: without a byte order mark (see `prepare`), as a
-                    // build from the table would have it.
-                    if bytes.starts_with("\u{feff}".as_bytes()) {
-                        bytes.drain(..3);
-                    }
-                    (entry.path, bytes)
+                .filter_map(|((entry, mut bytes), cut)| {
+                    bytes.drain(..cut?);
+                    Some((entry.path, bytes))
                 })
                 .collect();
             // A stopped builder thread (it cannot fail, short of a panic) leaves the index to
@@ -706,14 +708,13 @@ pub async fn index_repository(
     let mut finishing_trigrams = None;
     let mut updating_trigrams = None;
     // The search index update needs only the paths: the contents go to the trigram update.
-    let (delta, changed_contents) = match delta {
+    let (delta, changed_contents): (Option<(HashSet<String>, HashSet<String>)>, _) = match delta {
         Some((present, changed)) => {
             let paths = changed.iter().map(|(p, _)| p.clone()).collect();
             (Some((present, paths)), Some(changed))
         }
         None => (None, None),
     };
-    let delta: Option<(HashSet<String>, HashSet<String>)> = delta;
     if files_changed || !trigram::is_current(store, &source.id, files_version).await {
         match (pinned, &delta, changed_contents, trigram_thread.take()) {
             // A small change: the published index is updated from its kept documents and

@@ -585,7 +585,7 @@ impl Head {
         Ok(Head {
             contents,
             grams,
-            dir: dir.to_vec(),
+            dir: Vec::from(dir),
             postings_at,
         })
     }
