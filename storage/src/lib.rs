@@ -26,6 +26,8 @@
 pub mod catalog;
 /// Errors by phase.
 pub mod error;
+/// S3 clients for the catalog and for Lance.
+mod s3;
 /// Arrow schemas of the tables.
 pub mod schema;
 /// Store URL resolution and raw object access.

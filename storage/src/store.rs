@@ -62,8 +62,7 @@ impl Store {
                 let bucket = url
                     .host_str()
                     .ok_or_else(|| invalid("missing bucket".into()))?;
-                let s3 = object_store::aws::AmazonS3Builder::from_env()
-                    .with_bucket_name(bucket)
+                let s3 = crate::s3::builder(bucket)
                     .build()
                     .map_err(|e| invalid(e.to_string()))?;
                 (Arc::new(s3), Path::from(url.path().trim_matches('/')))

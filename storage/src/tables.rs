@@ -53,13 +53,16 @@ const COLUMN_BUFFER_BYTES: u64 = 1 << 20;
 pub fn write_params(mode: WriteMode) -> WriteParams {
     WriteParams {
         mode,
+        // The session's object-store registry is what knows `s3://` (crate::s3).
+        session: Some(lance_session()),
         ..Default::default()
     }
 }
 
 /// One Lance session for the process: its index cache (n-gram postings, …), metadata cache
 /// and object-store clients are shared by every read, so a warm server does not reload an
-/// index or reconnect to S3 per request. Budgets: `QUARRY_INDEX_CACHE_MB` (default 1024) and
+/// index or reconnect to S3 per request. Its object-store registry reaches S3 through
+/// [`crate::s3::LanceS3`]. Budgets: `QUARRY_INDEX_CACHE_MB` (default 1024) and
 /// `QUARRY_METADATA_CACHE_MB` (default 256).
 fn lance_session() -> Arc<lance::session::Session> {
     static SESSION: std::sync::OnceLock<Arc<lance::session::Session>> = std::sync::OnceLock::new();
@@ -73,10 +76,14 @@ fn lance_session() -> Arc<lance::session::Session> {
                     * 1024
                     * 1024
             };
+            let registry = lance::io::ObjectStoreRegistry::default();
+            for scheme in ["s3", "s3a"] {
+                registry.insert(scheme, Arc::new(crate::s3::LanceS3));
+            }
             Arc::new(lance::session::Session::new(
                 mb("QUARRY_INDEX_CACHE_MB", 1024),
                 mb("QUARRY_METADATA_CACHE_MB", 256),
-                Arc::new(lance::io::ObjectStoreRegistry::default()),
+                Arc::new(registry),
             ))
         })
         .clone()
