@@ -5,7 +5,7 @@
 //! instance, container and web-identity credentials; docs/operations.md). Lance reaches it
 //! through [`LanceS3`], registered for `s3://` and `s3a://` in the process's Lance session
 //! (`tables::lance_session`), instead of Lance's own AWS provider: that provider brings the
-//! AWS SDK, OpenDAL and aws-lc's C library into the build (~60 crates of a newcomer's first
+//! AWS SDK, OpenDAL and aws-lc's C library into the build (64 crates of a newcomer's first
 //! build), and configured its client differently from the catalog's.
 //!
 //! TLS is rustls on *ring*, installed as the process's default provider before the first
@@ -38,7 +38,7 @@ pub(crate) fn builder(bucket: &str) -> AmazonS3Builder {
 }
 
 /// Lance's object stores for `s3://bucket/…` URLs, built by [`builder`].
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct LanceS3;
 
 #[async_trait::async_trait]
@@ -48,12 +48,13 @@ impl ObjectStoreProvider for LanceS3 {
             .host_str()
             .filter(|b| !b.is_empty())
             .ok_or_else(|| lance::Error::invalid_input(format!("no bucket in the URL {base}")))?;
-        let s3 = builder(bucket).build()?;
+        let builder = builder(bucket);
         // Cloudflare R2 accepts only multipart uploads of equal parts.
         let constant_parts = params.use_constant_size_upload_parts
-            || std::env::var("AWS_ENDPOINT_URL")
-                .or_else(|_| std::env::var("AWS_ENDPOINT"))
-                .is_ok_and(|e| e.contains("r2.cloudflarestorage.com"));
+            || builder
+                .get_config_value(&AmazonS3ConfigKey::Endpoint)
+                .is_some_and(|e| e.contains("r2.cloudflarestorage.com"));
+        let s3 = builder.build()?;
         Ok(LanceStore::new(
             Arc::new(s3),
             base,
