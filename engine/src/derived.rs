@@ -8,6 +8,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use quarry_storage::Store;
 
+pub use quarry_analysis::derived::*;
+
 /// Loaded objects kept per kind at once.
 const MAX_LOADED: usize = 64;
 
@@ -126,106 +128,4 @@ pub async fn remove_older(
         }
     }
     Ok(())
-}
-
-/// Why a stored derived object could not be read (its message names which one).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CorruptIndex(pub String);
-
-impl std::fmt::Display for CorruptIndex {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "corrupt {}", self.0)
-    }
-}
-
-impl std::error::Error for CorruptIndex {}
-
-/// Reads a serialised object front to back; running past the end is an error, not a panic.
-pub struct Reader<'a> {
-    pub bytes: &'a [u8],
-    pub at: usize,
-    /// What is being read, for error messages (`trigram index`, …).
-    pub what: &'static str,
-}
-
-impl Reader<'_> {
-    pub fn take(&mut self, n: usize) -> Result<&[u8], CorruptIndex> {
-        let end = self
-            .at
-            .checked_add(n)
-            .filter(|&e| e <= self.bytes.len())
-            .ok_or_else(|| CorruptIndex(format!("{}: truncated at byte {}", self.what, self.at)))?;
-        let s = &self.bytes[self.at..end];
-        self.at = end;
-        Ok(s)
-    }
-
-    pub fn u32(&mut self) -> Result<u32, CorruptIndex> {
-        let b = self.take(4)?;
-        Ok(le32(b, 0))
-    }
-
-    pub fn f32(&mut self) -> Result<f32, CorruptIndex> {
-        Ok(f32::from_bits(self.u32()?))
-    }
-}
-
-/// The little-endian `u32` at `at` (the caller has checked the bounds).
-pub fn le32(b: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
-}
-
-/// The little-endian `u64` at `at` (the caller has checked the bounds).
-pub fn le64(b: &[u8], at: usize) -> u64 {
-    u64::from(le32(b, at)) | (u64::from(le32(b, at + 4)) << 32)
-}
-
-/// Append `v` as a LEB128 varint.
-pub fn put_varint(out: &mut Vec<u8>, v: impl Into<u64>) {
-    let mut v: u64 = v.into();
-    while v >= 0x80 {
-        out.push((v as u8) | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
-/// One zstd frame (level 1) of `content`, with this thread's compression context (a context
-/// per call, `zstd::bulk::compress`, was 6 % of building the trigram index on the registry).
-/// Used for the trigram index's content frames and for packed analyses.
-pub fn compress_frame(content: &[u8]) -> std::io::Result<Vec<u8>> {
-    use std::cell::RefCell;
-    thread_local! {
-        static CONTEXT: RefCell<Option<zstd::bulk::Compressor<'static>>> =
-            const { RefCell::new(None) };
-    }
-    CONTEXT.with(|cell| {
-        let mut cell = cell.borrow_mut();
-        let cctx = match &mut *cell {
-            Some(c) => c,
-            none => none.insert(zstd::bulk::Compressor::new(1)?),
-        };
-        cctx.compress(content)
-    })
-}
-
-/// One frame, with this thread's zstd context (made once per thread: rayon's `map_init` made
-/// one per split, 2 % of a selective grep), into the vector's spare capacity (no zero-filling
-/// of a buffer about to be overwritten: a tenth of a selective grep in the debug build).
-pub fn decompress_frame(frame: &[u8], len: usize) -> std::io::Result<Vec<u8>> {
-    use std::cell::RefCell;
-    thread_local! {
-        static CONTEXT: RefCell<Option<zstd::bulk::Decompressor<'static>>> =
-            const { RefCell::new(None) };
-    }
-    CONTEXT.with(|cell| {
-        let mut cell = cell.borrow_mut();
-        let dctx = match &mut *cell {
-            Some(d) => d,
-            none => none.insert(zstd::bulk::Decompressor::new()?),
-        };
-        let mut bytes = Vec::with_capacity(len);
-        dctx.decompress_to_buffer(frame, &mut bytes)?;
-        Ok(bytes)
-    })
 }

@@ -36,3 +36,9 @@ pub enum EngineError {
     #[error("internal error: {0}")]
     Internal(String),
 }
+
+impl From<quarry_analysis::rows::RowsError> for EngineError {
+    fn from(e: quarry_analysis::rows::RowsError) -> Self {
+        EngineError::Internal(e.0)
+    }
+}

@@ -1,14 +1,10 @@
 //! Quarry's engine: ingestion and execution.
 //!
 //! Ingestion turns a repository into rows of the storage tables; execution runs DataFusion
-//! plans over those tables. Modules in pipeline order:
+//! plans over those tables. This crate orchestrates — streams, tables, the store — and is
+//! compiled at opt-level 0 in the dev profile; the per-file, per-row work it drives is
+//! `quarry-analysis`'s. Modules in pipeline order:
 
-/// The binary's global allocator (jemalloc), compiled at the engine's opt-level.
-pub mod alloc;
-/// Tree-sitter analysis of one file: symbols, raw edges, complexity.
-pub mod analyze;
-/// Arrow batch building and reading.
-pub mod batch;
 /// What the derived indexes share: a per-process cache, format checks, clean-up.
 pub mod derived;
 /// Per-file digests of the symbols and edges rows: a small change rewrites only what differs.
@@ -19,26 +15,20 @@ pub mod embed;
 pub mod error;
 /// DataFusion sessions over published snapshots; the read-only SQL console.
 pub mod exec;
-/// Line-oriented matching with ripgrep's semantics (grep verification).
-pub mod grep;
 /// The `index` pipeline: stream, analyse, resolve, commit.
 pub mod index;
-/// Language detection and grammars.
-pub mod lang;
 /// Arrow results as JSON rows and text tables.
 pub mod render;
-/// Repository-wide edge resolution.
-pub mod resolve;
 /// The lexical search index `semantic_search` ranks with.
 pub mod search;
 /// Where files come from: directories, git repositories, git URLs.
 pub mod source;
-pub mod spill;
-/// Embeddings from a local model folder (Model2Vec static models).
-pub mod static_model;
-/// Code-aware tokens for ranking.
-pub mod text;
 /// The exact trigram index that narrows grep to candidate files.
 pub mod trigram;
 
 pub use error::{EngineError, Result};
+
+// The CPU-bound modules live in `quarry-analysis` (compiled optimised, beside Lance); they keep
+// their paths here. `derived`, `digest`, `render`, `search` and `trigram` above add their I/O
+// to the module of the same name there.
+pub use quarry_analysis::{alloc, analyze, batch, grep, lang, resolve, spill, static_model, text};

@@ -6,7 +6,10 @@ use arrow_array::builder::{BooleanBuilder, Int64Builder, StringBuilder};
 use arrow_array::{Array, ArrayRef, BooleanArray, Int64Array, RecordBatch, StringArray};
 use arrow_schema::SchemaRef;
 
-use crate::error::{EngineError, Result};
+use arrow_schema::ArrowError;
+
+/// Reading a column that is missing or of another type is a schema error.
+type Result<T, E = ArrowError> = std::result::Result<T, E>;
 
 /// A column under construction.
 pub enum Col {
@@ -101,25 +104,25 @@ impl<'a> Columns<'a> {
     fn col(&self, name: &str) -> Result<&'a ArrayRef> {
         self.batch
             .column_by_name(name)
-            .ok_or_else(|| EngineError::Internal(format!("column '{name}' missing")))
+            .ok_or_else(|| ArrowError::SchemaError(format!("column '{name}' missing")))
     }
     pub fn str(&self, name: &str) -> Result<&'a StringArray> {
         self.col(name)?
             .as_any()
             .downcast_ref::<StringArray>()
-            .ok_or_else(|| EngineError::Internal(format!("column '{name}' is not Utf8")))
+            .ok_or_else(|| ArrowError::SchemaError(format!("column '{name}' is not Utf8")))
     }
     pub fn int(&self, name: &str) -> Result<&'a Int64Array> {
         self.col(name)?
             .as_any()
             .downcast_ref::<Int64Array>()
-            .ok_or_else(|| EngineError::Internal(format!("column '{name}' is not Int64")))
+            .ok_or_else(|| ArrowError::SchemaError(format!("column '{name}' is not Int64")))
     }
     pub fn bool(&self, name: &str) -> Result<&'a BooleanArray> {
         self.col(name)?
             .as_any()
             .downcast_ref::<BooleanArray>()
-            .ok_or_else(|| EngineError::Internal(format!("column '{name}' is not Boolean")))
+            .ok_or_else(|| ArrowError::SchemaError(format!("column '{name}' is not Boolean")))
     }
 }
 

@@ -3,7 +3,7 @@
 //! change to the walk leaves its output identical.
 //!
 //! ```sh
-//! cargo build --example analyze_bench -p quarry-engine
+//! cargo build --example analyze_bench -p quarry-analysis
 //! $CARGO_TARGET_DIR/debug/examples/analyze_bench DIR            # timings
 //! FINGERPRINT=1 $CARGO_TARGET_DIR/debug/examples/analyze_bench DIR  # and a fingerprint
 //! FINGERPRINT=1 FINGERPRINT_FILES=F …/analyze_bench DIR  # and one per file, to F
@@ -20,11 +20,11 @@ use std::hash::{Hash, Hasher};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use quarry_engine::{analyze, lang::Lang};
+use quarry_analysis::{analyze, lang::Lang};
 
 /// The allocator of the `quarry` binary (server/src/main.rs), so allocation costs as there.
 #[global_allocator]
-static ALLOCATOR: quarry_engine::alloc::Allocator = quarry_engine::alloc::Allocator;
+static ALLOCATOR: quarry_analysis::alloc::Allocator = quarry_analysis::alloc::Allocator;
 
 fn main() {
     let Some(dir) = std::env::args().nth(1) else {

@@ -1,0 +1,215 @@
+//! Per-file digests of the `symbols` and `edges` rows, so that a re-index after a small
+//! change rewrites only the rows that differ.
+//!
+//! A file's stored rows depend on more than its own content: edges resolve against every
+//! file's definitions, and a symbol row carries how often the rest of the repository calls
+//! and references it. So a re-index resolves every file again, but instead of rewriting both
+//! tables whole it compares each file's new rows with the published ones by digest, deletes
+//! the rows of the files that differ and appends their new rows (`index::update_rows`).
+//!
+//! The digests of a published pair of table versions are one object beside them,
+//! `sources/<id>/rows/symbols-<sv>.edges-<ev>.digests`, written with the tables and removed
+//! with the versions they describe. Without it (an older store, a lost object), a re-index
+//! rewrites both tables whole and writes it. A digest is the first 128 bits of SHA-256 over
+//! the row values as written ([`Hasher`]).
+
+use std::collections::HashMap;
+
+use sha2::{Digest as _, Sha256};
+
+use crate::batch::Cells;
+use crate::derived::{CorruptIndex, Reader};
+
+/// A 128-bit digest of one file's rows in one table.
+pub type RowDigest = [u8; 16];
+
+/// The leading bytes of a digests object (its format).
+const MAGIC: &[u8; 8] = b"QRYDIG01";
+
+/// Feeds one file's row values into a digest (the column index is not needed: every row of
+/// a table gives its values in the same order). Values every row repeats — the data source
+/// id, the identifier prefix, the file's own path — are fed as one-byte tags, which halves
+/// what is hashed; every other value is length-prefixed. So a digest covers exactly the
+/// values written, and two different rows never feed the same bytes. The buffers are kept
+/// between files.
+#[derive(Default)]
+pub struct Hasher {
+    buf: Vec<u8>,
+    /// The data source id, the identifier prefix, the file's path.
+    known: [String; 3],
+}
+
+const NULL: u8 = 0;
+const LITERAL: u8 = 1;
+/// `KNOWN + i`: `known[i]`.
+const KNOWN: u8 = 2;
+const PARTS: u8 = 5;
+
+impl Hasher {
+    /// Start a file's rows: (data source id, identifier prefix) and its path.
+    pub fn start(&mut self, (source_id, prefix): (&str, &str), path: &str) {
+        self.buf.clear();
+        for (k, v) in self.known.iter_mut().zip([source_id, prefix, path]) {
+            k.clear();
+            k.push_str(v);
+        }
+        // The prefix is in the digest even if no row writes it.
+        self.buf
+            .extend_from_slice(&(prefix.len() as u32).to_le_bytes());
+        self.buf.extend_from_slice(prefix.as_bytes());
+    }
+
+    fn value(&mut self, s: &str) {
+        match self.known.iter().position(|k| k == s) {
+            Some(i) => self.buf.push(KNOWN + i as u8),
+            None => {
+                self.buf.push(LITERAL);
+                self.buf.extend_from_slice(&(s.len() as u32).to_le_bytes());
+                self.buf.extend_from_slice(s.as_bytes());
+            }
+        }
+    }
+
+    pub fn finish(&self) -> RowDigest {
+        let full = Sha256::digest(&self.buf);
+        let mut d = [0; 16];
+        d.copy_from_slice(&full[..16]);
+        d
+    }
+}
+
+impl Cells for Hasher {
+    fn str(&mut self, _: usize, s: Option<&str>) {
+        match s {
+            Some(s) => self.value(s),
+            None => self.buf.push(NULL),
+        }
+    }
+
+    fn str_parts(&mut self, _: usize, parts: &[&str]) {
+        self.buf.push(PARTS);
+        self.buf.push(parts.len() as u8);
+        for p in parts {
+            self.value(p);
+        }
+    }
+
+    fn int(&mut self, _: usize, v: Option<i64>) {
+        match v {
+            Some(v) => {
+                self.buf.push(LITERAL);
+                self.buf.extend_from_slice(&v.to_le_bytes());
+            }
+            None => self.buf.push(NULL),
+        }
+    }
+
+    fn bool(&mut self, _: usize, v: bool) {
+        self.buf.push(KNOWN + u8::from(v));
+    }
+}
+
+/// Each file's digests: (edges rows, symbols rows), by path.
+pub type Digests = HashMap<String, (RowDigest, RowDigest)>;
+
+/// Where the digests of `symbols` at `sv` and `edges` at `ev` are stored.
+pub fn path(source_id: &str, (sv, ev): (u64, u64)) -> String {
+    format!("sources/{source_id}/rows/symbols-{sv:010}.edges-{ev:010}.digests")
+}
+
+/// Serialise digests, sorted by path (the same digests give the same bytes).
+pub fn encode(digests: &Digests) -> Vec<u8> {
+    let mut entries: Vec<_> = digests.iter().collect();
+    entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    let mut out = Vec::with_capacity(16 + entries.len() * 64);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&(entries.len() as u64).to_le_bytes());
+    for (path, (edges, symbols)) in entries {
+        out.extend_from_slice(&(path.len() as u32).to_le_bytes());
+        out.extend_from_slice(path.as_bytes());
+        out.extend_from_slice(edges);
+        out.extend_from_slice(symbols);
+    }
+    out
+}
+
+pub fn decode(bytes: &[u8]) -> Result<Digests, CorruptIndex> {
+    let mut r = Reader {
+        bytes,
+        at: 0,
+        what: "row digests",
+    };
+    if r.take(MAGIC.len())? != MAGIC {
+        return Err(CorruptIndex("row digests: unknown format".into()));
+    }
+    let n = u64::from_le_bytes(r.take(8)?.try_into().expect("8 bytes"));
+    let mut digests = Digests::with_capacity(n.min(1 << 24) as usize);
+    for _ in 0..n {
+        let len = u32::from_le_bytes(r.take(4)?.try_into().expect("4 bytes")) as usize;
+        let path = std::str::from_utf8(r.take(len)?)
+            .map_err(|_| CorruptIndex("row digests: a path is not UTF-8".into()))?
+            .to_string();
+        let edges: RowDigest = r.take(16)?.try_into().expect("16 bytes");
+        let symbols: RowDigest = r.take(16)?.try_into().expect("16 bytes");
+        digests.insert(path, (edges, symbols));
+    }
+    if r.at != bytes.len() {
+        return Err(CorruptIndex("row digests: trailing bytes".into()));
+    }
+    Ok(digests)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digests_round_trip_and_reject_damage() {
+        let mut h = Hasher::default();
+        let mut digests = Digests::new();
+        for (i, path) in ["src/a.rs", "b/ü.py", ""].iter().enumerate() {
+            h.start(("id", "o/r"), path);
+            h.str(0, Some(path));
+            h.int(1, Some(i as i64));
+            let e = h.finish();
+            h.int(2, None);
+            digests.insert(path.to_string(), (e, h.finish()));
+        }
+        let bytes = encode(&digests);
+        assert_eq!(decode(&bytes).unwrap(), digests);
+        assert!(decode(&bytes[..bytes.len() - 1]).is_err());
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(decode(&longer).is_err());
+        assert!(decode(b"QRYDIG99").is_err());
+    }
+
+    #[test]
+    fn different_values_digest_differently() {
+        let digest = |prefix: &str, values: &[Option<&str>], parts: &[&str]| {
+            let mut h = Hasher::default();
+            h.start(("id", prefix), "src/x.rs");
+            for v in values {
+                h.str(0, *v);
+            }
+            if !parts.is_empty() {
+                h.str_parts(1, parts);
+            }
+            h.finish()
+        };
+        let d = |values: &[Option<&str>]| digest("o/r", values, &[]);
+        assert_ne!(d(&[Some("ab"), Some("c")]), d(&[Some("a"), Some("bc")]));
+        assert_ne!(d(&[None]), d(&[Some("")]));
+        // A value equal to a repeated one (fed as a tag) against one that is not.
+        assert_ne!(d(&[Some("src/x.rs")]), d(&[Some("src/y.rs")]));
+        assert_ne!(d(&[Some("id")]), d(&[Some("o/r")]));
+        assert_ne!(d(&[Some("o/r")]), d(&[Some("o/r2")]));
+        // The prefix counts even when no row writes it.
+        assert_ne!(digest("o/r", &[], &[]), digest("o/s", &[], &[]));
+        // Identifiers by their parts: the path and qualified name split differently.
+        let ident = |path: &str, q: &str| digest("o/r", &[], &["o/r", "::", path, "::", q]);
+        assert_ne!(ident("src/x.rs", "a.b"), ident("src/x.rs", "a.c"));
+        assert_ne!(ident("src/x.rs", "a"), ident("src/y.rs", "a"));
+        assert_eq!(ident("src/x.rs", "a"), ident("src/x.rs", "a"));
+    }
+}
