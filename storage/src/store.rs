@@ -78,6 +78,13 @@ impl Store {
             }
         };
         let mut url = url;
+        // `s3a://` (Hadoop's name) is the same store as `s3://`, and is named so from here on:
+        // Lance picks its commit handler by scheme, and only `s3` gets conditional puts —
+        // under `s3a` two concurrent writers could each commit the same table version.
+        if url.scheme() == "s3a" {
+            url.set_scheme("s3")
+                .map_err(|_| invalid("cannot rename s3a:// to s3://".into()))?;
+        }
         if !url.path().ends_with('/') {
             url.set_path(&format!("{}/", url.path()));
         }
@@ -319,5 +326,17 @@ mod tests {
         let spool = dir.path().join(".spool");
         assert!(spool.is_dir());
         assert_eq!(std::fs::read_dir(&spool).unwrap().count(), 0);
+    }
+
+    /// `s3a://` opens the same store as `s3://` and is named `s3://`, so Lance commits to it
+    /// with conditional puts (its commit handler goes by the URL's scheme).
+    #[test]
+    fn s3a_is_named_s3() {
+        let store = Store::open("s3a://bucket/some/prefix").unwrap();
+        assert_eq!(store.url().as_str(), "s3://bucket/some/prefix/");
+        assert_eq!(
+            store.dataset_url("t.lance"),
+            "s3://bucket/some/prefix/t.lance"
+        );
     }
 }
