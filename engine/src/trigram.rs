@@ -8,14 +8,14 @@ use quarry_storage::Store;
 
 pub use quarry_analysis::trigram::*;
 
-/// Parse the start of the serialised index at `path` with `parse` (given the bytes read and
-/// the object's size), reading a growing prefix (1 MiB, then four times more each time) until
-/// `parse` succeeds or the whole object has been read.
+/// Parse the start of the serialised index at `path` with `parse`, reading a growing prefix
+/// (1 MiB, then four times more each time) until `parse` succeeds or the whole object has
+/// been read. Returns what `parse` made and the object's size.
 async fn read_head<T>(
     path: &str,
     store: &Store,
-    parse: impl Fn(&[u8], u64) -> Result<T, CorruptIndex>,
-) -> Result<T, String> {
+    parse: impl Fn(&[u8]) -> Result<T, CorruptIndex>,
+) -> Result<(T, u64), String> {
     let size = store
         .size(path)
         .await
@@ -29,8 +29,8 @@ async fn read_head<T>(
             .map_err(|e| e.to_string())?
             .pop()
             .unwrap_or_default();
-        match parse(&bytes, size) {
-            Ok(head) => return Ok(head),
+        match parse(&bytes) {
+            Ok(head) => return Ok((head, size)),
             // A prefix too short: read more (the whole object at most).
             Err(_) if want < size => want = size.min(want.saturating_mul(4)),
             Err(e) => return Err(e.to_string()),
@@ -43,10 +43,7 @@ async fn read_head<T>(
 /// directory in one read of exactly its bytes. Checked as [`TrigramIndex::load`] checks.
 pub async fn load_head(store: &Store, source_id: &str, version: u64) -> Result<Head, String> {
     let path = grams_path(source_id, version);
-    let documents = |bytes: &[u8], size: u64| {
-        Head::read_documents(bytes).map(|(contents, grams, dir_at)| (contents, grams, dir_at, size))
-    };
-    let (contents, grams, dir_at, size) = read_head(&path, store, documents).await?;
+    let ((contents, grams, dir_at), size) = read_head(&path, store, Head::read_documents).await?;
     let postings_at = Head::postings_start(grams, dir_at, size)
         .ok_or_else(|| format!("trigram index: {grams} grams do not fit in {path}"))?;
     let dir = store
@@ -71,8 +68,8 @@ pub async fn load_contents(
     source_id: &str,
     version: u64,
 ) -> Result<Contents, String> {
-    let parse = |bytes: &[u8], _| Contents::read_prefix(bytes);
-    read_head(&grams_path(source_id, version), store, parse).await
+    let path = grams_path(source_id, version);
+    Ok(read_head(&path, store, Contents::read_prefix).await?.0)
 }
 
 /// Store a built index: the contents first, so an index that exists always has them (tests;
