@@ -24,6 +24,8 @@ pub mod file;
 pub mod grep;
 /// Language detection and grammars.
 pub mod lang;
+/// Analyses rebuilt from the published rows of unchanged files.
+pub mod reload;
 /// Results as JSON rows, XML text and JSON bodies.
 pub mod render;
 /// Repository-wide edge resolution.

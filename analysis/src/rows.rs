@@ -26,6 +26,12 @@ impl std::fmt::Display for RowsError {
 
 impl std::error::Error for RowsError {}
 
+impl From<ArrowError> for RowsError {
+    fn from(e: ArrowError) -> Self {
+        RowsError(e.to_string())
+    }
+}
+
 type Result<T, E = RowsError> = std::result::Result<T, E>;
 
 /// Files resolved per streamed batch, at most.

@@ -130,6 +130,65 @@ pub struct SymbolInput {
     pub end_character: i64,
 }
 
+/// A definition's fields, from an analysis or a `symbols` row.
+pub struct DefRow<'a> {
+    pub kind: &'a str,
+    pub name: &'a str,
+    pub qualified_name: &'a str,
+    pub signature: &'a str,
+    pub doc: Option<&'a str>,
+    pub is_public: bool,
+    /// Start line and character, end line and character.
+    pub range: [i64; 4],
+}
+
+/// A definition as the search index takes it: as [`crate::rows::symbol_batch`] writes its
+/// row, with the identifier and summary made the same way.
+pub fn symbol_input(prefix: &str, path: &str, d: DefRow<'_>) -> SymbolInput {
+    let (parts, n) = crate::resolve::Ident::Symbol(path, d.qualified_name).parts(prefix);
+    let mut summary = String::new();
+    crate::analyze::summarize_into(&mut summary, d.kind, d.qualified_name, d.doc, d.signature);
+    let [start_line, start_character, end_line, end_character] = d.range;
+    SymbolInput {
+        identifier: parts[..n].concat(),
+        kind: d.kind.to_string(),
+        name: d.name.to_string(),
+        qualified_name: d.qualified_name.to_string(),
+        signature: d.signature.to_string(),
+        doc: d.doc.map(str::to_string),
+        summary,
+        is_public: d.is_public,
+        start_line,
+        start_character,
+        end_line,
+        end_character,
+    }
+}
+
+/// A file's search units (its definitions: [`is_unit`]) from its analysis, in its order.
+pub fn definitions(prefix: &str, path: &str, a: &crate::analyze::FileAnalysis) -> Vec<SymbolInput> {
+    a.symbols
+        .iter()
+        .filter(|s| is_unit(s.kind))
+        .map(|s| {
+            let range = [s.start_line, s.start_character, s.end_line, s.end_character];
+            symbol_input(
+                prefix,
+                path,
+                DefRow {
+                    kind: s.kind,
+                    name: &s.name,
+                    qualified_name: &s.qualified_name,
+                    signature: &s.signature,
+                    doc: s.doc.as_deref(),
+                    is_public: s.is_public,
+                    range: range.map(i64::from),
+                },
+            )
+        })
+        .collect()
+}
+
 /// A file to index with its definitions (in `symbols` order).
 #[derive(Debug, Clone, Default)]
 pub struct FileInput {

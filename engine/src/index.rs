@@ -11,7 +11,7 @@
 //!    `edges`, and publish the new snapshot (`Ready`) by rewriting the one catalog record.
 //!    Until then readers keep the previous snapshot, so a crash or error leaves it intact.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -22,7 +22,7 @@ use quarry_storage::{Catalog, DataSource, IndexStats, Readiness, Snapshot, Sourc
 use rayon::prelude::*;
 
 use crate::analyze::packed::{FrameFile, Packed};
-use crate::analyze::{self, EdgeKind, FileAnalysis, RawEdge, Symbol};
+use crate::analyze::{self, FileAnalysis};
 use crate::batch::{BatchBuilder, Cells, Columns, opt_str};
 use crate::digest::{self, RowDigest};
 use crate::error::{EngineError, Result};
@@ -32,8 +32,10 @@ use crate::source::{Entry, ResolvedSource};
 use crate::{embed, search, trigram};
 pub use quarry_analysis::file::count_lines;
 use quarry_analysis::file::{classify_content, classify_path, hash_bytes};
+use quarry_analysis::reload::Loader;
 use quarry_analysis::rows::{self, stream_chunks};
 use quarry_storage::StorageError;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Bump when analysis output changes, so re-indexing does not reuse stale analyses.
 /// 2: `symbols` carries relationship counts.
@@ -685,13 +687,13 @@ pub async fn index_repository(
         }
         None => {
             // Unchanged files take their published analysis; load only those.
-            let missing: std::collections::HashSet<&str> = analysed
+            let missing: FxHashSet<&str> = analysed
                 .iter()
                 .filter(|(_, _, a)| a.is_none())
                 .map(|(p, _, _)| p.as_str())
                 .collect();
             let mut loaded = if missing.is_empty() {
-                HashMap::new()
+                FxHashMap::default()
             } else {
                 progress.phase("loading unchanged analyses", None);
                 load_previous_analyses(catalog, &source, &missing, frames.as_ref()).await?
@@ -1351,66 +1353,10 @@ fn unpack_definitions(
                 let a = d.frame.unpack_symbols().map_err(|e| {
                     EngineError::Internal(format!("unpacking the analysis of {}: {e}", d.path))
                 })?;
-                let units = a
-                    .symbols
-                    .iter()
-                    .filter(|s| search::is_unit(s.kind))
-                    .map(|s| {
-                        let range = [s.start_line, s.start_character, s.end_line, s.end_character];
-                        symbol_input(
-                            prefix,
-                            &d.path,
-                            DefRow {
-                                kind: s.kind,
-                                name: &s.name,
-                                qualified_name: &s.qualified_name,
-                                signature: &s.signature,
-                                doc: s.doc.as_deref(),
-                                is_public: s.is_public,
-                                range: range.map(i64::from),
-                            },
-                        )
-                    })
-                    .collect();
-                Ok((d.path.clone(), units))
+                Ok((d.path.clone(), search::definitions(prefix, &d.path, &a)))
             })
             .collect()
     })
-}
-
-/// A definition's fields, from an analysis or a `symbols` row.
-struct DefRow<'a> {
-    kind: &'a str,
-    name: &'a str,
-    qualified_name: &'a str,
-    signature: &'a str,
-    doc: Option<&'a str>,
-    is_public: bool,
-    /// Start line and character, end line and character.
-    range: [i64; 4],
-}
-
-/// A definition as the search index takes it: as [`symbol_batch`] writes its row, with the
-/// identifier and summary made the same way.
-fn symbol_input(prefix: &str, path: &str, d: DefRow<'_>) -> search::SymbolInput {
-    let (parts, n) = resolve::Ident::Symbol(path, d.qualified_name).parts(prefix);
-    let mut summary = String::new();
-    analyze::summarize_into(&mut summary, d.kind, d.qualified_name, d.doc, d.signature);
-    let [start_line, start_character, end_line, end_character] = d.range;
-    search::SymbolInput {
-        identifier: parts[..n].concat(),
-        kind: d.kind.to_string(),
-        name: d.name.to_string(),
-        qualified_name: d.qualified_name.to_string(),
-        signature: d.signature.to_string(),
-        doc: d.doc.map(str::to_string),
-        summary,
-        is_public: d.is_public,
-        start_line,
-        start_character,
-        end_line,
-        end_character,
-    }
 }
 
 /// The search units of `symbols` at `symbols_version` (of the changed files only, with `base`),
@@ -1499,10 +1445,10 @@ async fn scan_definitions(
                 pending.push((p.to_string(), Vec::new()));
             }
             if let Some((_, syms)) = pending.last_mut() {
-                syms.push(symbol_input(
+                syms.push(search::symbol_input(
                     &prefix,
                     p,
-                    DefRow {
+                    search::DefRow {
                         kind: kind.value(r),
                         name: name.value(r),
                         qualified_name: qname.value(r),
@@ -1754,9 +1700,9 @@ async fn load_previous(catalog: &Catalog, source: &DataSource) -> Result<Previou
 async fn load_previous_analyses(
     catalog: &Catalog,
     source: &DataSource,
-    wanted: &std::collections::HashSet<&str>,
+    wanted: &FxHashSet<&str>,
     frames: Option<&Arc<FrameFile>>,
-) -> Result<HashMap<String, Arc<Packed>>> {
+) -> Result<FxHashMap<String, Arc<Packed>>> {
     use futures::TryStreamExt;
     let store = catalog.store();
     let snap = source
@@ -1815,226 +1761,7 @@ async fn load_previous_analyses(
             break;
         }
     }
-    Ok(loader.packed)
-}
-
-/// A stored position or count as analysis holds it (a negative or huge one, which analysis
-/// never writes, reads as 0).
-fn stored_u32(v: i64) -> u32 {
-    u32::try_from(v).unwrap_or(0)
-}
-
-/// Rebuilds the analyses of unchanged files from the published `symbols` and `edges` rows,
-/// streaming. Rows come file by file (each table is written in file order), so one file is
-/// built at a time: its path and membership in `wanted` are worked out
-/// once per file, not once per row.
-struct Loader<'a> {
-    wanted: &'a std::collections::HashSet<&'a str>,
-    /// Files read so far and not yet packed, by path.
-    analyses: BTreeMap<String, FileAnalysis>,
-    /// Files packed.
-    packed: HashMap<String, Arc<Packed>>,
-    /// Where packed frames go.
-    frames: Option<Arc<FrameFile>>,
-    /// The file being built, and whether it is wanted.
-    path: String,
-    keep: bool,
-    current: FileAnalysis,
-    /// The current file's qualified names: edges share them with their source symbol.
-    qnames: HashSet<Arc<str>>,
-}
-
-impl<'a> Loader<'a> {
-    fn new(wanted: &'a std::collections::HashSet<&'a str>, frames: Option<Arc<FrameFile>>) -> Self {
-        Loader {
-            wanted,
-            frames,
-            analyses: BTreeMap::new(),
-            packed: HashMap::new(),
-            path: String::new(),
-            keep: false,
-            current: FileAnalysis::default(),
-            qnames: HashSet::new(),
-        }
-    }
-
-    const SYMBOL_COLUMNS: &'static [&'static str] = &[
-        "path",
-        "kind",
-        "name",
-        "qualified_name",
-        "start_line",
-        "start_character",
-        "end_line",
-        "end_character",
-        "signature",
-        "doc",
-        "is_public",
-        "complexity",
-    ];
-    const EDGE_COLUMNS: &'static [&'static str] = &[
-        "kind",
-        "source_qname",
-        "source_path",
-        "line",
-        "character",
-        "target_name",
-        "target_qualifier",
-        "receiver_type",
-    ];
-
-    /// Move on to `path` (when it is not the current file); `edges`: resume its analysis.
-    fn switch(&mut self, path: &str, edges: bool) {
-        if path == self.path {
-            return;
-        }
-        self.flush();
-        self.path = path.to_string();
-        self.keep = self.wanted.contains(path);
-        if !self.keep {
-            return;
-        }
-        if edges {
-            self.current = self.take(path);
-            self.qnames.clear();
-            self.qnames.extend(
-                self.current
-                    .symbols
-                    .iter()
-                    .map(|s| s.qualified_name.clone()),
-            );
-        }
-    }
-
-    /// File the current analysis (merging, should a file's rows not be contiguous).
-    fn flush(&mut self) {
-        let done = std::mem::take(&mut self.current);
-        if !self.keep || (done.symbols.is_empty() && done.edges.is_empty()) {
-            return;
-        }
-        let path = std::mem::take(&mut self.path);
-        let mut entry = self.take(&path);
-        entry.symbols.extend(done.symbols);
-        entry.edges.extend(done.edges);
-        self.analyses.insert(path, entry);
-    }
-
-    /// A file's analysis so far (unpacked again, should its rows come back after it was
-    /// packed: rows out of path order are merged, never lost).
-    fn take(&mut self, path: &str) -> FileAnalysis {
-        if let Some(a) = self.analyses.remove(path) {
-            return a;
-        }
-        self.packed
-            .remove(path)
-            .and_then(|p| p.unpack().ok())
-            .unwrap_or_default()
-    }
-
-    /// Pack (in parallel) the files before `bound` (all of them without one): both of their
-    /// tables' rows have been read.
-    fn pack_before(&mut self, bound: Option<&str>) -> Result<()> {
-        let rest = match bound {
-            Some(b) => self.analyses.split_off(b),
-            None => BTreeMap::new(),
-        };
-        let done = std::mem::replace(&mut self.analyses, rest);
-        let packed: Vec<(String, Arc<Packed>)> = done
-            .into_par_iter()
-            .map(|(path, a)| {
-                let p = Packed::new_in(&a, self.frames.as_ref())
-                    .map_err(|e| EngineError::Internal(format!("packing an analysis: {e}")))?;
-                Ok((path, Arc::new(p)))
-            })
-            .collect::<Result<_>>()?;
-        self.packed.extend(packed);
-        Ok(())
-    }
-
-    fn symbols(&mut self, batch: &RecordBatch) -> Result<()> {
-        let c = Columns::new(batch);
-        let (path, kind, name, qname) = (
-            c.str("path")?,
-            c.str("kind")?,
-            c.str("name")?,
-            c.str("qualified_name")?,
-        );
-        let (sl, sc, el, ec) = (
-            c.int("start_line")?,
-            c.int("start_character")?,
-            c.int("end_line")?,
-            c.int("end_character")?,
-        );
-        let (sig, doc, public, cx) = (
-            c.str("signature")?,
-            c.str("doc")?,
-            c.bool("is_public")?,
-            c.int("complexity")?,
-        );
-        for i in 0..batch.num_rows() {
-            self.switch(path.value(i), false);
-            if !self.keep {
-                continue;
-            }
-            // The analysis's parent is what the qualified name implies; the stored column
-            // may name a definition in another file instead (the type an `impl` names).
-            let parent = Symbol::parent_in_name(qname.value(i), name.value(i));
-            self.current.symbols.push(Symbol::new(analyze::SymbolParts {
-                kind: analyze::static_kind(kind.value(i)),
-                name: name.value(i),
-                qualified_name: qname.value(i),
-                parent,
-                start: (stored_u32(sl.value(i)), stored_u32(sc.value(i))),
-                end: (stored_u32(el.value(i)), stored_u32(ec.value(i))),
-                signature: sig.value(i),
-                doc: opt_str(doc, i),
-                is_public: public.value(i),
-                complexity: (!arrow_array::Array::is_null(cx, i)).then(|| stored_u32(cx.value(i))),
-            }));
-        }
-        Ok(())
-    }
-
-    /// Edge rows of `batch` from `row` on, up to the first whose path is not before `bound`;
-    /// returns where it stopped.
-    fn edges(&mut self, batch: &RecordBatch, row: usize, bound: Option<&str>) -> Result<usize> {
-        let c = Columns::new(batch);
-        let (kind, sq, sp, line, ch, tn, tq, rt) = (
-            c.str("kind")?,
-            c.str("source_qname")?,
-            c.str("source_path")?,
-            c.int("line")?,
-            c.int("character")?,
-            c.str("target_name")?,
-            c.str("target_qualifier")?,
-            c.str("receiver_type")?,
-        );
-        for i in row..batch.num_rows() {
-            if bound.is_some_and(|b| sp.value(i) >= b) {
-                self.flush();
-                return Ok(i);
-            }
-            self.switch(sp.value(i), true);
-            if !self.keep {
-                continue;
-            }
-            let Some(kind) = EdgeKind::parse(kind.value(i)) else {
-                continue;
-            };
-            let qnames = &self.qnames;
-            self.current.edges.push(RawEdge {
-                kind,
-                source: opt_str(sq, i)
-                    .map(|q| qnames.get(q).cloned().unwrap_or_else(|| Arc::from(q))),
-                line: stored_u32(line.value(i)),
-                character: stored_u32(ch.value(i)),
-                target_name: tn.value(i).into(),
-                qualifier: opt_str(tq, i).map(Into::into),
-                receiver_type: opt_str(rt, i).map(Into::into),
-            });
-        }
-        Ok(batch.num_rows())
-    }
+    Ok(loader.into_packed())
 }
 
 /// Write a table from rows produced per file, streaming: a scoped thread turns file ranges
@@ -2403,75 +2130,6 @@ mod tests {
             vec![0..2, 2..3, 3..5, 5..6]
         );
         assert!(stream_chunks(std::iter::empty()).is_empty());
-    }
-
-    #[test]
-    fn loader_merges_rows_of_a_file_already_packed() {
-        use arrow_array::{ArrayRef, BooleanArray, Int64Array, StringArray};
-        let strs = |v: &[Option<&str>]| Arc::new(StringArray::from(v.to_vec())) as ArrayRef;
-        let ints = |v: &[i64]| Arc::new(Int64Array::from(v.to_vec())) as ArrayRef;
-        let symbols = |rows: &[(&str, &str)]| {
-            let n = rows.len();
-            let paths: Vec<Option<&str>> = rows.iter().map(|r| Some(r.0)).collect();
-            let names: Vec<Option<&str>> = rows.iter().map(|r| Some(r.1)).collect();
-            RecordBatch::try_from_iter([
-                ("path", strs(&paths)),
-                ("kind", strs(&vec![Some("function"); n])),
-                ("name", strs(&names)),
-                ("qualified_name", strs(&names)),
-                ("parent", strs(&vec![None; n])),
-                ("start_line", ints(&vec![1; n])),
-                ("start_character", ints(&vec![0; n])),
-                ("end_line", ints(&vec![2; n])),
-                ("end_character", ints(&vec![1; n])),
-                ("signature", strs(&vec![Some("fn f()"); n])),
-                ("doc", strs(&vec![None; n])),
-                (
-                    "is_public",
-                    Arc::new(BooleanArray::from(vec![true; n])) as ArrayRef,
-                ),
-                ("complexity", ints(&vec![0; n])),
-            ])
-            .unwrap()
-        };
-        let wanted: HashSet<&str> = ["a.rs", "c.rs"].into_iter().collect();
-        let frames = FrameFile::new(tempfile::tempfile().unwrap());
-        let mut loader = Loader::new(&wanted, Some(frames));
-        loader
-            .symbols(&symbols(&[
-                ("a.rs", "one"),
-                ("b.rs", "skip"),
-                ("c.rs", "three"),
-            ]))
-            .unwrap();
-        loader.flush();
-        loader.pack_before(Some("c.rs")).unwrap();
-        assert!(loader.packed.contains_key("a.rs"));
-        // a.rs again, after it was packed; then its edges.
-        loader.symbols(&symbols(&[("a.rs", "two")])).unwrap();
-        loader.flush();
-        let edges = RecordBatch::try_from_iter([
-            ("kind", strs(&[Some("calls")])),
-            ("source_qname", strs(&[Some("two")])),
-            ("source_path", strs(&[Some("a.rs")])),
-            ("line", ints(&[1])),
-            ("character", ints(&[4])),
-            ("target_name", strs(&[Some("three")])),
-            ("target_qualifier", strs(&[None])),
-            ("receiver_type", strs(&[None])),
-        ])
-        .unwrap();
-        assert_eq!(loader.edges(&edges, 0, None).unwrap(), 1);
-        loader.flush();
-        loader.pack_before(None).unwrap();
-        let mut paths: Vec<&String> = loader.packed.keys().collect();
-        paths.sort();
-        assert_eq!(paths, ["a.rs", "c.rs"]);
-        let a = loader.packed["a.rs"].unpack().unwrap();
-        let names: Vec<&str> = a.symbols.iter().map(|s| &*s.name).collect();
-        assert_eq!(names, ["one", "two"]);
-        assert_eq!(a.edges.len(), 1);
-        assert_eq!(a.edges[0].source.as_deref(), Some("two"));
     }
 
     #[test]
