@@ -24,7 +24,9 @@ use crate::derived::{CorruptIndex, Reader};
 pub type RowDigest = [u8; 16];
 
 /// The leading bytes of a digests object (its format).
-const MAGIC: &[u8; 8] = b"QRYDIG01";
+/// `02`: a symbols digest is of the rows without their counts, then of the counts
+/// (`rows::symbol_digest`); an `01` object's digests would all differ, so it is not read.
+const MAGIC: &[u8; 8] = b"QRYDIG02";
 
 /// Feeds one file's row values into a digest (the column index is not needed: every row of
 /// a table gives its values in the same order). Values every row repeats — the data source
@@ -71,10 +73,7 @@ impl Hasher {
     }
 
     pub fn finish(&self) -> RowDigest {
-        let full = Sha256::digest(&self.buf);
-        let mut d = [0; 16];
-        d.copy_from_slice(&full[..16]);
-        d
+        of_bytes(&self.buf)
     }
 }
 
@@ -107,6 +106,14 @@ impl Cells for Hasher {
     fn bool(&mut self, _: usize, v: bool) {
         self.buf.push(KNOWN + u8::from(v));
     }
+}
+
+/// The first 128 bits of SHA-256 of `bytes`.
+pub fn of_bytes(bytes: &[u8]) -> RowDigest {
+    let full = Sha256::digest(bytes);
+    let mut d = [0; 16];
+    d.copy_from_slice(&full[..16]);
+    d
 }
 
 /// Each file's digests: (edges rows, symbols rows), by path.

@@ -1202,6 +1202,11 @@ impl<'a> Resolver<'a> {
         self.first_symbol.last().copied().unwrap_or(0)
     }
 
+    /// The numbers of file `fi`'s symbols (its rows' [`SymbolRow::number`]s, in order).
+    pub fn symbol_range(&self, fi: usize) -> std::ops::Range<usize> {
+        self.first_symbol[fi]..self.first_symbol[fi + 1]
+    }
+
     fn number(&self, c: Cand) -> usize {
         self.first_symbol[c.0 as usize] + c.1 as usize
     }

@@ -317,7 +317,11 @@ pub fn edge_digest(
     h.finish()
 }
 
-/// The digest of one file's symbol rows.
+/// The digest of one file's symbol rows: [`symbol_digest_of_counts`] of the digest of their
+/// values but the relationship counts ([`symbol_partial_digest`]) and of their counts. In two
+/// steps so that a re-index can digest the rows while it has the analyses unpacked for the
+/// edges, before the counts are known, and finish each file's digest from the counts alone
+/// (`update_rows` in the engine: no second pass unpacking every analysis).
 pub fn symbol_digest(
     h: &mut digest::Hasher,
     ids: (&str, &str),
@@ -326,9 +330,83 @@ pub fn symbol_digest(
     counts: &[[u32; 3]],
     summary: &mut String,
 ) -> RowDigest {
+    let partial = symbol_partial_digest(h, ids, path, rows, summary);
+    let of_rows = rows
+        .iter()
+        .map(|r| counts.get(r.number).copied().unwrap_or_default());
+    symbol_digest_of_counts(&partial, of_rows)
+}
+
+/// The digest of one file's symbol rows without their relationship counts (the last three
+/// columns).
+pub fn symbol_partial_digest(
+    h: &mut digest::Hasher,
+    ids: (&str, &str),
+    path: &str,
+    rows: &[resolve::SymbolRow],
+    summary: &mut String,
+) -> RowDigest {
     h.start(ids, path);
     for r in rows {
-        symbol_cells(h, ids, r, counts, summary);
+        symbol_cells(&mut BeforeCounts(h), ids, r, &[], summary);
     }
     h.finish()
+}
+
+/// A file's symbol digest from its [`symbol_partial_digest`] and its rows' counts, in row order.
+pub fn symbol_digest_of_counts(
+    partial: &RowDigest,
+    counts: impl Iterator<Item = [u32; 3]>,
+) -> RowDigest {
+    let mut bytes = partial.to_vec();
+    for c in counts {
+        for n in c {
+            bytes.extend_from_slice(&n.to_le_bytes());
+        }
+    }
+    digest::of_bytes(&bytes)
+}
+
+/// The symbol rows' cells up to the relationship counts (columns 18–20, which it drops).
+struct BeforeCounts<'a>(&'a mut digest::Hasher);
+
+const FIRST_COUNT_COLUMN: usize = 18;
+
+impl Cells for BeforeCounts<'_> {
+    fn str(&mut self, i: usize, s: Option<&str>) {
+        self.0.str(i, s);
+    }
+    fn str_parts(&mut self, i: usize, parts: &[&str]) {
+        self.0.str_parts(i, parts);
+    }
+    fn int(&mut self, i: usize, v: Option<i64>) {
+        if i < FIRST_COUNT_COLUMN {
+            self.0.int(i, v);
+        }
+    }
+    fn bool(&mut self, i: usize, v: bool) {
+        self.0.bool(i, v);
+    }
+}
+
+/// Each file's partial symbol digest ([`symbol_partial_digest`]) for a chunk of files whose
+/// analyses are `unpacked`.
+pub fn symbol_partial_digests(
+    cx: &Files<'_>,
+    resolver: &resolve::Resolver<'_>,
+    range: std::ops::Range<usize>,
+    unpacked: &[FileAnalysis],
+) -> Vec<(usize, RowDigest)> {
+    range
+        .into_par_iter()
+        .zip(unpacked.par_iter())
+        .map_init(
+            || (digest::Hasher::default(), String::new()),
+            |(h, summary), (fi, a)| {
+                let rows = resolver.symbols(fi, a);
+                let path = &cx.analysed[fi].0;
+                (fi, symbol_partial_digest(h, cx.ids, path, &rows, summary))
+            },
+        )
+        .collect()
 }

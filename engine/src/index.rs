@@ -1947,6 +1947,9 @@ async fn update_rows(
     // Edges: every file's rows digested (and tallied for the symbols' counts).
     let counts: Mutex<Vec<[u32; 3]>> = Mutex::new(vec![[0; 3]; resolver.symbol_count()]);
     let mut n_edges = 0;
+    // Symbols: each file's rows digested without their counts while its analysis is unpacked
+    // here; the counts are added below, once every edge is tallied.
+    let mut partial = vec![[0; 16]; files];
     tokio::task::block_in_place(|| -> Result<()> {
         let resolver = &*resolver;
         for range in cx.chunks {
@@ -1956,6 +1959,10 @@ async fn update_rows(
             n_edges += rows.len() as u64;
             for (fi, d) in made {
                 digests[fi].0 = d;
+            }
+            drop(rows);
+            for (fi, d) in rows::symbol_partial_digests(cx, resolver, range.clone(), &unpacked) {
+                partial[fi] = d;
             }
             cx.progress.advance(range.len() as u64, 0);
         }
@@ -2000,22 +2007,17 @@ async fn update_rows(
     let counts = counts
         .into_inner()
         .map_err(|_| EngineError::Internal("poisoned".into()))?;
-    // Symbols: every file's rows digested, with the final counts.
-    cx.progress.phase("comparing symbols", Some(files as u64));
-    let mut n_symbols = 0;
+    // Symbols: every file's digest finished with its rows' final counts.
     let resolver = &*resolver;
-    tokio::task::block_in_place(|| -> Result<()> {
-        for range in cx.chunks {
-            let unpacked = cx.unpack(range.clone())?;
-            let (rows, made) = rows::symbol_rows(cx, resolver, range.clone(), &unpacked, &counts)?;
-            n_symbols += rows.len() as u64;
-            for (fi, d) in made {
-                digests[fi].1 = d;
-            }
-            cx.progress.advance(range.len() as u64, 0);
-        }
-        Ok(())
-    })?;
+    let n_symbols = resolver.symbol_count() as u64;
+    digests
+        .par_iter_mut()
+        .zip(&partial)
+        .enumerate()
+        .for_each(|(fi, (d, p))| {
+            let numbers = resolver.symbol_range(fi);
+            d.1 = rows::symbol_digest_of_counts(p, counts[numbers].iter().copied());
+        });
     let symbols_differ = differ(|d| d.1, digests);
     cx.progress.phase(
         &format!(
