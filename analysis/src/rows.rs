@@ -410,3 +410,61 @@ pub fn symbol_partial_digests(
         )
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyze::{Symbol, SymbolParts};
+
+    fn symbol(name: &str, line: u32) -> Symbol {
+        Symbol::new(SymbolParts {
+            kind: "function",
+            name,
+            qualified_name: name,
+            parent: None,
+            start: (line, 0),
+            end: (line + 2, 1),
+            signature: "fn f()",
+            doc: None,
+            is_public: true,
+            complexity: Some(1),
+        })
+    }
+
+    fn rows<'a>(symbols: &'a [Symbol], first: usize) -> Vec<resolve::SymbolRow<'a>> {
+        symbols
+            .iter()
+            .enumerate()
+            .map(|(i, s)| resolve::SymbolRow {
+                identifier: resolve::Ident::Symbol("src/a.rs", &s.qualified_name),
+                number: first + i,
+                path: "src/a.rs",
+                language: "rust",
+                parent: None,
+                symbol: s,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_symbol_digest_is_its_partial_digest_finished_with_the_counts() {
+        let ids = ("repo_1", "o/r");
+        let symbols = [symbol("one", 1), symbol("two", 5)];
+        let (mut h, mut s) = (digest::Hasher::default(), String::new());
+        let counts = vec![[9, 9, 9], [1, 2, 3], [0, 4, 0]];
+        let whole = symbol_digest(&mut h, ids, "src/a.rs", &rows(&symbols, 1), &counts, &mut s);
+        // As an update finishes it: the partial digest, then the counts of the file's numbers.
+        let partial = symbol_partial_digest(&mut h, ids, "src/a.rs", &rows(&symbols, 1), &mut s);
+        let finished = symbol_digest_of_counts(&partial, counts[1..3].iter().copied());
+        assert_eq!(whole, finished);
+        // The counts are in it, each in its place.
+        let other = vec![[9, 9, 9], [1, 2, 3], [0, 0, 4]];
+        let changed = symbol_digest(&mut h, ids, "src/a.rs", &rows(&symbols, 1), &other, &mut s);
+        assert_ne!(whole, changed);
+        // And so are the rows' other values.
+        let moved = [symbol("one", 1), symbol("two", 6)];
+        let partial_moved =
+            symbol_partial_digest(&mut h, ids, "src/a.rs", &rows(&moved, 1), &mut s);
+        assert_ne!(partial, partial_moved);
+    }
+}
