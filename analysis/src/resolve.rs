@@ -172,6 +172,11 @@ const MAX_CLAUSE_FILES: usize = 32;
 /// A definition: (file index, symbol index in the file).
 type Cand = (u32, u32);
 
+/// [`Index::pick`]'s answers within one file, keyed by all it reads of an edge there: (kind,
+/// name, qualifier, the caller's type when there is a qualifier).
+type PickMemo<'b> =
+    HashMap<(EdgeKind, &'b str, Option<&'b str>, Option<&'b str>), Option<(Cand, &'static str)>>;
+
 /// Candidate definitions of one name, for one kind class and language family, answering the
 /// lookups resolution makes. Most names have a handful of definitions: those are scanned
 /// (a slice of pairs, 8 bytes each). Names with many (`new`, `fmt`: thousands on the
@@ -864,6 +869,10 @@ impl<'a> Index<'a> {
         self.segment_hashes[lo..hi].contains(&segment.hash)
     }
 
+    /// The definition an edge of file `fi` names, and how it was found. A function of its
+    /// arguments, and of `source_qname` only through the caller's type (the part before its
+    /// last `.`) and only when there is a `qualifier`: `Resolver::edges` keeps its answers per
+    /// file by exactly that ([`PickMemo`]); keep the two in step.
     fn pick(
         &self,
         fi: usize,
@@ -1252,6 +1261,11 @@ impl<'a> Resolver<'a> {
             )
         };
         let mut edges = Vec::with_capacity(analysis.edges.len());
+        // `Index::pick`'s answers in this file, by what it reads of an edge: the kind, the
+        // name, the qualifier and (with a qualifier) the caller's type. A file calls the same
+        // names again and again (`new`, `clone`, `unwrap`, its own helpers), and a name with
+        // many definitions is the most expensive to pick.
+        let mut picked_before: PickMemo<'b> = HashMap::default();
         for e in &analysis.edges {
             // The source: a symbol of this file, or (for `impl Trait for T` with `T` defined
             // elsewhere) the type it names, or the file.
@@ -1307,7 +1321,12 @@ impl<'a> Resolver<'a> {
             let picked = match typed {
                 Some(found) => found,
                 None => on_instance.or_else(|| {
-                    index.pick(fi, e.source.as_deref(), e.kind, &e.target_name, qualifier)
+                    let source = e.source.as_deref();
+                    let owner = qualifier.and(source.and_then(|s| s.rsplit_once('.')));
+                    let key = (e.kind, &*e.target_name, qualifier, owner.map(|(o, _)| o));
+                    *picked_before.entry(key).or_insert_with(|| {
+                        index.pick(fi, source, e.kind, &e.target_name, qualifier)
+                    })
                 }),
             };
             let (target, target_number, resolution) = match picked {
