@@ -4,6 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/quarry-target}"
+source scripts/env.sh
 cargo build --locked --bin quarry
 exec "$CARGO_TARGET_DIR/debug/quarry" up "${1:-.}"

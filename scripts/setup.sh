@@ -1,15 +1,29 @@
 #!/usr/bin/env bash
 # Installs what building and testing Quarry needs on a fresh Debian machine with a Rust
-# toolchain: protoc (Lance's build), git (repository sources), and for the test suite the
-# tools tests compare against. Idempotent; prints what it installs.
+# toolchain: protoc (Lance's build), git (repository sources), jemalloc's static library, and
+# for the test suite the tools tests compare against. Idempotent; prints what it installs.
 set -euo pipefail
+
+# Install Debian packages (updating the package lists once if the first try fails).
+install() {
+  local sudo=""
+  if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get install -y -q "$@" >/dev/null 2>&1 || {
+    $sudo apt-get update -q >/dev/null && $sudo apt-get install -y -q "$@" >/dev/null
+  }
+}
 
 need=()
 command -v protoc >/dev/null 2>&1 || need+=(protobuf-compiler)
 command -v git >/dev/null 2>&1 || need+=(git)
 command -v cc >/dev/null 2>&1 || need+=(build-essential)
-# jemalloc (the global allocator) is built with its own configure script and make.
+# jemalloc (the global allocator) is compiled from the crate's bundled source with its
+# configure script and make, unless Debian's static build is there (scripts/env.sh): that one
+# is optional, installed when it can be and no failure when it cannot.
 command -v make >/dev/null 2>&1 || need+=(make)
+optional=()
+[ -f /usr/include/jemalloc/jemalloc.h ] || optional+=(libjemalloc-dev)
 if [ "${QUARRY_SETUP_TESTS:-0}" = 1 ]; then
   command -v python3 >/dev/null 2>&1 || need+=(python3)
   python3 -m venv --help >/dev/null 2>&1 || need+=(python3-venv)
@@ -17,13 +31,11 @@ if [ "${QUARRY_SETUP_TESTS:-0}" = 1 ]; then
 fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}" >&2
-  SUDO=""
-  if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
-  export DEBIAN_FRONTEND=noninteractive
-  $SUDO apt-get install -y -q "${need[@]}" >/dev/null 2>&1 || {
-    $SUDO apt-get update -q >/dev/null
-    $SUDO apt-get install -y -q "${need[@]}" >/dev/null
-  }
+  install "${need[@]}"
+fi
+if [ ${#optional[@]} -gt 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "setup: installing ${optional[*]}" >&2
+  install "${optional[@]}" || echo "setup: no ${optional[*]}; jemalloc is compiled instead" >&2
 fi
 
 # Python clients the tests drive (official clients, schemathesis), in a venv outside the clone.

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 QUARRY_SETUP_TESTS=1 bash scripts/setup.sh
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/quarry-target}"
+source scripts/env.sh
 # CI builds a fresh clone each time: incremental caches of its crates are never reused and
 # piled up to 22 GB in the shared target directory. Dependencies are unaffected.
 if [ "${CI:-}" = true ]; then export CARGO_INCREMENTAL=0; fi
