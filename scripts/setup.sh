@@ -5,7 +5,7 @@
 set -euo pipefail
 
 # Install Debian packages (updating the package lists once if the first try fails).
-install() {
+apt_install() {
   local sudo=""
   if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
   export DEBIAN_FRONTEND=noninteractive
@@ -31,11 +31,11 @@ if [ "${QUARRY_SETUP_TESTS:-0}" = 1 ]; then
 fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}" >&2
-  install "${need[@]}"
+  apt_install "${need[@]}"
 fi
 if [ ${#optional[@]} -gt 0 ] && command -v apt-get >/dev/null 2>&1; then
   echo "setup: installing ${optional[*]}" >&2
-  install "${optional[@]}" || echo "setup: no ${optional[*]}; jemalloc is compiled instead" >&2
+  apt_install "${optional[@]}" || echo "setup: no ${optional[*]}; jemalloc is compiled instead" >&2
 fi
 
 # Python clients the tests drive (official clients, schemathesis), in a venv outside the clone.
