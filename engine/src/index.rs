@@ -29,7 +29,7 @@ use crate::error::{EngineError, Result};
 use crate::lang::Lang;
 use crate::resolve::{self, FileInput, file_identifier};
 use crate::source::{Entry, ResolvedSource};
-use crate::{embed, search, trigram};
+use crate::{blobs, embed, search, trigram};
 pub use quarry_analysis::file::count_lines;
 use quarry_analysis::file::{classify_content, classify_path, hash_bytes};
 use quarry_analysis::reload::Loader;
@@ -115,6 +115,9 @@ struct Previous {
     files: HashMap<String, String>,
     /// Whether the published symbols/edges can stand in for unchanged files (same analyser).
     reusable: bool,
+    /// A git source's published blob ids and stored lengths, by path (empty otherwise): a
+    /// blob whose id is unchanged is not read again.
+    blobs: blobs::Blobs,
 }
 
 /// Accumulated while the files table streams to storage.
@@ -124,6 +127,8 @@ struct Accum {
     analysed: Vec<(String, &'static str, Option<Arc<Packed>>)>,
     /// Files whose previous row (path, old hash) must be replaced.
     replaced: Vec<(String, String)>,
+    /// A git source's blob id and stored length of every file stored, by path.
+    blobs: blobs::Blobs,
     /// When the table is updated in place: the rows appended, for the trigram index update.
     changed: Changed,
     stats: IndexStats,
@@ -160,6 +165,17 @@ impl Changed {
     fn take(&mut self) -> Option<Vec<(String, String)>> {
         (!self.overflowed).then(|| std::mem::take(&mut self.files))
     }
+}
+
+/// A listed file's content as the stream has it.
+enum Content {
+    Read(Vec<u8>),
+    /// Not read: a git blob with the id published for this file, whose stored content (of
+    /// this hash and length) is unchanged.
+    Unchanged {
+        hash: String,
+        len: u64,
+    },
 }
 
 struct FileStream {
@@ -261,7 +277,7 @@ const CHUNK_FILES: usize = 1024;
 impl FileStream {
     fn next_chunk(&mut self) -> Option<std::result::Result<RecordBatch, ArrowError>> {
         loop {
-            let mut chunk: Vec<(Entry, Vec<u8>)> = Vec::new();
+            let mut chunk: Vec<(Entry, Content)> = Vec::new();
             let mut chunk_bytes = 0;
             let mut skipped_here: Vec<&'static str> = Vec::new();
             while chunk.len() < CHUNK_FILES && chunk_bytes < CHUNK_BYTES {
@@ -272,10 +288,14 @@ impl FileStream {
                     skipped_here.push(reason);
                     continue;
                 }
+                if let Some(same) = self.unchanged_blob(&entry) {
+                    chunk.push((entry, same));
+                    continue;
+                }
                 match self.reader.read(&entry) {
                     Ok(bytes) => {
                         chunk_bytes += bytes.len() as u64;
-                        chunk.push((entry, bytes));
+                        chunk.push((entry, Content::Read(bytes)));
                     }
                     Err(e) => {
                         if let crate::source::Blob::Git(_) = entry.blob {
@@ -298,14 +318,32 @@ impl FileStream {
         }
     }
 
+    /// A git blob whose id is the one published with an unchanged file: its content is that
+    /// file's, so it is not read (`Content::Unchanged`).
+    fn unchanged_blob(&self, entry: &Entry) -> Option<Content> {
+        let crate::source::Blob::Git(id) = &entry.blob else {
+            return None;
+        };
+        let (published, len) = self.previous.blobs.get(&entry.path)?;
+        let hash = self.previous.files.get(&entry.path)?;
+        (self.only_changes && self.previous.reusable && published == id).then(|| {
+            Content::Unchanged {
+                hash: hash.clone(),
+                len: *len,
+            }
+        })
+    }
+
     fn process(
         &mut self,
-        chunk: Vec<(Entry, Vec<u8>)>,
+        chunk: Vec<(Entry, Content)>,
         skipped: Vec<&'static str>,
     ) -> Result<Option<RecordBatch>> {
         struct Prepared<'a> {
             path: &'a str,
             text: &'a str,
+            /// The stored content's length (`text`'s, or the published one's when unread).
+            len: u64,
             lang: &'static str,
             hash: String,
             analysis: Option<Arc<Packed>>,
@@ -324,9 +362,23 @@ impl FileStream {
         let results: Vec<Outcome> = chunk
             .par_iter()
             .with_max_len(1)
-            .map(|(entry, bytes)| {
-                let text = classify_content(bytes)?;
+            .map(|(entry, content)| {
                 let lang = Lang::detect(&entry.path);
+                let bytes = match content {
+                    Content::Read(bytes) => bytes,
+                    Content::Unchanged { hash, len } => {
+                        return Ok(Ok(Prepared {
+                            path: &entry.path,
+                            text: "",
+                            len: *len,
+                            lang: lang.map(Lang::name).unwrap_or("text"),
+                            hash: hash.clone(),
+                            analysis: None,
+                            given_up: None,
+                        }));
+                    }
+                };
+                let text = classify_content(bytes)?;
                 let hash = hash_bytes(bytes);
                 let unchanged = previous.reusable && previous.files.get(&entry.path) == Some(&hash);
                 let parse_as = if unchanged { None } else { lang };
@@ -344,6 +396,7 @@ impl FileStream {
                 Ok(Ok(Prepared {
                     path: &entry.path,
                     text,
+                    len: text.len() as u64,
                     lang: lang.map(Lang::name).unwrap_or("text"),
                     hash,
                     analysis,
@@ -356,12 +409,21 @@ impl FileStream {
         // (a byte order mark, see `classify_content`), or `None` when it is skipped. The
         // trigram index gets exactly the stored contents, as a build from the table would.
         let mut indexed: Vec<Option<usize>> = Vec::with_capacity(results.len());
-        for (r, (_, bytes)) in results.into_iter().zip(&chunk) {
+        let mut ids: Vec<Option<&str>> = Vec::with_capacity(results.len());
+        for (r, (entry, content)) in results.into_iter().zip(&chunk) {
             match r {
                 Ok(p) => {
                     let p =
                         p.map_err(|e| EngineError::Internal(format!("packing an analysis: {e}")))?;
-                    indexed.push(Some(bytes.len() - p.text.len()));
+                    let read = match content {
+                        Content::Read(bytes) => bytes.len(),
+                        Content::Unchanged { .. } => p.text.len(),
+                    };
+                    indexed.push(Some(read - p.text.len()));
+                    ids.push(match &entry.blob {
+                        crate::source::Blob::Git(id) => Some(id.as_str()),
+                        crate::source::Blob::Fs(_) => None,
+                    });
                     prepared.push(p);
                 }
                 Err(reason) => {
@@ -380,7 +442,11 @@ impl FileStream {
             for reason in &skipped {
                 *acc.stats.skipped.entry(reason.to_string()).or_default() += 1;
             }
-            for p in &prepared {
+            for (p, id) in prepared.iter().zip(&ids) {
+                if let Some(id) = id {
+                    acc.blobs
+                        .insert(p.path.to_string(), (id.to_string(), p.len));
+                }
                 let analysis = p.analysis.clone();
                 if analysis.is_some() {
                     acc.stats.reparsed += 1;
@@ -392,7 +458,7 @@ impl FileStream {
                     self.progress.warn(&format!("{}: {why}", p.path));
                 }
                 acc.stats.files += 1;
-                acc.stats.bytes += p.text.len() as u64;
+                acc.stats.bytes += p.len;
                 *acc.stats.languages.entry(p.lang.to_string()).or_default() += 1;
                 acc.analysed.push((p.path.to_string(), p.lang, analysis));
                 let old = previous.files.get(p.path);
@@ -416,7 +482,7 @@ impl FileStream {
                 b.str(7, Some(p.text));
             }
         }
-        let bytes: u64 = prepared.iter().map(|p| p.text.len() as u64).sum();
+        let bytes: u64 = prepared.iter().map(|p| p.len).sum();
         self.progress
             .advance((prepared.len() + skipped.len()) as u64, bytes);
         drop(prepared);
@@ -424,7 +490,11 @@ impl FileStream {
             let files: Vec<(String, Vec<u8>)> = chunk
                 .into_iter()
                 .zip(indexed)
-                .filter_map(|((entry, mut bytes), cut)| {
+                .filter_map(|((entry, content), cut)| {
+                    // (A first index reads every file: nothing is `Unchanged` there.)
+                    let Content::Read(mut bytes) = content else {
+                        return None;
+                    };
                     bytes.drain(..cut?);
                     Some((entry.path, bytes))
                 })
@@ -587,6 +657,23 @@ pub async fn index_repository(
     };
     let commit = resolved.commit.clone();
     drop(resolved);
+    // A git source's blob ids beside the files version they describe (also when the files did
+    // not change but an older run wrote none), so the next run reads only changed blobs.
+    {
+        let ids = std::mem::take(
+            &mut acc
+                .lock()
+                .map_err(|_| EngineError::Internal("poisoned".into()))?
+                .blobs,
+        );
+        if !ids.is_empty()
+            && (files_changed || previous.blobs.is_empty())
+            && let Err(e) = blobs::save(store, &source.id, files_version, &ids).await
+        {
+            // The next re-index then reads every blob.
+            tracing::warn!("storing the blob ids: {e}");
+        }
+    }
     // The trigram index grep prunes with; rebuilt whenever the files changed.
     // (Also when an older run, or an older Quarry, published files without it.)
     // (And when the published one is in an older format: its magic bytes are checked.)
@@ -930,6 +1017,11 @@ pub async fn index_repository(
         && let Err(e) = digest::remove_older(store, &source.id, keep_from).await
     {
         progress.warn(&format!("old row digests were not removed: {e}"));
+    }
+    if let Some(keep_from) = pinned
+        && let Err(e) = blobs::remove_older(store, &source.id, keep_from).await
+    {
+        progress.warn(&format!("old blob ids were not removed: {e}"));
     }
     // Likewise the tables' older versions (a large change writes whole new versions of
     // `symbols` and `edges`; a small one deletes and appends, leaving versions in between):
@@ -1684,6 +1776,7 @@ async fn load_previous(catalog: &Catalog, source: &DataSource) -> Result<Previou
         reusable: snap.symbols.is_some()
             && snap.edges.is_some()
             && snap.analyzer == ANALYZER_VERSION,
+        blobs: blobs::load(store, &source.id, snap.files).await,
     };
     for batch in tables::scan_columns(&files, "files", &["path", "hash"]).await? {
         let c = Columns::new(&batch);

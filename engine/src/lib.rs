@@ -5,6 +5,8 @@
 //! compiled at opt-level 0 in the dev profile; the per-file, per-row work it drives is
 //! `quarry-analysis`'s. Modules in pipeline order:
 
+/// For git sources, each file's blob id per `files` version: a re-index reads only changed blobs.
+pub mod blobs;
 /// What the derived indexes share: a per-process cache, format checks, clean-up.
 pub mod derived;
 /// Per-file digests of the symbols and edges rows: a small change rewrites only what differs.

@@ -1,0 +1,128 @@
+//! For git sources: each indexed file's blob id and stored length, per `files` version, so a
+//! re-index reads only the blobs whose id changed. Reading every blob through `git cat-file`
+//! was ~10 s of an unchanged re-index of the registry copy as a git repository (7–8× faster
+//! than its first index, where a directory's is ~45×: docs/benchmarks.md, session 33).
+//!
+//! One object per `files` version, `sources/<id>/blobs/files-<v>.blobs`, written after the
+//! table and removed with the versions it describes. Without it (a directory source, an older
+//! store, a lost object) a re-index reads every blob, as before. Format (little-endian):
+//! `b"QBLOBS01"`, `u64` entries, then per entry `u32` path length, path, `u8` id length, id,
+//! `u64` stored length.
+
+use std::collections::HashMap;
+
+use quarry_storage::Store;
+
+use crate::derived::{CorruptIndex, Reader};
+
+const MAGIC: &[u8; 8] = b"QBLOBS01";
+
+/// Per path: (blob id, stored length in bytes).
+pub type Blobs = HashMap<String, (String, u64)>;
+
+pub fn path(source_id: &str, files_version: u64) -> String {
+    format!("sources/{source_id}/blobs/files-{files_version:010}.blobs")
+}
+
+pub fn encode(blobs: &Blobs) -> Vec<u8> {
+    let mut entries: Vec<_> = blobs.iter().collect();
+    entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    let mut out = Vec::with_capacity(16 + entries.len() * 100);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&(entries.len() as u64).to_le_bytes());
+    for (path, (id, len)) in entries {
+        out.extend_from_slice(&(path.len() as u32).to_le_bytes());
+        out.extend_from_slice(path.as_bytes());
+        out.push(id.len().min(255) as u8);
+        out.extend_from_slice(&id.as_bytes()[..id.len().min(255)]);
+        out.extend_from_slice(&len.to_le_bytes());
+    }
+    out
+}
+
+pub fn decode(bytes: &[u8]) -> Result<Blobs, CorruptIndex> {
+    let mut r = Reader {
+        bytes,
+        at: 0,
+        what: "blob ids",
+    };
+    if r.take(MAGIC.len())? != MAGIC {
+        return Err(CorruptIndex("blob ids: unknown format".into()));
+    }
+    let utf8 = |b: &[u8]| {
+        std::str::from_utf8(b)
+            .map(str::to_string)
+            .map_err(|_| CorruptIndex("blob ids: not UTF-8".into()))
+    };
+    let n = u64::from_le_bytes(r.take(8)?.try_into().expect("8 bytes"));
+    let mut blobs = Blobs::with_capacity(n.min(1 << 24) as usize);
+    for _ in 0..n {
+        let len = u32::from_le_bytes(r.take(4)?.try_into().expect("4 bytes")) as usize;
+        let path = utf8(r.take(len)?)?;
+        let id_len = r.take(1)?[0] as usize;
+        let id = utf8(r.take(id_len)?)?;
+        let stored = u64::from_le_bytes(r.take(8)?.try_into().expect("8 bytes"));
+        blobs.insert(path, (id, stored));
+    }
+    if r.at != bytes.len() {
+        return Err(CorruptIndex("blob ids: trailing bytes".into()));
+    }
+    Ok(blobs)
+}
+
+pub async fn save(
+    store: &Store,
+    source_id: &str,
+    files_version: u64,
+    blobs: &Blobs,
+) -> quarry_storage::Result<()> {
+    store
+        .put(&path(source_id, files_version), encode(blobs))
+        .await
+}
+
+/// The blob ids of a published `files` version; empty when there are none to trust (a
+/// directory source, never written, unreadable, another format): every blob is read then.
+pub async fn load(store: &Store, source_id: &str, files_version: u64) -> Blobs {
+    let bytes = match store.get(&path(source_id, files_version)).await {
+        Ok(Some(b)) => b,
+        Ok(None) => return Blobs::new(),
+        Err(e) => {
+            tracing::warn!("reading the blob ids of {source_id}: {e}");
+            return Blobs::new();
+        }
+    };
+    decode(&bytes).unwrap_or_else(|e| {
+        tracing::warn!("{source_id}: {e}; reading every blob");
+        Blobs::new()
+    })
+}
+
+/// Remove the blob ids of `files` versions below `keep_from`.
+pub async fn remove_older(
+    store: &Store,
+    source_id: &str,
+    keep_from: u64,
+) -> quarry_storage::Result<()> {
+    let dir = format!("sources/{source_id}/blobs/");
+    crate::derived::remove_older(store, &dir, "files-", keep_from).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blob_ids_round_trip_and_reject_damage() {
+        let mut blobs = Blobs::new();
+        blobs.insert("src/a.rs".into(), ("0123abcd".repeat(5), 12));
+        blobs.insert("ü/b.py".into(), ("ffff".into(), 0));
+        let bytes = encode(&blobs);
+        assert_eq!(decode(&bytes).unwrap(), blobs);
+        assert!(decode(&bytes[..bytes.len() - 1]).is_err());
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(decode(&longer).is_err());
+        assert!(decode(b"QBLOBS99").is_err());
+    }
+}
