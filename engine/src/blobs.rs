@@ -84,18 +84,11 @@ pub async fn save(
 /// The blob ids of a published `files` version; empty when there are none to trust (a
 /// directory source, never written, unreadable, another format): every blob is read then.
 pub async fn load(store: &Store, source_id: &str, files_version: u64) -> Blobs {
-    let bytes = match store.get(&path(source_id, files_version)).await {
-        Ok(Some(b)) => b,
-        Ok(None) => return Blobs::new(),
-        Err(e) => {
-            tracing::warn!("reading the blob ids of {source_id}: {e}");
-            return Blobs::new();
-        }
-    };
-    decode(&bytes).unwrap_or_else(|e| {
-        tracing::warn!("{source_id}: {e}; reading every blob");
-        Blobs::new()
-    })
+    let path = path(source_id, files_version);
+    let what = ("blob ids", "reading every blob");
+    crate::derived::read_parsed(store, source_id, &path, what, decode)
+        .await
+        .unwrap_or_default()
 }
 
 /// Remove the blob ids of `files` versions below `keep_from`.

@@ -92,6 +92,29 @@ impl<T> Default for Cache<T> {
     }
 }
 
+/// The object at `path` of `source_id`, read and parsed by `parse`, uncached (for objects a
+/// run reads once). `None` when it does not exist or cannot be read or parsed; the warning
+/// names what it is and what happens instead (`(what, fallback)`).
+pub async fn read_parsed<T>(
+    store: &Store,
+    source_id: &str,
+    path: &str,
+    (what, fallback): (&str, &str),
+    parse: impl FnOnce(&[u8]) -> Result<T, CorruptIndex>,
+) -> Option<T> {
+    let bytes = match store.get(path).await {
+        Ok(Some(b)) => b,
+        Ok(None) => return None,
+        Err(e) => {
+            tracing::warn!("reading the {what} of {source_id}: {e}");
+            return None;
+        }
+    };
+    tokio::task::block_in_place(|| parse(&bytes))
+        .map_err(|e| tracing::warn!("{source_id}: {e}; {fallback}"))
+        .ok()
+}
+
 /// The first `n` bytes of the object at `path` (fewer if it is shorter; `None` if it does not
 /// exist or cannot be read).
 pub async fn head(store: &Store, path: &str, n: u64) -> Option<bytes::Bytes> {

@@ -16,21 +16,9 @@ pub async fn save(
 /// The digests of a published pair of versions; `None` when there are none to trust (never
 /// written, unreadable, or in another format): the caller then rewrites both tables.
 pub async fn load(store: &Store, source_id: &str, versions: (u64, u64)) -> Option<Digests> {
-    let bytes = match store.get(&path(source_id, versions)).await {
-        Ok(Some(b)) => b,
-        Ok(None) => return None,
-        Err(e) => {
-            tracing::warn!("reading the row digests of {source_id}: {e}");
-            return None;
-        }
-    };
-    match tokio::task::block_in_place(|| decode(&bytes)) {
-        Ok(d) => Some(d),
-        Err(e) => {
-            tracing::warn!("{source_id}: {e}; rewriting symbols and edges whole");
-            None
-        }
-    }
+    let path = path(source_id, versions);
+    let what = ("row digests", "rewriting symbols and edges whole");
+    crate::derived::read_parsed(store, source_id, &path, what, decode).await
 }
 
 /// Remove the digests of `symbols` versions below `keep_from`.

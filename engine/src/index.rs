@@ -344,6 +344,8 @@ impl FileStream {
             text: &'a str,
             /// The stored content's length (`text`'s, or the published one's when unread).
             len: u64,
+            /// A git source's blob id of the file.
+            blob_id: Option<&'a str>,
             lang: &'static str,
             hash: String,
             analysis: Option<Arc<Packed>>,
@@ -364,6 +366,10 @@ impl FileStream {
             .with_max_len(1)
             .map(|(entry, content)| {
                 let lang = Lang::detect(&entry.path);
+                let blob_id = match &entry.blob {
+                    crate::source::Blob::Git(id) => Some(id.as_str()),
+                    crate::source::Blob::Fs(_) => None,
+                };
                 let bytes = match content {
                     Content::Read(bytes) => bytes,
                     Content::Unchanged { hash, len } => {
@@ -371,6 +377,7 @@ impl FileStream {
                             path: &entry.path,
                             text: "",
                             len: *len,
+                            blob_id,
                             lang: lang.map(Lang::name).unwrap_or("text"),
                             hash: hash.clone(),
                             analysis: None,
@@ -397,6 +404,7 @@ impl FileStream {
                     path: &entry.path,
                     text,
                     len: text.len() as u64,
+                    blob_id,
                     lang: lang.map(Lang::name).unwrap_or("text"),
                     hash,
                     analysis,
@@ -409,21 +417,16 @@ impl FileStream {
         // (a byte order mark, see `classify_content`), or `None` when it is skipped. The
         // trigram index gets exactly the stored contents, as a build from the table would.
         let mut indexed: Vec<Option<usize>> = Vec::with_capacity(results.len());
-        let mut ids: Vec<Option<&str>> = Vec::with_capacity(results.len());
-        for (r, (entry, content)) in results.into_iter().zip(&chunk) {
+        for (r, (_, content)) in results.into_iter().zip(&chunk) {
             match r {
                 Ok(p) => {
                     let p =
                         p.map_err(|e| EngineError::Internal(format!("packing an analysis: {e}")))?;
-                    let read = match content {
-                        Content::Read(bytes) => bytes.len(),
-                        Content::Unchanged { .. } => p.text.len(),
+                    let cut = match content {
+                        Content::Read(bytes) => bytes.len() - p.text.len(),
+                        Content::Unchanged { .. } => 0,
                     };
-                    indexed.push(Some(read - p.text.len()));
-                    ids.push(match &entry.blob {
-                        crate::source::Blob::Git(id) => Some(id.as_str()),
-                        crate::source::Blob::Fs(_) => None,
-                    });
+                    indexed.push(Some(cut));
                     prepared.push(p);
                 }
                 Err(reason) => {
@@ -442,8 +445,8 @@ impl FileStream {
             for reason in &skipped {
                 *acc.stats.skipped.entry(reason.to_string()).or_default() += 1;
             }
-            for (p, id) in prepared.iter().zip(&ids) {
-                if let Some(id) = id {
+            for p in &prepared {
+                if let Some(id) = p.blob_id {
                     acc.blobs
                         .insert(p.path.to_string(), (id.to_string(), p.len));
                 }
