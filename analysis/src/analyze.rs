@@ -7,7 +7,7 @@
 
 mod arena;
 mod complexity;
-pub(crate) mod dense;
+pub mod dense;
 pub mod packed;
 mod rules;
 

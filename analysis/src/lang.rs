@@ -41,8 +41,9 @@ impl Lang {
     }
 
     /// The tree-sitter grammar, for analysed languages, with its parse table dense in every
-    /// state ([`crate::analyze::dense`]).
-    pub fn grammar(self) -> Option<tree_sitter::Language> {
+    /// state ([`crate::analyze::dense`]): a lease that parsers and trees made with it must not
+    /// outlive.
+    pub fn grammar(self) -> Option<crate::analyze::dense::Grammar> {
         self.generated_grammar().map(crate::analyze::dense::dense)
     }
 

@@ -612,6 +612,9 @@ pub async fn index_repository(
             *a.stats.skipped.entry(reason.to_string()).or_default() += 1;
         }
     }
+    // The grammars' dense parse tables stay built while the files are parsed, and are freed
+    // after (they would sit through resolution and the table writes, where a first index peaks).
+    let parsing = quarry_analysis::analyze::dense::Keep::new();
     progress.phase("reading and parsing", Some(entries.len() as u64));
     let pinned = source.snapshot.as_ref().map(|s| s.files);
     let previous_symbols = source.snapshot.as_ref().and_then(|s| s.symbols);
@@ -658,6 +661,7 @@ pub async fn index_repository(
             .await?
         }
     };
+    drop(parsing);
     let commit = resolved.commit.clone();
     drop(resolved);
     // A git source's blob ids beside the files version they describe (also when the files did

@@ -11,8 +11,14 @@
 //! [`dense`] copies a grammar's `TSLanguage` with every state made large: the small states' groups
 //! written out into dense rows, and `large_state_count` set to `state_count`, so that every
 //! lookup is one load. Everything else (lexer, symbols, fields, actions) is the grammar's own,
-//! so the trees are identical. Built once per grammar per process, on first use, and never freed:
-//! 0.6–9 MB per grammar (Rust 2.6 MB, C++ 8.9 MB).
+//! so the trees are identical. Built per grammar on first use: 0.6–9 MB each (Rust 2.6 MB, C++
+//! 8.9 MB; 18.5 MB for the languages of the cargo registry).
+//!
+//! A copy is used through a [`Grammar`] lease, and freed once a parse phase is over: while a
+//! [`Keep`] is held (an index run's reading and parsing) the copies stay built; when the last
+//! `Keep` drops, they are freed as soon as no lease is out — their memory would otherwise sit
+//! through resolution and the table writes, where a first index peaks (docs/benchmarks.md,
+//! session 34). Without any `Keep` (tests, tools) they live for the process, as before.
 //!
 //! The copy relies on the layout of `struct TSLanguage` in `tree_sitter/parser.h`, which every
 //! grammar crate vendors: its head (up to `small_parse_table_map`) is the same in ABI 14 and 15,
@@ -57,33 +63,155 @@ fn struct_size(abi: u32) -> Option<usize> {
     }
 }
 
-/// The dense copy of `language`, built on first use (keyed by the grammar's address), or
-/// `language` itself if its ABI is not one this module knows.
-pub fn dense(language: Language) -> Language {
-    // (the grammar's address, its dense copy's), for the life of the process.
-    static BUILT: Mutex<Vec<(usize, usize)>> = Mutex::new(Vec::new());
+/// The dense copies built so far, and who may still use them.
+struct Registry {
+    /// (the grammar's address, its dense copy's, the copy's two allocations).
+    built: Vec<(usize, usize, Option<Owned>)>,
+    /// [`Grammar`] leases out.
+    leases: usize,
+    /// [`Keep`]s held.
+    keeps: usize,
+    /// The last `Keep` dropped while leases were out: free the copies with the last lease.
+    release: bool,
+    /// Times the copies were freed.
+    releases: u64,
+}
+
+/// The two allocations of a dense copy (its struct's words and its table), owned here.
+struct Owned {
+    words: *mut [u64],
+    table: *mut [u16],
+}
+
+// SAFETY: the pointers are owned allocations, only read through `Grammar`s and freed under the
+// registry's lock.
+unsafe impl Send for Owned {}
+
+static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
+    built: Vec::new(),
+    leases: 0,
+    keeps: 0,
+    release: false,
+    releases: 0,
+});
+
+fn registry() -> std::sync::MutexGuard<'static, Registry> {
+    REGISTRY.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Registry {
+    /// Free every dense copy if none can be in use and no parse phase wants them kept.
+    fn try_release(&mut self) {
+        if !(self.release && self.keeps == 0 && self.leases == 0) {
+            return;
+        }
+        self.release = false;
+        self.releases += 1;
+        for (_, _, copy) in self.built.drain(..) {
+            if let Some(Owned { words, table }) = copy {
+                // SAFETY: both came from `Box::into_raw` in `build`, and no lease is out, so no
+                // parser or tree holds the copy (a `Language` taken from a `Grammar` does not
+                // outlive it: `Grammar`).
+                unsafe {
+                    drop(Box::from_raw(words));
+                    drop(Box::from_raw(table));
+                }
+            }
+        }
+    }
+}
+
+/// A grammar for parsing: its dense copy while this lease is held (or the generated grammar,
+/// for an ABI this module does not know). Parsers and trees made with it must be dropped
+/// before it.
+pub struct Grammar {
+    language: Language,
+}
+
+impl std::ops::Deref for Grammar {
+    type Target = Language;
+
+    fn deref(&self) -> &Language {
+        &self.language
+    }
+}
+
+impl Drop for Grammar {
+    fn drop(&mut self) {
+        let mut r = registry();
+        r.leases -= 1;
+        r.try_release();
+    }
+}
+
+/// Held through a parse phase: the dense copies built during it stay built until the last
+/// `Keep` drops, then are freed once no [`Grammar`] is out.
+pub struct Keep(());
+
+impl Keep {
+    pub fn new() -> Keep {
+        let mut r = registry();
+        r.keeps += 1;
+        r.release = false;
+        Keep(())
+    }
+}
+
+impl Default for Keep {
+    fn default() -> Self {
+        Keep::new()
+    }
+}
+
+impl Drop for Keep {
+    fn drop(&mut self) {
+        let mut r = registry();
+        r.keeps -= 1;
+        if r.keeps == 0 {
+            r.release = true;
+            r.try_release();
+        }
+    }
+}
+
+/// A lease on the dense copy of `language`, built on first use (keyed by the grammar's
+/// address), or on `language` itself if its ABI is not one this module knows.
+pub fn dense(language: Language) -> Grammar {
     let raw = language.into_raw();
-    let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
-    let copy = match built.iter().find(|(from, _)| *from == raw as usize) {
-        Some(&(_, copy)) => copy as *const tree_sitter::ffi::TSLanguage,
+    let mut r = registry();
+    let copy = match r.built.iter().find(|(from, _, _)| *from == raw as usize) {
+        Some(&(_, copy, _)) => copy as *const tree_sitter::ffi::TSLanguage,
         None => {
             // SAFETY: `raw` is a generated grammar's static `TSLanguage`; `build` reads it by the
             // layout of its own ABI only.
-            let copy = unsafe { build(raw) }.unwrap_or(raw);
-            built.push((raw as usize, copy as usize));
+            let (copy, owned) = match unsafe { build(raw) } {
+                Some(built) => (
+                    built.words as *const tree_sitter::ffi::TSLanguage,
+                    Some(built),
+                ),
+                None => (raw, None),
+            };
+            r.built.push((raw as usize, copy as usize, owned));
             copy
         }
     };
-    // SAFETY: `copy` is the grammar itself or a copy that lives for the rest of the process;
+    r.leases += 1;
+    // SAFETY: `copy` is the grammar itself or a copy that lives while this lease is out;
     // neither is freed by `ts_language_delete` (it frees only WebAssembly grammars).
-    unsafe { Language::from_raw(copy) }
+    Grammar {
+        language: unsafe { Language::from_raw(copy) },
+    }
+}
+
+/// Times the dense copies were freed (for tests).
+#[cfg(test)]
+fn releases() -> u64 {
+    registry().releases
 }
 
 /// # Safety
 /// `raw` must point to a generated grammar's `TSLanguage`.
-unsafe fn build(
-    raw: *const tree_sitter::ffi::TSLanguage,
-) -> Option<*const tree_sitter::ffi::TSLanguage> {
+unsafe fn build(raw: *const tree_sitter::ffi::TSLanguage) -> Option<Owned> {
     let head = unsafe { &*(raw as *const Head) };
     let size = struct_size(head.abi_version)?;
     let symbols = head.symbol_count as usize;
@@ -115,18 +243,19 @@ unsafe fn build(
             }
         }
     }
-    let table: &'static [u16] = Box::leak(table.into_boxed_slice());
+    let table: *mut [u16] = Box::into_raw(table.into_boxed_slice());
     // The struct, copied into 8-byte-aligned memory, with the dense table in place.
     let mut words = vec![0u64; size.div_ceil(8)];
     unsafe {
         std::ptr::copy_nonoverlapping(raw as *const u8, words.as_mut_ptr() as *mut u8, size);
     }
-    let copy = Box::leak(words.into_boxed_slice()).as_mut_ptr() as *mut Head;
+    let words: *mut [u64] = Box::into_raw(words.into_boxed_slice());
+    let copy = words as *mut u64 as *mut Head;
     unsafe {
         (*copy).large_state_count = head.state_count;
-        (*copy).parse_table = table.as_ptr();
+        (*copy).parse_table = table as *const u16;
     }
-    Some(copy as *const tree_sitter::ffi::TSLanguage)
+    Some(Owned { words, table })
 }
 
 #[cfg(test)]
@@ -264,6 +393,31 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A parse phase's copies outlive its `Keep` while a lease is out (the lease still parses),
+    /// and are freed with the last lease; the next use builds them again.
+    #[test]
+    fn copies_are_freed_after_the_parse_phase() {
+        let (lang, sample) = SAMPLES[0];
+        let want = nodes(&parse(&lang.generated_grammar().unwrap(), sample));
+        let before = super::releases();
+        let keep = super::Keep::new();
+        let grammar = lang.grammar().unwrap();
+        drop(keep);
+        assert_eq!(nodes(&parse(&grammar, sample)), want);
+        drop(grammar);
+        // Other tests' parses hold leases for a moment: the copies go with the last of them.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while super::releases() == before {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the copies were not freed"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        let again = lang.grammar().unwrap();
+        assert_eq!(nodes(&parse(&again, sample)), want);
     }
 
     /// The dense grammar parses every sample, every prefix of it (cut at each eleventh byte,
