@@ -2218,15 +2218,14 @@ mod tests {
         assert_eq!(count_lines("\n\n"), 2);
     }
 
-    /// Rows of a file that come back after it was packed (tables out of path order) are
-    /// merged into its analysis, not lost or duplicated as a second file.
+    /// Rows stream in chunks of at most 256 files and at most `STREAM_BYTES` of analyses.
     #[test]
     fn stream_chunks_cut_by_files_and_by_bytes() {
         let small = std::iter::repeat_n(10, 600);
         assert_eq!(stream_chunks(small), vec![0..256, 256..512, 512..600]);
-        let mb = 1 << 20;
+        let b = quarry_analysis::rows::STREAM_BYTES;
         // A file over the budget is a chunk of its own; the bytes budget cuts the rest.
-        let sizes = [mb, 2 * mb, 9 * mb, mb, 3 * mb, 1];
+        let sizes = [b / 4, b / 2, 2 * b + 1, b / 4, 3 * b / 4, 1];
         assert_eq!(
             stream_chunks(sizes.into_iter()),
             vec![0..2, 2..3, 3..5, 5..6]
