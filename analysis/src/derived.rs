@@ -40,6 +40,11 @@ impl Reader<'_> {
         Ok(le32(b, 0))
     }
 
+    pub fn u64(&mut self) -> Result<u64, CorruptIndex> {
+        let b = self.take(8)?;
+        Ok(le64(b, 0))
+    }
+
     pub fn f32(&mut self) -> Result<f32, CorruptIndex> {
         Ok(f32::from_bits(self.u32()?))
     }
@@ -53,6 +58,56 @@ pub fn le32(b: &[u8], at: usize) -> u32 {
 /// The little-endian `u64` at `at` (the caller has checked the bounds).
 pub fn le64(b: &[u8], at: usize) -> u64 {
     u64::from(le32(b, at)) | (u64::from(le32(b, at + 4)) << 32)
+}
+
+/// A map by path in the derived objects' framing (row digests, blob ids): `magic`, `u64`
+/// entries, then per entry, sorted by path (the same map gives the same bytes), `u32` path
+/// length, path, and the entry's own bytes, written by `put`.
+pub fn encode_by_path<V>(
+    magic: &[u8],
+    map: &std::collections::HashMap<String, V>,
+    entry_bytes: usize,
+    mut put: impl FnMut(&mut Vec<u8>, &V),
+) -> Vec<u8> {
+    let mut entries: Vec<_> = map.iter().collect();
+    entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    let mut out = Vec::with_capacity(16 + entries.len() * entry_bytes);
+    out.extend_from_slice(magic);
+    out.extend_from_slice(&(entries.len() as u64).to_le_bytes());
+    for (path, v) in entries {
+        out.extend_from_slice(&(path.len() as u32).to_le_bytes());
+        out.extend_from_slice(path.as_bytes());
+        put(&mut out, v);
+    }
+    out
+}
+
+/// Read [`encode_by_path`]'s framing back, each entry's own bytes by `get`. Another magic,
+/// a short object, a path that is not UTF-8 or trailing bytes are errors naming `what`.
+pub fn decode_by_path<V>(
+    bytes: &[u8],
+    magic: &[u8],
+    what: &'static str,
+    mut get: impl FnMut(&mut Reader<'_>) -> Result<V, CorruptIndex>,
+) -> Result<std::collections::HashMap<String, V>, CorruptIndex> {
+    let mut r = Reader { bytes, at: 0, what };
+    if r.take(magic.len())? != magic {
+        return Err(CorruptIndex(format!("{what}: unknown format")));
+    }
+    let n = r.u64()?;
+    let mut map = std::collections::HashMap::with_capacity(n.min(1 << 24) as usize);
+    for _ in 0..n {
+        let len = r.u32()? as usize;
+        let path = std::str::from_utf8(r.take(len)?)
+            .map_err(|_| CorruptIndex(format!("{what}: a path is not UTF-8")))?
+            .to_string();
+        let v = get(&mut r)?;
+        map.insert(path, v);
+    }
+    if r.at != bytes.len() {
+        return Err(CorruptIndex(format!("{what}: trailing bytes")));
+    }
+    Ok(map)
 }
 
 /// Append `v` as a LEB128 varint.

@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use sha2::{Digest as _, Sha256};
 
 use crate::batch::Cells;
-use crate::derived::{CorruptIndex, Reader};
+use crate::derived::{self, CorruptIndex};
 
 /// A 128-bit digest of one file's rows in one table.
 pub type RowDigest = [u8; 16];
@@ -126,44 +126,18 @@ pub fn path(source_id: &str, (sv, ev): (u64, u64)) -> String {
 
 /// Serialise digests, sorted by path (the same digests give the same bytes).
 pub fn encode(digests: &Digests) -> Vec<u8> {
-    let mut entries: Vec<_> = digests.iter().collect();
-    entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
-    let mut out = Vec::with_capacity(16 + entries.len() * 64);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&(entries.len() as u64).to_le_bytes());
-    for (path, (edges, symbols)) in entries {
-        out.extend_from_slice(&(path.len() as u32).to_le_bytes());
-        out.extend_from_slice(path.as_bytes());
+    derived::encode_by_path(MAGIC, digests, 64, |out, (edges, symbols)| {
         out.extend_from_slice(edges);
         out.extend_from_slice(symbols);
-    }
-    out
+    })
 }
 
 pub fn decode(bytes: &[u8]) -> Result<Digests, CorruptIndex> {
-    let mut r = Reader {
-        bytes,
-        at: 0,
-        what: "row digests",
-    };
-    if r.take(MAGIC.len())? != MAGIC {
-        return Err(CorruptIndex("row digests: unknown format".into()));
-    }
-    let n = u64::from_le_bytes(r.take(8)?.try_into().expect("8 bytes"));
-    let mut digests = Digests::with_capacity(n.min(1 << 24) as usize);
-    for _ in 0..n {
-        let len = u32::from_le_bytes(r.take(4)?.try_into().expect("4 bytes")) as usize;
-        let path = std::str::from_utf8(r.take(len)?)
-            .map_err(|_| CorruptIndex("row digests: a path is not UTF-8".into()))?
-            .to_string();
+    derived::decode_by_path(bytes, MAGIC, "row digests", |r| {
         let edges: RowDigest = r.take(16)?.try_into().expect("16 bytes");
         let symbols: RowDigest = r.take(16)?.try_into().expect("16 bytes");
-        digests.insert(path, (edges, symbols));
-    }
-    if r.at != bytes.len() {
-        return Err(CorruptIndex("row digests: trailing bytes".into()));
-    }
-    Ok(digests)
+        Ok((edges, symbols))
+    })
 }
 
 #[cfg(test)]

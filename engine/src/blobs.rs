@@ -13,7 +13,7 @@ use std::collections::HashMap;
 
 use quarry_storage::Store;
 
-use crate::derived::{CorruptIndex, Reader};
+use crate::derived::CorruptIndex;
 
 const MAGIC: &[u8; 8] = b"QBLOBS01";
 
@@ -25,49 +25,22 @@ pub fn path(source_id: &str, files_version: u64) -> String {
 }
 
 pub fn encode(blobs: &Blobs) -> Vec<u8> {
-    let mut entries: Vec<_> = blobs.iter().collect();
-    entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
-    let mut out = Vec::with_capacity(16 + entries.len() * 100);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&(entries.len() as u64).to_le_bytes());
-    for (path, (id, len)) in entries {
-        out.extend_from_slice(&(path.len() as u32).to_le_bytes());
-        out.extend_from_slice(path.as_bytes());
-        out.push(id.len().min(255) as u8);
-        out.extend_from_slice(&id.as_bytes()[..id.len().min(255)]);
+    crate::derived::encode_by_path(MAGIC, blobs, 100, |out, (id, len)| {
+        let id = &id.as_bytes()[..id.len().min(255)];
+        out.push(id.len() as u8);
+        out.extend_from_slice(id);
         out.extend_from_slice(&len.to_le_bytes());
-    }
-    out
+    })
 }
 
 pub fn decode(bytes: &[u8]) -> Result<Blobs, CorruptIndex> {
-    let mut r = Reader {
-        bytes,
-        at: 0,
-        what: "blob ids",
-    };
-    if r.take(MAGIC.len())? != MAGIC {
-        return Err(CorruptIndex("blob ids: unknown format".into()));
-    }
-    let utf8 = |b: &[u8]| {
-        std::str::from_utf8(b)
-            .map(str::to_string)
-            .map_err(|_| CorruptIndex("blob ids: not UTF-8".into()))
-    };
-    let n = u64::from_le_bytes(r.take(8)?.try_into().expect("8 bytes"));
-    let mut blobs = Blobs::with_capacity(n.min(1 << 24) as usize);
-    for _ in 0..n {
-        let len = u32::from_le_bytes(r.take(4)?.try_into().expect("4 bytes")) as usize;
-        let path = utf8(r.take(len)?)?;
+    crate::derived::decode_by_path(bytes, MAGIC, "blob ids", |r| {
         let id_len = r.take(1)?[0] as usize;
-        let id = utf8(r.take(id_len)?)?;
-        let stored = u64::from_le_bytes(r.take(8)?.try_into().expect("8 bytes"));
-        blobs.insert(path, (id, stored));
-    }
-    if r.at != bytes.len() {
-        return Err(CorruptIndex("blob ids: trailing bytes".into()));
-    }
-    Ok(blobs)
+        let id = std::str::from_utf8(r.take(id_len)?)
+            .map_err(|_| CorruptIndex("blob ids: an id is not UTF-8".into()))?
+            .to_string();
+        Ok((id, r.u64()?))
+    })
 }
 
 pub async fn save(

@@ -59,14 +59,7 @@ impl<T> Cache<T> {
             Some(Loaded::Failed(at)) if at.elapsed() < RETRY_FAILED => return None,
             _ => {}
         }
-        let bytes = match store.get(path).await {
-            Ok(Some(b)) => b,
-            Ok(None) => return None,
-            Err(e) => {
-                tracing::warn!("reading the {what} of {source_id}: {e}");
-                return None;
-            }
-        };
+        let bytes = read(store, source_id, path, what).await?;
         let (x, entry) = match tokio::task::block_in_place(|| parse(bytes)) {
             Ok(x) => {
                 let x = Arc::new(x);
@@ -102,17 +95,22 @@ pub async fn read_parsed<T>(
     (what, fallback): (&str, &str),
     parse: impl FnOnce(&[u8]) -> Result<T, CorruptIndex>,
 ) -> Option<T> {
-    let bytes = match store.get(path).await {
-        Ok(Some(b)) => b,
-        Ok(None) => return None,
-        Err(e) => {
-            tracing::warn!("reading the {what} of {source_id}: {e}");
-            return None;
-        }
-    };
+    let bytes = read(store, source_id, path, what).await?;
     tokio::task::block_in_place(|| parse(&bytes))
         .map_err(|e| tracing::warn!("{source_id}: {e}; {fallback}"))
         .ok()
+}
+
+/// The object at `path` of `source_id`; `None` when it does not exist, or (warned about,
+/// naming `what` it is) cannot be read.
+async fn read(store: &Store, source_id: &str, path: &str, what: &str) -> Option<Vec<u8>> {
+    match store.get(path).await {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            tracing::warn!("reading the {what} of {source_id}: {e}");
+            None
+        }
+    }
 }
 
 /// The first `n` bytes of the object at `path` (fewer if it is shorter; `None` if it does not

@@ -65,13 +65,13 @@ fn struct_size(abi: u32) -> Option<usize> {
 
 /// The dense copies built so far, and who may still use them.
 struct Registry {
-    /// (the grammar's address, its dense copy's, the copy's two allocations).
-    built: Vec<(usize, usize, Option<Owned>)>,
+    /// (the grammar's address, its dense copy: `None` when the grammar is used as it is).
+    built: Vec<(usize, Option<Owned>)>,
     /// [`Grammar`] leases out.
     leases: usize,
     /// [`Keep`]s held.
     keeps: usize,
-    /// The last `Keep` dropped while leases were out: free the copies with the last lease.
+    /// The last `Keep` dropped: free the copies once no lease is out.
     release: bool,
     /// Times the copies were freed.
     releases: u64,
@@ -107,7 +107,7 @@ impl Registry {
         }
         self.release = false;
         self.releases += 1;
-        for (_, _, copy) in self.built.drain(..) {
+        for (_, copy) in self.built.drain(..) {
             if let Some(Owned { words, table }) = copy {
                 // SAFETY: both came from `Box::into_raw` in `build`, and no lease is out, so no
                 // parser or tree holds the copy (a `Language` taken from a `Grammar` does not
@@ -179,22 +179,20 @@ impl Drop for Keep {
 pub fn dense(language: Language) -> Grammar {
     let raw = language.into_raw();
     let mut r = registry();
-    let copy = match r.built.iter().find(|(from, _, _)| *from == raw as usize) {
-        Some(&(_, copy, _)) => copy as *const tree_sitter::ffi::TSLanguage,
+    let at = match r.built.iter().position(|(from, _)| *from == raw as usize) {
+        Some(at) => at,
         None => {
             // SAFETY: `raw` is a generated grammar's static `TSLanguage`; `build` reads it by the
             // layout of its own ABI only.
-            let (copy, owned) = match unsafe { build(raw) } {
-                Some(built) => (
-                    built.words as *const tree_sitter::ffi::TSLanguage,
-                    Some(built),
-                ),
-                None => (raw, None),
-            };
-            r.built.push((raw as usize, copy as usize, owned));
-            copy
+            let owned = unsafe { build(raw) };
+            r.built.push((raw as usize, owned));
+            r.built.len() - 1
         }
     };
+    let copy = r.built[at]
+        .1
+        .as_ref()
+        .map_or(raw, |o| o.words as *const tree_sitter::ffi::TSLanguage);
     r.leases += 1;
     // SAFETY: `copy` is the grammar itself or a copy that lives while this lease is out;
     // neither is freed by `ts_language_delete` (it frees only WebAssembly grammars).
