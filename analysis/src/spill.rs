@@ -24,11 +24,15 @@ use crate::derived::put_varint;
 /// lists held are live through the parse (trigrams) or the search phase, and the last run's
 /// while the runs are merged (the trigram index's beside the `edges` write); at 8 MiB rather
 /// than 32 each phase's live heap on the registry copy is ~30 MB lower, for ~4× as many runs
-/// to merge, read 256 KiB ahead each (docs/benchmarks.md, session 25).
+/// to merge, read [`READ_AHEAD`] ahead each (docs/benchmarks.md, session 25). The trigram
+/// builder counts 8 bytes a posting (its pending entries, session 35): ~1 M postings a run,
+/// ~30 runs for the registry copy's 273 MB.
 pub const SPILL_AT: usize = 8 << 20;
 
-/// Bytes read ahead from each run while merging.
-const READ_AHEAD: usize = 256 << 10;
+/// Bytes read ahead from each run while merging: the runs are in a local scratch file, and a
+/// first index of the registry copy merges ~30 trigram runs beside the `edges` write, where
+/// 256 KiB each (up to twice that as a buffer refills) was ~7 MB of that phase's peak.
+const READ_AHEAD: usize = 64 << 10;
 
 /// One key's merged posting list.
 pub struct Merged<'a> {
@@ -205,7 +209,7 @@ fn corrupt() -> io::Error {
 }
 
 /// A varint (LEB128, as `put_varint` writes) at the start of `b`: (value, bytes).
-fn read_varint(b: &[u8]) -> Option<(u32, usize)> {
+pub(crate) fn read_varint(b: &[u8]) -> Option<(u32, usize)> {
     let mut v = 0u64;
     for (i, &byte) in b.iter().enumerate().take(10) {
         v |= u64::from(byte & 0x7f) << (7 * i);

@@ -159,12 +159,59 @@ pub struct Builder {
     /// Bytes of frames already handed on (where `texts` starts in the contents object).
     texts_base: u64,
     spans: Vec<(u64, u32, u32)>,
+    /// Postings added since the last run, one `u64` each ([`pending_entry`]), in the order
+    /// they came (documents ascending); sorted, they are the run's lists in trigram order.
+    /// Eight bytes a posting where a list per trigram in a hash map held ~5× that (varints in
+    /// vectors with spare capacity, the map's table): that map was the largest part of a
+    /// first index's peak (docs/benchmarks.md, session 35).
+    pending: Vec<u64>,
+    /// The first document of `pending` (its entries hold documents relative to it).
+    pending_base: u32,
     /// Where posting lists go once they pass `spill_at` bytes ([`crate::spill`]); without it
     /// they stay in memory until the end.
     spill: Option<crate::spill::Spill>,
     spill_at: usize,
     /// Bytes of posting lists held in memory.
     held: usize,
+    /// Documents a run of pending postings may span, when not all of [`PENDING_DOC_BITS`]
+    /// (tests: the runs' ends).
+    run_docs: Option<u32>,
+}
+
+/// Bits of a pending entry for its document (relative to [`Builder::pending_base`]).
+const PENDING_DOC_BITS: u32 = 24;
+
+/// A pending posting: trigram (24 bits), document relative to the run's first (24 bits),
+/// then the position and next-byte masks — so sorting entries orders them by trigram, then
+/// document, as the lists are.
+fn pending_entry(g: u32, doc: u32, m: Masks) -> u64 {
+    (u64::from(g) << 40) | (u64::from(doc) << 16) | (u64::from(m.at) << 8) | u64::from(m.next)
+}
+
+/// Sorted pending entries, one posting list per trigram: (trigram, its list — the first
+/// document absolute, then deltas — and its last document).
+fn pending_lists(
+    sorted: &[u64],
+    base: u32,
+    mut each: impl FnMut(u32, &[u8], u32) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let mut data = Vec::new();
+    let mut i = 0;
+    while i < sorted.len() {
+        let g = (sorted[i] >> 40) as u32;
+        data.clear();
+        let mut last = 0;
+        while let Some(&e) = sorted.get(i).filter(|&&e| (e >> 40) as u32 == g) {
+            let doc = base + ((e >> 16) as u32 & ((1 << PENDING_DOC_BITS) - 1));
+            let delta = if data.is_empty() { doc } else { doc - last };
+            put_varint(&mut data, delta);
+            data.extend_from_slice(&[(e >> 8) as u8, e as u8]);
+            last = doc;
+            i += 1;
+        }
+        each(g, &data, last)?;
+    }
+    Ok(())
 }
 
 impl Builder {
@@ -181,17 +228,77 @@ impl Builder {
     }
 
     fn spill_if_over(&mut self) -> std::io::Result<()> {
-        match &mut self.spill {
-            Some(spill) if self.held > self.spill_at => {
-                let mut lists: Vec<(u32, Posting)> = self.postings.drain().collect();
-                lists.sort_unstable_by_key(|(g, _)| *g);
-                write_run(spill, &lists)?;
-                self.postings = FxHashMap::default();
-                self.held = 0;
-                Ok(())
-            }
-            _ => Ok(()),
+        if self.spill.is_some() && self.held > self.spill_at {
+            self.write_run()?;
         }
+        Ok(())
+    }
+
+    /// Write what is held as one run (there is a spill).
+    fn write_run(&mut self) -> std::io::Result<()> {
+        if self.spill.is_none() {
+            return Ok(());
+        }
+        if !self.postings.is_empty() {
+            // Lists of an index being updated, held (no spill at first): the pending
+            // postings go on after them.
+            self.fold_pending();
+        }
+        let Some(spill) = &mut self.spill else {
+            return Ok(());
+        };
+        if !self.postings.is_empty() {
+            let mut lists: Vec<(u32, Posting)> = self.postings.drain().collect();
+            lists.sort_unstable_by_key(|(g, _)| *g);
+            // Keys big-endian, so byte order is trigram order.
+            let mut run = spill.begin_run();
+            for (g, p) in &lists {
+                run.push(&g.to_be_bytes(), p.last, 0, &p.data)?;
+            }
+            run.finish()?;
+            self.postings = FxHashMap::default();
+        } else if !self.pending.is_empty() {
+            self.pending.sort_unstable();
+            let mut run = spill.begin_run();
+            pending_lists(&self.pending, self.pending_base, |g, data, last| {
+                run.push(&g.to_be_bytes(), last, 0, data)
+            })?;
+            run.finish()?;
+            // Its capacity is kept for the next run's (the budget's, once filled).
+            self.pending.clear();
+        }
+        self.held = 0;
+        Ok(())
+    }
+
+    /// Move the pending postings into the lists held per trigram (no spill, or lists held).
+    fn fold_pending(&mut self) {
+        self.pending.sort_unstable();
+        let pending = std::mem::take(&mut self.pending);
+        let postings = &mut self.postings;
+        // Appending to vectors cannot fail.
+        let _ = pending_lists(&pending, self.pending_base, |g, data, last| {
+            match postings.get_mut(&g) {
+                Some(p) => {
+                    // `data` starts with its first document, absolute: rebase it.
+                    let (first, n) = crate::spill::read_varint(data)
+                        .unwrap_or_else(|| unreachable!("a list starts with a varint"));
+                    put_varint(&mut p.data, first - p.last);
+                    p.data.extend_from_slice(&data[n..]);
+                    p.last = last;
+                }
+                None => {
+                    postings.insert(
+                        g,
+                        Posting {
+                            last,
+                            data: data.to_vec(),
+                        },
+                    );
+                }
+            }
+            Ok(())
+        });
     }
 
     /// Add a batch of (path, content); trigrams are found and contents compressed in parallel.
@@ -216,24 +323,28 @@ impl Builder {
                 u32::try_from(content.len()).map_err(|_| too_big())?,
             ));
             self.texts.extend_from_slice(&frame);
-            for (g, m) in grams {
-                match self.postings.get_mut(&g) {
-                    Some(p) => {
-                        let before = p.data.len();
-                        put_varint(&mut p.data, doc - p.last);
-                        p.data.extend_from_slice(&[m.at, m.next]);
-                        p.last = doc;
-                        self.held += p.data.len() - before;
-                    }
-                    None => {
-                        let mut data = Vec::new();
-                        put_varint(&mut data, doc);
-                        data.extend_from_slice(&[m.at, m.next]);
-                        self.held += data.len() + std::mem::size_of::<(u32, Posting)>();
-                        self.postings.insert(g, Posting { last: doc, data });
+            let size = grams.len() * std::mem::size_of::<u64>();
+            if !self.pending.is_empty() {
+                // Relative document numbers must fit their bits; and when spilling, a run
+                // ends before the file that would take what is held past the budget, so
+                // `pending` stays within it (one file's postings aside).
+                let full =
+                    doc - self.pending_base >= self.run_docs.unwrap_or(1 << PENDING_DOC_BITS);
+                let over = self.spill.is_some() && self.held + size > self.spill_at;
+                if full || over {
+                    match self.spill {
+                        Some(_) => self.write_run()?,
+                        None => self.fold_pending(),
                     }
                 }
             }
+            if self.pending.is_empty() {
+                self.pending_base = doc;
+            }
+            let rel = doc - self.pending_base;
+            self.pending
+                .extend(grams.iter().map(|&(g, m)| pending_entry(g, rel, m)));
+            self.held += size;
         }
         self.spill_if_over()
     }
@@ -442,6 +553,13 @@ impl Builder {
     ) -> std::io::Result<()> {
         self.drain_texts(texts)?;
         Seen::release();
+        if self.spill.as_ref().is_some_and(|s| !s.is_empty()) {
+            // The rest becomes the last run.
+            self.write_run()?;
+            self.pending = Vec::new();
+        } else {
+            self.fold_pending();
+        }
         let mut sorted: Vec<(u32, Posting)> = self.postings.into_iter().collect();
         sorted.sort_unstable_by_key(|(g, _)| *g);
         let out = grams;
@@ -457,11 +575,10 @@ impl Builder {
             out.write_all(&len.to_le_bytes())?;
         }
         if let Some(mut spill) = self.spill.take().filter(|s| !s.is_empty()) {
-            // Lists were spilled: the rest become the last run, then the runs are merged;
+            // Lists were spilled (the rest too, as the last run, above): the runs are merged;
             // the merged lists go to the scratch file after the runs (the directory, which
             // precedes them in the index, is known only once they are all merged).
-            write_run(&mut spill, &sorted)?;
-            drop(sorted);
+            debug_assert!(sorted.is_empty());
             let start = spill.end();
             let mut dir: Vec<(u32, u32, u32)> = Vec::new();
             let mut merged = std::io::BufWriter::with_capacity(1 << 20, spill.file().try_clone()?);
@@ -506,16 +623,6 @@ impl Builder {
         let _ = self.finish_to(&mut grams, &mut texts);
         (grams, texts)
     }
-}
-
-/// Posting lists sorted by trigram, as one spilled run (keys big-endian, so byte order is
-/// trigram order).
-fn write_run(spill: &mut crate::spill::Spill, sorted: &[(u32, Posting)]) -> std::io::Result<()> {
-    let mut run = spill.begin_run();
-    for (g, p) in sorted {
-        run.push(&g.to_be_bytes(), p.last, 0, &p.data)?;
-    }
-    run.finish()
 }
 
 /// A loaded index.
@@ -1082,18 +1189,20 @@ mod tests {
             .chunks(7)
             .map(|c| c.iter().map(|(p, t)| (p.as_str(), t.as_bytes())).collect())
             .collect();
-        let build = |spill: Option<usize>| {
+        let build_with = |spill: Option<usize>, run_docs: Option<u32>| {
             let mut b = Builder::new();
             if let Some(at) = spill {
                 b.spill_to(tempfile::tempfile().unwrap()).unwrap();
                 b.spill_at = at;
             }
+            b.run_docs = run_docs;
             for batch in &batches {
                 b.add_batch(batch).unwrap();
             }
             let spilled = b.spill.as_ref().is_some_and(|s| !s.is_empty());
             (b.finish(), spilled)
         };
+        let build = |spill: Option<usize>| build_with(spill, None);
         let (memory, spilled) = build(None);
         assert!(!spilled);
         // Spilling after every batch, and after some.
@@ -1104,6 +1213,14 @@ mod tests {
                 spilled_build == memory,
                 "spilling at {at} bytes changed the index"
             );
+        }
+        // Pending postings that reach the documents a run may span end a run there (mid-batch,
+        // the batches being of 7), spilled or folded into the lists held.
+        for run_docs in [1, 3, 10] {
+            let (spilled_build, spilled) = build_with(Some(usize::MAX), Some(run_docs));
+            assert!(spilled, "runs of {run_docs} documents should have spilled");
+            assert!(spilled_build == memory, "runs of {run_docs} documents");
+            assert!(build_with(None, Some(run_docs)).0 == memory);
         }
         // An update that starts over budget spills its kept lists first.
         let (grams, texts) = memory;
