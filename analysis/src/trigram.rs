@@ -65,13 +65,23 @@ struct Masks {
 /// pair of leading bytes, made when a file first has a trigram there: source text touches a
 /// few thousand of the 65 536 pairs (~5 MB), where one flat table of the whole space was
 /// 32 MB per thread — allocated zeroed, but written out in full whenever the allocator
-/// reused memory, which for a small repository was most of an index run's peak.
+/// reused memory, which for a small repository was most of an index run's peak. Blocks
+/// accumulate over the files a thread sees (~18 000, 9 MB a thread, over the registry copy:
+/// rare pairs of bytes, non-ASCII text); past [`KEEP_BLOCKS`] those the last file did not
+/// use are freed.
 struct Seen {
     /// Indexed by a trigram's two leading bytes: a fixed-size array, so that index needs no
     /// bounds check.
     blocks: Box<[Option<Box<[u16; 256]>>; GRAM_SPACE >> 8]>,
+    /// How many of `blocks` are made.
+    made: usize,
     grams: Vec<u32>,
 }
+
+/// Blocks a thread's [`Seen`] keeps between files (2 MiB): a source file's trigrams start
+/// with ~500 distinct pairs of bytes (~1 800 at the 99th percentile, in a sample of the
+/// registry copy), and the pairs common in source text are made once and kept.
+const KEEP_BLOCKS: usize = 4096;
 
 /// Per byte, the entry bits it sets as the byte after a trigram: [`next_bit`] in the high byte.
 const NEXT_BITS: [u16; 256] = {
@@ -91,6 +101,7 @@ impl Seen {
             blocks: blocks
                 .try_into()
                 .unwrap_or_else(|_| unreachable!("the slice has GRAM_SPACE >> 8 entries")),
+            made: 0,
             grams: Vec::new(),
         }
     }
@@ -107,7 +118,13 @@ impl Seen {
                 continue;
             }
             let next = content.get(i + 1).map_or(0, |&n| NEXT_BITS[n as usize]);
-            let block = self.blocks[(g >> 8) as usize].get_or_insert_with(|| Box::new([0; 256]));
+            let block = match &mut self.blocks[(g >> 8) as usize] {
+                Some(block) => block,
+                slot => {
+                    self.made += 1;
+                    slot.insert(Box::new([0; 256]))
+                }
+            };
             let m = &mut block[(g & 0xff) as usize];
             if *m == 0 {
                 self.grams.push(g);
@@ -116,7 +133,8 @@ impl Seen {
             *m |= (1 << ((i - 2) & 7)) | next;
         }
         let blocks = &mut self.blocks;
-        self.grams
+        let found = self
+            .grams
             .iter()
             .map(|&g| {
                 let m = blocks[(g >> 8) as usize]
@@ -125,7 +143,26 @@ impl Seen {
                 let [at, next] = m.to_le_bytes();
                 (g, Masks { at, next })
             })
-            .collect()
+            .collect();
+        if self.made > KEEP_BLOCKS {
+            self.free_unused();
+        }
+        found
+    }
+
+    /// Free the blocks (all zero again) that the last file's trigrams did not start in.
+    fn free_unused(&mut self) {
+        let mut used = vec![0u64; (GRAM_SPACE >> 8) / 64];
+        for &g in &self.grams {
+            let pair = (g >> 8) as usize;
+            used[pair / 64] |= 1 << (pair % 64);
+        }
+        for (pair, block) in self.blocks.iter_mut().enumerate() {
+            if block.is_some() && used[pair / 64] & (1 << (pair % 64)) == 0 {
+                *block = None;
+                self.made -= 1;
+            }
+        }
     }
 
     /// This thread's table (rayon's `map_init` would make one per split).
@@ -535,6 +572,19 @@ impl Builder {
         Ok(b)
     }
 
+    /// Every file is added: free the per-thread tables and, when lists were spilled, write
+    /// the rest as the last run — what is then held is documents, and the merge is all that
+    /// is left of [`Self::finish_to`] (which seals first; a caller finishing later seals
+    /// early, to free that memory meanwhile).
+    pub fn seal(&mut self) -> std::io::Result<()> {
+        Seen::release();
+        if self.spill.as_ref().is_some_and(|s| !s.is_empty()) {
+            self.write_run()?;
+            self.pending = Vec::new();
+        }
+        Ok(())
+    }
+
     /// Hand the frames made so far to `sink` (the contents object, in order), so they are
     /// not held until the end.
     pub fn drain_texts(&mut self, sink: &mut impl std::io::Write) -> std::io::Result<()> {
@@ -552,14 +602,9 @@ impl Builder {
         texts: &mut impl std::io::Write,
     ) -> std::io::Result<()> {
         self.drain_texts(texts)?;
-        Seen::release();
-        if self.spill.as_ref().is_some_and(|s| !s.is_empty()) {
-            // The rest becomes the last run.
-            self.write_run()?;
-            self.pending = Vec::new();
-        } else {
-            self.fold_pending();
-        }
+        self.seal()?;
+        // Unspilled, the lists are all held.
+        self.fold_pending();
         let mut sorted: Vec<(u32, Posting)> = self.postings.into_iter().collect();
         sorted.sort_unstable_by_key(|(g, _)| *g);
         let out = grams;
@@ -1294,6 +1339,22 @@ mod tests {
         assert_eq!(TrigramIndex::load(b.finish().0).unwrap().paths().len(), 0);
         // A contents object that does not hold the frames is an error, not a panic.
         assert!(Builder::from_index(&ix, &fresh.1[..10], |_| true, &mut Vec::new(), None).is_err());
+    }
+
+    #[test]
+    fn seen_frees_blocks_past_its_budget_and_still_finds_every_trigram() {
+        let mut seen = Seen::new();
+        let mut freed = false;
+        // Each file's trigrams start with ~513 pairs of bytes, 256 of them new.
+        for lead in 0..=255u8 {
+            let content: Vec<u8> = (0..=255u8).flat_map(|b| [lead, b, b'x']).collect();
+            let before = seen.made;
+            let found = seen.distinct(&content);
+            freed |= seen.made < before;
+            assert_eq!(found, Seen::new().distinct(&content), "file {lead}");
+            assert!(seen.made <= KEEP_BLOCKS + 513, "{} blocks kept", seen.made);
+        }
+        assert!(freed, "blocks past the budget should have been freed");
     }
 
     #[test]

@@ -221,19 +221,21 @@ impl InlineTrigrams {
 
     /// The builder on a thread of its own, fed one chunk at a time (the sender; none queued:
     /// each send waits for the builder to take the chunk); when the sender is dropped it
-    /// finishes the index into scratch files. On the file stream's thread, each chunk's serial
-    /// part (its posting lists, its frames written) left one core idle while the next chunk
-    /// waited to be read and parsed. `None` when no thread could be started (the index is then
-    /// built from the table).
+    /// finishes the index into scratch files, once the [`TrigramGate`] is dropped too. On the
+    /// file stream's thread, each chunk's serial part (its posting lists, its frames written)
+    /// left one core idle while the next chunk waited to be read and parsed. `None` when no
+    /// thread could be started (the index is then built from the table).
     fn spawn(
         store: &quarry_storage::Store,
     ) -> Option<(
         std::sync::mpsc::SyncSender<Vec<(String, Vec<u8>)>>,
         std::thread::JoinHandle<FinishedTrigrams>,
+        TrigramGate,
     )> {
         let mut inline = Self::start(store);
         let store = store.clone();
         let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<(String, Vec<u8>)>>(0);
+        let (gate, opened) = std::sync::mpsc::channel::<()>();
         let handle = std::thread::Builder::new()
             .name("quarry-trigrams".into())
             .spawn(move || {
@@ -244,6 +246,10 @@ impl InlineTrigrams {
                         .collect();
                     inline.add(&files);
                 }
+                // What is left to finish is the merge; nothing is ever sent to the gate, so
+                // this returns when it is dropped.
+                inline.seal();
+                let _ = opened.recv();
                 match inline {
                     InlineTrigrams::Building { builder, texts } => {
                         finish_trigram_files(&store, builder, texts).map_err(|e| e.to_string())
@@ -252,7 +258,15 @@ impl InlineTrigrams {
                 }
             })
             .ok()?;
-        Some((tx, handle))
+        Some((tx, handle, TrigramGate(Mutex::new(Some(gate)))))
+    }
+
+    fn seal(&mut self) {
+        if let InlineTrigrams::Building { builder, .. } = self
+            && let Err(e) = builder.seal()
+        {
+            *self = InlineTrigrams::Failed(e.to_string());
+        }
     }
 
     fn add(&mut self, files: &[(&str, &[u8])]) {
@@ -262,6 +276,21 @@ impl InlineTrigrams {
                 .and_then(|()| builder.drain_texts(texts))
         {
             *self = InlineTrigrams::Failed(e.to_string());
+        }
+    }
+}
+
+/// Holds a first index's trigram builder back from finishing (merging its posting lists,
+/// ~2 s of one core and ~10 MB of read buffers and directory on the registry copy) until it is
+/// dropped or [`Self::open`]ed: the `edges` write, where a first index peaks, opens it once
+/// the edges are written, so the merge runs beside the `symbols` write instead
+/// (docs/benchmarks.md, session 35).
+struct TrigramGate(Mutex<Option<std::sync::mpsc::Sender<()>>>);
+
+impl TrigramGate {
+    fn open(&self) {
+        if let Ok(mut gate) = self.0.lock() {
+            gate.take();
         }
     }
 }
@@ -624,9 +653,12 @@ pub async fn index_repository(
     let frames = frame_file(catalog.store());
     // A first index writes every file's row in listing order: the trigram index is built
     // from the same stream (an update keeps its in-place path below).
-    let (trigram_feed, mut trigram_thread) = match pinned {
-        None => InlineTrigrams::spawn(catalog.store()).unzip(),
-        Some(_) => (None, None),
+    let (trigram_feed, mut trigram_thread, trigram_gate) = match pinned
+        .is_none()
+        .then(|| InlineTrigrams::spawn(catalog.store()))
+    {
+        Some(Some((feed, thread, gate))) => (Some(feed), Some(thread), Some(gate)),
+        _ => (None, None, None),
     };
     let stream = FileStream {
         frames: frames.clone(),
@@ -830,6 +862,7 @@ pub async fn index_repository(
                 chunks: &chunks,
                 progress: progress.as_ref(),
                 files_version,
+                trigram_gate: trigram_gate.as_ref(),
             };
             // After a small change, only the rows of the files whose rows differ are
             // rewritten (needs the published rows' digests).
@@ -898,6 +931,10 @@ pub async fn index_repository(
         }
     }
     if let Some(thread) = finishing_trigrams {
+        // Opened by the `edges` write; this is for any run that did not reach it.
+        if let Some(gate) = &trigram_gate {
+            gate.open();
+        }
         let built = match tokio::task::block_in_place(|| thread.join()) {
             Ok(Ok((grams, texts))) => {
                 trigram::save_files(store, &source.id, files_version, grams, texts)
@@ -1922,6 +1959,8 @@ struct RowsCx<'a> {
     chunks: &'a [std::ops::Range<usize>],
     progress: &'a dyn Progress,
     files_version: u64,
+    /// A first index's trigram builder, waiting to finish ([`TrigramGate`]).
+    trigram_gate: Option<&'a TrigramGate>,
 }
 
 impl<'a> std::ops::Deref for RowsCx<'a> {
@@ -1973,6 +2012,9 @@ fn write_rows(
     };
     failpoint("edges_written");
     resolver.release_candidates();
+    if let Some(gate) = cx.trigram_gate {
+        gate.open();
+    }
     cx.progress
         .phase("writing symbols", Some(resolver.len() as u64));
     let counts = counts
