@@ -356,7 +356,7 @@ async fn index_cmd(catalog: &Catalog, org: &str, args: &IndexArgs) -> Result<()>
     };
     let progress = Arc::new(CliProgress::new());
     let result = index::index_repository(catalog, &args.path, &opts, progress.clone()).await;
-    progress.finish();
+    progress.finish(result.is_ok());
     let report = result.with_context(|| format!("cannot index '{}'", args.path))?;
     let s = &report.stats;
     let secs = report.elapsed.as_secs_f64().max(1e-3);

@@ -48,13 +48,15 @@ impl CliProgress {
         }
     }
 
-    /// Clear the bar before printing the summary.
-    pub fn finish(&self) {
+    /// Clear the bar before printing the summary or the error; without a terminal, log the
+    /// end of the run: `done`, or `stopped` when it failed (its error follows).
+    pub fn finish(&self, succeeded: bool) {
         match &self.bar {
             Some(bar) => bar.finish_and_clear(),
             None => {
                 if let (Ok(s), Some(line)) = (self.state.lock(), memory_line()) {
-                    eprintln!("[{:>6.1}s] done{line}", s.started.elapsed().as_secs_f64());
+                    let how = if succeeded { "done" } else { "stopped" };
+                    eprintln!("[{:>6.1}s] {how}{line}", s.started.elapsed().as_secs_f64());
                 }
             }
         }
