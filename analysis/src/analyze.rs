@@ -335,6 +335,12 @@ pub fn analyze(lang: Lang, src: &str) -> FileAnalysis {
     analyze_within_budget(lang, src).unwrap_or_default()
 }
 
+/// Free what the threads that parsed keep for the next file (each rayon worker's arena chunk,
+/// up to 2 MiB): call once a repository's files are parsed. Waits for every worker to take it.
+pub fn release_parse_memory() {
+    rayon::broadcast(|_| arena::release());
+}
+
 /// Analyse a file, giving the parse up when tree-sitter's memory for it passes
 /// [`PARSE_MEMORY_BUDGET`] (scaled by size). Languages without a grammar yield an empty
 /// analysis.

@@ -694,6 +694,7 @@ pub async fn index_repository(
         }
     };
     drop(parsing);
+    tokio::task::block_in_place(quarry_analysis::analyze::release_parse_memory);
     let commit = resolved.commit.clone();
     drop(resolved);
     // A git source's blob ids beside the files version they describe (also when the files did

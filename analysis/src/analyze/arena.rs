@@ -206,6 +206,29 @@ impl Arena {
     }
 }
 
+/// Free the chunk this thread's arena keeps between files (up to [`KEEP`]) unless a scope is
+/// open: once a repository's files are parsed it would otherwise sit, on every thread that
+/// parsed, through the rest of an index run or a server's life ([`super::release_parse_memory`]).
+pub fn release() {
+    with_arena(|a| {
+        if !a.active {
+            a.reset();
+            for (start, len) in a.chunks.drain(..) {
+                // SAFETY: allocated by `bump` with this layout; no scope is open, so nothing
+                // in it is in use.
+                unsafe {
+                    std::alloc::dealloc(
+                        start,
+                        std::alloc::Layout::from_size_align_unchecked(len, ALIGN),
+                    )
+                };
+            }
+            a.held = 0;
+            (a.next, a.end) = (ptr::null_mut(), ptr::null_mut());
+        }
+    });
+}
+
 impl Drop for Arena {
     /// A thread's end: its chunks (and any large block left) go back.
     fn drop(&mut self) {
@@ -400,6 +423,27 @@ mod tests {
         unsafe { std::slice::from_raw_parts(p.cast::<u8>(), n) }
             .iter()
             .all(|&b| b == byte)
+    }
+
+    #[test]
+    fn release_frees_the_kept_chunk_but_not_inside_a_scope() {
+        let scope = Scope::enter();
+        unsafe { fill(ts_malloc(1000), 1000, 3) };
+        // Inside a scope nothing is released.
+        release();
+        assert_eq!(held().0, 1);
+        drop(scope);
+        assert_eq!(held().0, 1, "one chunk is kept between files");
+        release();
+        assert_eq!(held(), (0, 0, 0));
+        // The next scope makes a chunk again.
+        let scope = Scope::enter();
+        let p = unsafe { ts_malloc(100) };
+        fill(p, 100, 4);
+        assert!(all(p, 100, 4));
+        assert_eq!(held().0, 1);
+        drop(scope);
+        release();
     }
 
     #[test]
