@@ -273,9 +273,6 @@ impl Builder {
 
     /// Write what is held as one run (there is a spill).
     fn write_run(&mut self) -> std::io::Result<()> {
-        if self.spill.is_none() {
-            return Ok(());
-        }
         if !self.postings.is_empty() {
             // Lists of an index being updated, held (no spill at first): the pending
             // postings go on after them.

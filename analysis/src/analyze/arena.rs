@@ -212,30 +212,18 @@ impl Arena {
 pub fn release() {
     with_arena(|a| {
         if !a.active {
-            a.reset();
-            for (start, len) in a.chunks.drain(..) {
-                // SAFETY: allocated by `bump` with this layout; no scope is open, so nothing
-                // in it is in use.
-                unsafe {
-                    std::alloc::dealloc(
-                        start,
-                        std::alloc::Layout::from_size_align_unchecked(len, ALIGN),
-                    )
-                };
-            }
-            a.held = 0;
-            (a.next, a.end) = (ptr::null_mut(), ptr::null_mut());
+            a.free_all();
         }
     });
 }
 
-impl Drop for Arena {
-    /// A thread's end: its chunks (and any large block left) go back.
-    fn drop(&mut self) {
+impl Arena {
+    /// Give every chunk and large block back (no scope is open).
+    fn free_all(&mut self) {
         self.reset();
         for (start, len) in self.chunks.drain(..) {
-            // SAFETY: allocated by `bump` with this layout; no scope is open on a thread
-            // that is ending.
+            // SAFETY: allocated by `bump` with this layout; with no scope open, nothing in it
+            // is in use.
             unsafe {
                 std::alloc::dealloc(
                     start,
@@ -243,6 +231,16 @@ impl Drop for Arena {
                 )
             };
         }
+        self.held = 0;
+        (self.next, self.end) = (ptr::null_mut(), ptr::null_mut());
+    }
+}
+
+impl Drop for Arena {
+    /// A thread's end (no scope is open on a thread that is ending): its chunks and any large
+    /// block left go back.
+    fn drop(&mut self) {
+        self.free_all();
     }
 }
 
