@@ -1105,7 +1105,7 @@ async fn build_trigrams(
     version: u64,
 ) -> Result<()> {
     use futures::TryStreamExt;
-    let ds = tables::open_table(store, source_id, "files", version).await?;
+    let ds = tables::open_table_for_pass(store, source_id, "files", version).await?;
     let lance_err = |e: lance::Error| EngineError::Storage(StorageError::lance("files", e));
     let mut scan = tables::bulk_scan(&ds);
     scan.project(&["path", "content"]).map_err(lance_err)?;
@@ -1371,7 +1371,7 @@ async fn build_search(
 
     // Per path: identifier, language, lines, bytes (small: no contents).
     let mut meta: HashMap<String, (String, String, i64, i64)> = HashMap::new();
-    let ds = tables::open_table(store, id, "files", files_version).await?;
+    let ds = tables::open_table_for_pass(store, id, "files", files_version).await?;
     let mut scan = tables::bulk_scan(&ds);
     scan.project(&["path", "identifier", "language", "lines", "bytes"])
         .map_err(lance_err("files"))?;
@@ -1513,7 +1513,7 @@ async fn scan_definitions(
         |t: &'static str| move |e: lance::Error| EngineError::Storage(StorageError::lance(t, e));
     let mut pending: Vec<(String, Vec<search::SymbolInput>)> = Vec::new();
     let mut pending_bytes: i64 = 0;
-    let ds = tables::open_table(store, id, "symbols", symbols_version).await?;
+    let ds = tables::open_table_for_pass(store, id, "symbols", symbols_version).await?;
     let mut scan = tables::bulk_scan(&ds);
     // `identifier` and `summary` are not read but made again, as `symbol_batch` made them:
     // the identifier from the source's prefix (fixed when it was registered), path and
@@ -1815,7 +1815,7 @@ async fn load_previous(catalog: &Catalog, source: &DataSource) -> Result<Previou
         return Ok(Previous::default());
     };
     let store = catalog.store();
-    let files = tables::open_table(store, &source.id, "files", snap.files).await?;
+    let files = tables::open_table_for_pass(store, &source.id, "files", snap.files).await?;
     let mut prev = Previous {
         files: HashMap::new(),
         reusable: snap.symbols.is_some()
@@ -1856,10 +1856,10 @@ async fn load_previous_analyses(
     // its symbols and its edges are both read, and only the files in between are held as
     // structs. Files updated in place (`update_rows`) come after, out of order; their rows
     // are merged all the same (`Loader::take`).
-    let symbols = tables::open_table(store, &source.id, "symbols", sv).await?;
+    let symbols = tables::open_table_for_pass(store, &source.id, "symbols", sv).await?;
     let mut symbol_batches =
         tables::scan_stream(&symbols, "symbols", Loader::SYMBOL_COLUMNS).await?;
-    let edges = tables::open_table(store, &source.id, "edges", ev).await?;
+    let edges = tables::open_table_for_pass(store, &source.id, "edges", ev).await?;
     let mut edge_batches = tables::scan_stream(&edges, "edges", Loader::EDGE_COLUMNS).await?;
     let mut edge_batch: Option<(RecordBatch, usize)> = None;
     loop {

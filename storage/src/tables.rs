@@ -76,17 +76,42 @@ fn lance_session() -> Arc<lance::session::Session> {
                     * 1024
                     * 1024
             };
-            let registry = lance::io::ObjectStoreRegistry::default();
-            for scheme in ["s3", "s3a"] {
-                registry.insert(scheme, Arc::new(crate::s3::LanceS3));
-            }
-            Arc::new(lance::session::Session::new(
+            new_session(
                 mb("QUARRY_INDEX_CACHE_MB", 1024),
                 mb("QUARRY_METADATA_CACHE_MB", 256),
-                Arc::new(registry),
-            ))
+            )
         })
         .clone()
+}
+
+/// Metadata cache of [`pass_session`]: room for the manifests and file footers a pass opens,
+/// not for the pages' initialisation data.
+const PASS_METADATA_CACHE_BYTES: usize = 4 << 20;
+
+/// The session of the tables indexing reads once, from end to end, and does not read again
+/// ([`open_table_for_pass`]). Scanning a column, Lance initialises each of its pages (a
+/// dictionary, a row index of variable-width values) and keeps that in the session's metadata
+/// cache for the next read of the same file. A server reads a published table again and
+/// again; a re-index reads the previous version once: kept in the process's session, the
+/// registry copy's `symbols` and `edges` left ~30 MB cached through the rest of a small
+/// change's re-index, at its peak (docs/benchmarks.md, session 36).
+fn pass_session() -> Arc<lance::session::Session> {
+    static SESSION: std::sync::OnceLock<Arc<lance::session::Session>> = std::sync::OnceLock::new();
+    SESSION
+        .get_or_init(|| new_session(0, PASS_METADATA_CACHE_BYTES))
+        .clone()
+}
+
+fn new_session(index_cache: usize, metadata_cache: usize) -> Arc<lance::session::Session> {
+    let registry = lance::io::ObjectStoreRegistry::default();
+    for scheme in ["s3", "s3a"] {
+        registry.insert(scheme, Arc::new(crate::s3::LanceS3));
+    }
+    Arc::new(lance::session::Session::new(
+        index_cache,
+        metadata_cache,
+        Arc::new(registry),
+    ))
 }
 
 /// Opened datasets by (URL, version). A pinned version never changes, so an entry can never
@@ -129,6 +154,23 @@ pub async fn open_table(
     }
     open.insert(key, ds.clone());
     Ok(ds)
+}
+
+/// Open a table at a pinned version for one pass of indexing (its whole-table scans, an
+/// in-place update): through [`pass_session`], and not kept among the open tables, so what
+/// Lance caches of it is dropped with the pass.
+pub async fn open_table_for_pass(
+    store: &Store,
+    source_id: &str,
+    table: &str,
+    version: u64,
+) -> Result<Dataset> {
+    DatasetBuilder::from_uri(table_url(store, source_id, table).as_str())
+        .with_version(version)
+        .with_session(pass_session())
+        .load()
+        .await
+        .map_err(|e| StorageError::lance(table, e))
 }
 
 /// Read the given columns of a table (all rows).
@@ -206,8 +248,7 @@ pub async fn checkout_for_update(
     table: &str,
     version: u64,
 ) -> Result<Dataset> {
-    let ds = open_table(store, source_id, table, version).await?;
-    let mut ds = Arc::unwrap_or_clone(ds);
+    let mut ds = open_table_for_pass(store, source_id, table, version).await?;
     let latest = ds
         .latest_version_id()
         .await
@@ -226,7 +267,13 @@ pub async fn append_reader(
     table: &str,
     reader: Box<dyn arrow_array::RecordBatchReader + Send>,
 ) -> Result<u64> {
-    ds.append(reader, Some(write_params(WriteMode::Append)))
+    // In the dataset's own session (a pass's, from `checkout_for_update`), which the new
+    // version keeps.
+    let params = WriteParams {
+        session: Some(ds.session()),
+        ..write_params(WriteMode::Append)
+    };
+    ds.append(reader, Some(params))
         .await
         .map_err(|e| StorageError::lance(table, e))?;
     Ok(ds.version().version)
