@@ -531,8 +531,33 @@ impl Builder {
         sink: Option<std::fs::File>,
         spill: Option<std::fs::File>,
     ) -> std::io::Result<Self> {
+        Self::from_index_reading(
+            ix,
+            |r| Ok(ix.held_postings(r)?.to_vec()),
+            (records.len() as u64, |r| Ok(slice_of(records, r)?.to_vec())),
+            keep,
+            sink,
+            spill,
+        )
+    }
+
+    /// [`Self::from_index`] without the published index's posting lists or records in memory:
+    /// `ix` may be its head alone ([`SearchIndex::load_head`]); `postings` reads a range of
+    /// its posting lists (offsets from their start), and `records` (the `.units` object's
+    /// length, and a reader of its ranges) the records frames, a slice of each at a time.
+    pub fn from_index_reading(
+        ix: &SearchIndex,
+        postings: impl FnMut(std::ops::Range<u64>) -> std::io::Result<Vec<u8>>,
+        records: (
+            u64,
+            impl FnMut(std::ops::Range<u64>) -> std::io::Result<Vec<u8>>,
+        ),
+        keep: impl Fn(&str) -> bool,
+        sink: Option<std::fs::File>,
+        spill: Option<std::fs::File>,
+    ) -> std::io::Result<Self> {
         Ok(Self::merging_into(Merger::from_index(
-            ix, records, keep, sink, spill,
+            ix, postings, records, keep, sink, spill,
         )?))
     }
 
@@ -795,7 +820,11 @@ impl Merger {
     /// Frames whose units all stay are copied; one that loses some is re-framed with the rest.
     fn from_index(
         ix: &SearchIndex,
-        records: &[u8],
+        mut postings: impl FnMut(std::ops::Range<u64>) -> std::io::Result<Vec<u8>>,
+        (records_len, read_records): (
+            u64,
+            impl FnMut(std::ops::Range<u64>) -> std::io::Result<Vec<u8>>,
+        ),
         keep: impl Fn(&str) -> bool,
         sink: Option<std::fs::File>,
         spill: Option<std::fs::File>,
@@ -821,6 +850,12 @@ impl Merger {
             m.lengths[usize::from(info.is_file)] += u64::from(info.len);
             m.counts[usize::from(info.is_file)] += 1;
         }
+        // Frames lie in order in the records object: read a window of it at a time.
+        let mut records = Window {
+            read: read_records,
+            at: 0,
+            bytes: Vec::new(),
+        };
         for (f, &(offset, len, first)) in ix.frames.iter().enumerate() {
             let end = ix
                 .frames
@@ -831,10 +866,11 @@ impl Merger {
             if kept == 0 {
                 continue;
             }
-            let z = usize::try_from(offset)
-                .ok()
-                .and_then(|at| records.get(at..at.checked_add(len as usize)?))
+            let z = offset
+                .checked_add(u64::from(len))
+                .filter(|&end| end <= records_len)
                 .ok_or_else(|| bad(format!("records frame {f} is out of bounds")))?;
+            let z = records.get(offset..z, records_len)?;
             let new_first = unit_to[units.clone().find(|&u| unit_to[u] != u32::MAX).unwrap_or(0)];
             if kept == units.len() {
                 m.push_frame(z, new_first)?;
@@ -855,11 +891,15 @@ impl Merger {
             let z = m.compress(&json)?;
             m.push_frame(&z, new_first)?;
         }
-        // Term `i`'s list with the kept units renumbered.
-        let renumbered = |i: usize| {
+        drop(records);
+        // Term `i`'s list with the kept units renumbered, from `span`: the posting lists from
+        // byte `at` of them on.
+        let renumbered = |(span, at): (&[u8], u64), i: usize| {
             let mut p = Posting::default();
+            let (off, len) = ix.posting_span(i);
+            let off = (off - at) as usize;
             decode(
-                ix.posting_bytes(i),
+                &span[off..off + len as usize],
                 ix.units.len() as u32,
                 |u, tf2, name| {
                     let new = unit_to[u as usize];
@@ -879,13 +919,16 @@ impl Merger {
             // The index's terms are sorted by text, as a run is: renumbered a slice at a time,
             // the kept lists go straight into the first run (holding them all, beside the old
             // index and records, was most of a small change's peak).
+            // Each slice's lists are read together (they lie together, in term order).
             let spill =
                 crate::spill::Spill::with_first_run(file, ix.terms, 1 << 14, |terms, run| {
+                    let (at, end) = ix.postings_of(terms.clone());
+                    let span = read_exactly(&mut postings, at..end)?;
                     let lists: Vec<Posting> = terms
                         .clone()
                         .into_par_iter()
                         .with_min_len(1024)
-                        .map(renumbered)
+                        .map(|i| renumbered((&span, at), i))
                         .collect();
                     for (i, p) in terms.zip(lists) {
                         if p.df > 0 {
@@ -898,16 +941,19 @@ impl Merger {
             m.spill_at = SPILL_AT;
             return Ok(m);
         }
+        let (at, end) = ix.postings_of(0..ix.terms);
+        let span = read_exactly(&mut postings, at..end)?;
         let terms: Vec<(String, Posting)> = (0..ix.terms)
             .into_par_iter()
             .with_min_len(1024)
             .map(|i| {
                 (
                     String::from_utf8_lossy(ix.text(i)).into_owned(),
-                    renumbered(i),
+                    renumbered((&span, at), i),
                 )
             })
             .collect();
+        drop(span);
         m.postings.reserve(terms.len());
         for (text, p) in terms {
             // Terms whose units are all gone stay in the dictionary with df 0 until written.
@@ -1036,6 +1082,99 @@ impl Merger {
 }
 
 /// Decode (unit, tf × 2, in name) postings; stops at the first malformed entry.
+/// The head of the serialised index of `size` bytes whose ranges `read` reads
+/// ([`SearchIndex::load_head`]): a prefix, then as much more as [`SearchIndex::head_len`]
+/// asks for (at least 1 MiB more at a time), never its posting lists but for the end of the
+/// last read.
+pub fn load_head(
+    mut read: impl FnMut(std::ops::Range<u64>) -> std::io::Result<Vec<u8>>,
+    size: u64,
+) -> std::io::Result<SearchIndex> {
+    const STEP: u64 = 1 << 20;
+    let mut head = read_exactly(&mut read, 0..size.min(STEP))?;
+    loop {
+        let have = head.len() as u64;
+        let (end, known) = match SearchIndex::head_len(&head).map_err(std::io::Error::other)? {
+            Ok(n) => (n as u64, true),
+            Err(more) => ((more as u64).max(have + STEP).min(size), false),
+        };
+        if end > size || (!known && end <= have) {
+            return Err(std::io::Error::other(CorruptIndex(
+                "search index: its head runs past its end".into(),
+            )));
+        }
+        if end > have {
+            head.extend(read_exactly(&mut read, have..end)?);
+        }
+        if known {
+            head.truncate(end as usize);
+            return SearchIndex::load_head(head, size).map_err(std::io::Error::other);
+        }
+    }
+}
+
+/// `bytes[r]`, or an error naming the range when it is not all there.
+fn slice_of(bytes: &[u8], r: std::ops::Range<u64>) -> std::io::Result<&[u8]> {
+    usize::try_from(r.start)
+        .ok()
+        .zip(usize::try_from(r.end).ok())
+        .and_then(|(start, end)| bytes.get(start..end))
+        .ok_or_else(|| {
+            std::io::Error::other(CorruptIndex(format!(
+                "search index: bytes {}..{} are out of bounds",
+                r.start, r.end
+            )))
+        })
+}
+
+/// `read(r)`, checked to be all of `r`.
+fn read_exactly(
+    read: &mut impl FnMut(std::ops::Range<u64>) -> std::io::Result<Vec<u8>>,
+    r: std::ops::Range<u64>,
+) -> std::io::Result<Vec<u8>> {
+    let bytes = if r.is_empty() {
+        Vec::new()
+    } else {
+        read(r.clone())?
+    };
+    if bytes.len() as u64 != r.end - r.start {
+        return Err(std::io::Error::other(CorruptIndex(format!(
+            "search index: read {} bytes for {}..{}",
+            bytes.len(),
+            r.start,
+            r.end
+        ))));
+    }
+    Ok(bytes)
+}
+
+/// An object read front to back a window at a time (a published index's records frames).
+struct Window<R> {
+    read: R,
+    /// Where `bytes` start in the object.
+    at: u64,
+    bytes: Vec<u8>,
+}
+
+impl<R: FnMut(std::ops::Range<u64>) -> std::io::Result<Vec<u8>>> Window<R> {
+    /// Bytes read at a time, at least.
+    const READ: u64 = 8 << 20;
+
+    /// `r` of the object (in bounds: the caller checked), read with what follows it when it is
+    /// not in the window.
+    fn get(&mut self, r: std::ops::Range<u64>, len: u64) -> std::io::Result<&[u8]> {
+        let held = self.at..self.at + self.bytes.len() as u64;
+        if r.start < held.start || r.end > held.end {
+            let end = r.end.max(r.start.saturating_add(Self::READ)).min(len);
+            self.bytes = Vec::new();
+            self.bytes = read_exactly(&mut self.read, r.start..end)?;
+            self.at = r.start;
+        }
+        let from = (r.start - self.at) as usize;
+        Ok(&self.bytes[from..from + (r.end - r.start) as usize])
+    }
+}
+
 fn decode(data: &[u8], units: u32, mut f: impl FnMut(u32, u32, bool)) {
     let mut at = 0;
     let mut next = || -> Option<u32> {
@@ -1088,6 +1227,73 @@ const DIR_ENTRY: usize = 20;
 impl SearchIndex {
     /// Read a serialised index, checking its structure (never panics on bad bytes).
     pub fn load(bytes: Vec<u8>) -> Result<SearchIndex, CorruptIndex> {
+        let size = bytes.len() as u64;
+        Self::parse(bytes, size)
+    }
+
+    /// The head of a serialised index of `size` bytes — everything before its posting lists
+    /// (`head`: [`Self::head_len`] bytes from its start) — checked as [`Self::load`] checks, to
+    /// renumber a published index's lists read a slice at a time
+    /// ([`Builder::from_index_reading`]). Searching it finds nothing: it holds no lists.
+    pub fn load_head(head: Vec<u8>, size: u64) -> Result<SearchIndex, CorruptIndex> {
+        let len = head.len();
+        let ix = Self::parse(head, size)?;
+        if ix.postings != len {
+            return Err(CorruptIndex(
+                "search index: its head is not where it says".into(),
+            ));
+        }
+        Ok(ix)
+    }
+
+    /// How long the head of the serialised index starting with `prefix` is (where its posting
+    /// lists start): `Ok(Ok(n))` once the prefix says, else `Ok(Err(n))`, a longer prefix to
+    /// read first (the head is at least `n` bytes). Counts are not checked here but by
+    /// [`Self::load_head`].
+    pub fn head_len(prefix: &[u8]) -> Result<Result<usize, usize>, CorruptIndex> {
+        const FIXED: usize = 24;
+        let bad = || CorruptIndex("search index: its head's length overflows".into());
+        let u32_at = |at: usize| prefix.get(at..at + 4).map(|b| le32(b, 0) as usize);
+        if prefix.len() < FIXED {
+            return Ok(Err(FIXED));
+        }
+        if prefix[..8] != MAGIC[..] {
+            return Err(CorruptIndex(
+                "search index: not a search index (bad magic)".into(),
+            ));
+        }
+        let (n_units, n_files) = (le32(prefix, 8) as usize, le32(prefix, 12) as usize);
+        let mut at = FIXED;
+        for _ in 0..n_files {
+            let Some(len) = u32_at(at) else {
+                return Ok(Err(at + 4));
+            };
+            at = at.checked_add(4 + len).ok_or_else(bad)?;
+        }
+        // Then: units, frames (counted), terms' directory (counted), texts (measured).
+        let steps: [(usize, usize); 3] = [(n_units, 14), (0, 16), (0, DIR_ENTRY)];
+        let mut count_next = None;
+        for (i, (n, size)) in steps.into_iter().enumerate() {
+            let n = if i == 0 { n } else { count_next.unwrap_or(0) };
+            at = n
+                .checked_mul(size)
+                .and_then(|b| at.checked_add(b))
+                .ok_or_else(bad)?;
+            let Some(next) = u32_at(at) else {
+                return Ok(Err(at + 4));
+            };
+            count_next = Some(next);
+            at += 4;
+        }
+        // `count_next` is now the texts' length.
+        Ok(Ok(at
+            .checked_add(count_next.unwrap_or(0))
+            .ok_or_else(bad)?))
+    }
+
+    /// Parse an index whose first `bytes` are given, of `size` bytes in all: all of it, or
+    /// its head alone.
+    fn parse(bytes: Vec<u8>, size: u64) -> Result<SearchIndex, CorruptIndex> {
         let bad = |what: &str| CorruptIndex(format!("search index: {what}"));
         let mut r = Reader {
             bytes: &bytes,
@@ -1152,7 +1358,10 @@ impl SearchIndex {
         let texts = r.at;
         r.take(text_len)?;
         let postings = r.at;
-        let blob = bytes.len() - postings;
+        let blob = usize::try_from(size)
+            .ok()
+            .and_then(|size| size.checked_sub(postings))
+            .ok_or_else(|| bad("shorter than its head"))?;
         let mut prev: Option<&[u8]> = None;
         for i in 0..terms {
             let e = dir + i * DIR_ENTRY;
@@ -1231,10 +1440,41 @@ impl SearchIndex {
         le32(&self.bytes, self.dir + i * DIR_ENTRY + 4)
     }
 
+    /// Where the posting lists start in the serialised index (the length of its head).
+    pub fn postings_at(&self) -> u64 {
+        self.postings as u64
+    }
+
+    /// Term `i`'s list: none in an index loaded without its lists ([`Self::load_head`]).
     fn posting_bytes(&self, i: usize) -> &[u8] {
+        let (off, len) = self.posting_span(i);
+        let off = self.postings + off as usize;
+        self.bytes.get(off..off + len as usize).unwrap_or(&[])
+    }
+
+    /// Where term `i`'s list is among the posting lists: (offset, length).
+    fn posting_span(&self, i: usize) -> (u64, u64) {
         let e = self.dir + i * DIR_ENTRY;
-        let off = self.postings + le64(&self.bytes, e + 8) as usize;
-        &self.bytes[off..off + le32(&self.bytes, e + 16) as usize]
+        (
+            le64(&self.bytes, e + 8),
+            u64::from(le32(&self.bytes, e + 16)),
+        )
+    }
+
+    /// The range of the posting lists that holds the lists of `terms` (they lie together,
+    /// written in term order); `(0, 0)` for none.
+    fn postings_of(&self, terms: std::ops::Range<usize>) -> (u64, u64) {
+        let (start, end) = terms
+            .map(|i| self.posting_span(i))
+            .fold((u64::MAX, 0), |(start, end), (off, len)| {
+                (start.min(off), end.max(off + len))
+            });
+        if start >= end { (0, 0) } else { (start, end) }
+    }
+
+    /// A range of the posting lists held in memory (a loaded index's).
+    fn held_postings(&self, r: std::ops::Range<u64>) -> std::io::Result<&[u8]> {
+        slice_of(&self.bytes[self.postings..], r)
     }
 
     /// Document frequency of the exact term `term` (0 if absent).
@@ -1766,7 +2006,10 @@ mod tests {
         let keep = |p: &str| p != "m4.py";
         let update = |streamed: bool, spill_at: Option<usize>| {
             let file = streamed.then(|| tempfile::tempfile().unwrap());
-            let mut m = Merger::from_index(&ix, &memory.1, keep, None, file).unwrap();
+            let postings = |r| Ok(ix.held_postings(r)?.to_vec());
+            let records = |r| Ok(slice_of(&memory.1, r)?.to_vec());
+            let records = (memory.1.len() as u64, records);
+            let mut m = Merger::from_index(&ix, postings, records, keep, None, file).unwrap();
             if streamed {
                 assert!(m.postings.is_empty() && m.spill.as_ref().is_some_and(|s| !s.is_empty()));
             }
@@ -1857,6 +2100,91 @@ mod tests {
         );
         // Records that do not hold the frames are an error, not a panic.
         assert!(Builder::from_index(&ix, &records[..10], |p| p != "m0.py", None, None).is_err());
+
+        // The same update from the published index's head alone, its lists and records read
+        // a range at a time (as `quarry index` reads them from the store), with and without
+        // the kept lists streamed into a first run: the same index, byte for byte.
+        let published = ix.bytes.clone();
+        let head_len = SearchIndex::head_len(&published).unwrap().unwrap();
+        let head = SearchIndex::load_head(published[..head_len].to_vec(), published.len() as u64);
+        let head = head.unwrap();
+        assert!(head.posting_bytes(0).is_empty(), "a head holds no lists");
+        for streamed in [false, true] {
+            let reads = std::cell::Cell::new(0);
+            let postings = |r: std::ops::Range<u64>| {
+                reads.set(reads.get() + 1);
+                Ok(published[head_len + r.start as usize..head_len + r.end as usize].to_vec())
+            };
+            let read_records = |r: std::ops::Range<u64>| {
+                reads.set(reads.get() + 1);
+                Ok(records[r.start as usize..r.end as usize].to_vec())
+            };
+            let spill = streamed.then(|| tempfile::tempfile().unwrap());
+            let mut b = Builder::from_index_reading(
+                &head,
+                postings,
+                (records.len() as u64, read_records),
+                keep,
+                Some(tempfile::tempfile().unwrap()),
+                spill,
+            )
+            .unwrap();
+            // The lists in one read (one slice of terms), the records in one window.
+            assert_eq!(reads.get(), 2);
+            b.add_files(&[module(5, "socket"), module(12, "socket")])
+                .unwrap();
+            let (index, units) = b.finish_spooled(tempfile::tempfile().unwrap()).unwrap();
+            assert!(read_whole(index) == a.bytes && read_whole(units) == units2);
+        }
+    }
+
+    /// A head's length is known from a prefix of an index, read longer as it asks; any prefix
+    /// shorter than the head asks for more, and a truncated or foreign head is an error.
+    #[test]
+    fn a_search_index_head_is_read_from_a_growing_prefix() {
+        let files: Vec<FileInput> = (0..5)
+            .map(|i| {
+                let name = format!("handler_{i}");
+                let mut s = sym(&name, "function", (1, 2));
+                s.identifier = format!("r::h{i}.py::{name}");
+                file(
+                    &format!("h{i}.py"),
+                    &format!("def {name}():\n    pass\n"),
+                    vec![s],
+                )
+            })
+            .collect();
+        let mut b = Builder::new();
+        b.add_files(&files).unwrap();
+        let bytes = b.finish().unwrap().0;
+        let full = SearchIndex::load(bytes.clone()).unwrap();
+        let head = full.postings;
+        assert!(head < bytes.len());
+        for cut in 0..=bytes.len() {
+            match SearchIndex::head_len(&bytes[..cut]).unwrap() {
+                Ok(n) => assert!(n == head && cut >= full.texts, "{cut}"),
+                Err(more) => assert!(more > cut && more <= full.texts, "{cut}: {more}"),
+            }
+        }
+        // Read as `quarry index` reads it: a prefix, then as much more as it asks.
+        let mut prefix = bytes[..3].to_vec();
+        let n = loop {
+            match SearchIndex::head_len(&prefix).unwrap() {
+                Ok(n) => break n,
+                Err(more) => prefix = bytes[..more].to_vec(),
+            }
+        };
+        let ix = SearchIndex::load_head(bytes[..n].to_vec(), bytes.len() as u64).unwrap();
+        assert_eq!(
+            (ix.files.clone(), ix.terms),
+            (full.files.clone(), full.terms)
+        );
+        // A head shorter than it says, one of a shorter object, or not an index: errors.
+        assert!(SearchIndex::load_head(bytes[..n - 1].to_vec(), bytes.len() as u64).is_err());
+        assert!(SearchIndex::load_head(bytes[..n].to_vec(), n as u64 - 1).is_err());
+        let mut foreign = bytes.clone();
+        foreign[0] ^= 1;
+        assert!(SearchIndex::head_len(&foreign).is_err());
     }
 
     /// A spooled object's bytes.

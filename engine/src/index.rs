@@ -1222,6 +1222,22 @@ fn unspool(w: std::io::BufWriter<std::fs::File>) -> std::result::Result<std::fs:
 /// the rows of `old` whose path is still `present` and not `changed`, then the `changed` rows
 /// (as [`update_files`] leaves the table). `false` when the published index cannot be read
 /// (missing, or an older format): the caller builds from the table instead.
+/// A reader of ranges of the store's object at `path`, for code that runs in `block_in_place`
+/// (the published derived indexes an update reads a slice at a time).
+fn range_reader<'s>(
+    store: &'s quarry_storage::Store,
+    path: &str,
+) -> impl FnMut(std::ops::Range<u64>) -> std::io::Result<Vec<u8>> + use<'s> {
+    let path = path.to_string();
+    move |r: std::ops::Range<u64>| {
+        let got = tokio::runtime::Handle::current().block_on(store.get_ranges(&path, &[r]));
+        match got {
+            Ok(mut parts) => Ok(parts.pop().map(Vec::from).unwrap_or_default()),
+            Err(e) => Err(std::io::Error::other(e.to_string())),
+        }
+    }
+}
+
 async fn update_trigrams(
     store: &quarry_storage::Store,
     source_id: &str,
@@ -1244,16 +1260,7 @@ async fn update_trigrams(
         return false;
     };
     let grams_path = trigram::grams_path(source_id, old);
-    let reader = |path: &str| {
-        let path = path.to_string();
-        move |r: std::ops::Range<u64>| {
-            let got = tokio::runtime::Handle::current().block_on(store.get_ranges(&path, &[r]));
-            match got {
-                Ok(mut parts) => Ok(parts.pop().map(Vec::from).unwrap_or_default()),
-                Err(e) => Err(std::io::Error::other(e.to_string())),
-            }
-        }
-    };
+    let reader = |path: &str| range_reader(store, path);
     let built = tokio::task::block_in_place(|| {
         let rewritten: HashSet<&str> = changed.iter().map(|(p, _)| p.as_str()).collect();
         let keep = |p: &str| present.contains(p) && !rewritten.contains(p);
@@ -1344,19 +1351,40 @@ async fn build_search(
         None => search::Builder::spooled(spool()?, spool()?)
             .map_err(|e| EngineError::Internal(format!("building the search index: {e}")))?,
         Some(b) => {
-            let read = |path: String| async move {
-                store.get(&path).await?.ok_or_else(|| {
-                    EngineError::Internal(format!("the previous search index ({path}) is missing"))
-                })
+            // Neither object is read whole: the index's head (its units and terms), then its
+            // posting lists a slice of terms at a time, and the records a window at a time.
+            let size = |path: String| async move {
+                store
+                    .size(&path)
+                    .await?
+                    .map(|n| (path.clone(), n))
+                    .ok_or_else(|| {
+                        EngineError::Internal(format!(
+                            "the previous search index ({path}) is missing"
+                        ))
+                    })
             };
-            let index = read(search::index_path(id, b.old)).await?;
-            let records = read(search::units_path(id, b.old)).await?;
+            let (index, index_len) = size(search::index_path(id, b.old)).await?;
+            let (records, records_len) = size(search::units_path(id, b.old)).await?;
             let (sink, spill) = (spool()?, spool()?);
             tokio::task::block_in_place(|| {
-                let old = search::SearchIndex::load(index).map_err(|e| e.to_string())?;
+                let old = search::load_head(range_reader(store, &index), index_len)
+                    .map_err(|e| format!("{index}: {e}"))?;
+                // The posting lists start where the head ends.
+                let head = old.postings_at();
+                let mut read = range_reader(store, &index);
+                let postings = move |r: std::ops::Range<u64>| read(head + r.start..head + r.end);
                 let keep = |p: &str| b.present.contains(p) && !b.changed.contains(p);
-                search::Builder::from_index(&old, &records, keep, Some(sink), Some(spill))
-                    .map_err(|e| e.to_string())
+                let records = (records_len, range_reader(store, &records));
+                search::Builder::from_index_reading(
+                    &old,
+                    postings,
+                    records,
+                    keep,
+                    Some(sink),
+                    Some(spill),
+                )
+                .map_err(|e| e.to_string())
             })
             .map_err(EngineError::Internal)?
         }
