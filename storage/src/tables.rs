@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use arrow_array::{RecordBatch, RecordBatchIterator};
 use arrow_schema::SchemaRef;
-use futures::TryStreamExt;
+use futures::{StreamExt, TryStreamExt};
 use lance::Dataset;
 use lance::dataset::builder::DatasetBuilder;
 use lance::dataset::{WriteMode, WriteParams};
@@ -214,6 +214,41 @@ pub async fn scan_stream(
         .await
         .map_err(|e| StorageError::lance(table, e))?;
     Ok(stream.map_err(move |e| StorageError::lance(table, e)))
+}
+
+/// Like [`scan_stream`], but as successive scans of `rows` rows each (Lance's limit and
+/// offset, which it pushes down to the file reader as a range of rows). A scan initialises
+/// every page of its columns that its rows touch before its first batch, and holds that to
+/// its end: for the whole of `symbols` and `edges` that was ~60 MB of the registry copy's
+/// small-change re-index (dictionaries, the row indexes of variable-width values); a range
+/// of rows holds only its own pages' (docs/benchmarks.md, session 36).
+pub async fn scan_stream_ranged(
+    ds: &Dataset,
+    table: &'static str,
+    columns: &[&str],
+    rows: u64,
+) -> Result<futures::stream::BoxStream<'static, Result<RecordBatch>>> {
+    let lance = move |e| StorageError::lance(table, e);
+    let total = ds.count_rows(None).await.map_err(lance)? as u64;
+    let rows = rows.max(1);
+    let ds = ds.clone();
+    let columns: Vec<String> = columns.iter().map(|c| c.to_string()).collect();
+    let starts = (0..total).step_by(usize::try_from(rows).unwrap_or(usize::MAX));
+    Ok(futures::stream::iter(starts)
+        .then(move |start| {
+            let ds = ds.clone();
+            let columns = columns.clone();
+            async move {
+                let mut scan = bulk_scan(&ds);
+                scan.project(&columns).map_err(lance)?;
+                let (limit, offset) = (i64::try_from(rows), i64::try_from(start));
+                scan.limit(limit.ok(), offset.ok()).map_err(lance)?;
+                let stream = scan.try_into_stream().await.map_err(lance)?;
+                Ok::<_, StorageError>(stream.map_err(lance))
+            }
+        })
+        .try_flatten()
+        .boxed())
 }
 
 /// Like [`write_table`], but consumes a (possibly lazy) reader, so a large table streams to
