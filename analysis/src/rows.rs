@@ -196,22 +196,83 @@ pub fn symbol_rows<'b>(
 
 pub fn tally(counts: &Mutex<Vec<[u32; 3]>>, rows: &[resolve::EdgeRow]) -> Result<()> {
     let mut counts = counts.lock().map_err(|_| RowsError("poisoned".into()))?;
-    let mut bump = |n: Option<usize>, slot: usize| {
-        if let Some(c) = n.and_then(|n| counts.get_mut(n)) {
+    tally_each(rows, |n, slot| {
+        if let Some(c) = counts.get_mut(n) {
             c[slot] += 1;
         }
-    };
+    });
+    Ok(())
+}
+
+/// What each edge row adds to its symbols' counts: `bump(symbol number, slot)` per count —
+/// slot 0 incoming calls, 1 outgoing calls, 2 incoming references.
+fn tally_each(rows: &[resolve::EdgeRow], mut bump: impl FnMut(usize, usize)) {
     for e in rows {
         match e.kind {
             EdgeKind::Calls => {
-                bump(e.source_number, 1);
-                bump(e.target_number, 0);
+                if let Some(n) = e.source_number {
+                    bump(n, 1);
+                }
+                if let Some(n) = e.target_number {
+                    bump(n, 0);
+                }
             }
-            EdgeKind::References => bump(e.target_number, 2),
+            EdgeKind::References => {
+                if let Some(n) = e.target_number {
+                    bump(n, 2);
+                }
+            }
             _ => {}
         }
     }
-    Ok(())
+}
+
+/// Every file's rows made and digested, without building a batch or holding a chunk: what
+/// an in-place update compares with the published digests. Per file, in parallel: its
+/// analysis unpacked, its edges resolved, digested and tallied (into shared atomic counts),
+/// its symbol rows digested without their counts. Returns each file's (edges digest, symbols
+/// digest without counts), the counts per symbol number, and the number of edge rows;
+/// `advance` is called once per file.
+pub fn digest_every_file(
+    cx: &Files<'_>,
+    resolver: &resolve::Resolver<'_>,
+    advance: impl Fn() + Sync,
+) -> Result<(Vec<(RowDigest, RowDigest)>, Vec<[u32; 3]>, u64)> {
+    use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+    let counts: Vec<[AtomicU32; 3]> = (0..resolver.symbol_count())
+        .map(|_| Default::default())
+        .collect();
+    let n_edges = AtomicU64::new(0);
+    let digests = (0..cx.analysed.len())
+        .into_par_iter()
+        .map_init(
+            || (digest::Hasher::default(), String::new()),
+            |(h, summary), fi| {
+                let a = cx.unpack_file(fi)?;
+                let path = &cx.analysed[fi].0;
+                let edges = resolver.edges(fi, &a);
+                if edges.iter().any(|e| e.source_path != path) {
+                    return Err(RowsError(format!("edges of {path} name another file")));
+                }
+                tally_each(&edges, |n, slot| {
+                    if let Some(c) = counts.get(n) {
+                        c[slot].fetch_add(1, Relaxed);
+                    }
+                });
+                n_edges.fetch_add(edges.len() as u64, Relaxed);
+                let edges = edge_digest(h, cx.ids, path, &edges);
+                let symbols = resolver.symbols(fi, &a);
+                let symbols = symbol_partial_digest(h, cx.ids, path, &symbols, summary);
+                advance();
+                Ok((edges, symbols))
+            },
+        )
+        .collect::<Result<Vec<_>>>()?;
+    let counts = counts
+        .into_iter()
+        .map(|c| c.map(AtomicU32::into_inner))
+        .collect();
+    Ok((digests, counts, n_edges.into_inner()))
 }
 
 pub fn symbol_batch(
@@ -389,28 +450,6 @@ impl Cells for BeforeCounts<'_> {
     fn bool(&mut self, i: usize, v: bool) {
         self.0.bool(i, v);
     }
-}
-
-/// Each file's partial symbol digest ([`symbol_partial_digest`]) for a chunk of files whose
-/// analyses are `unpacked`.
-pub fn symbol_partial_digests(
-    cx: &Files<'_>,
-    resolver: &resolve::Resolver<'_>,
-    range: std::ops::Range<usize>,
-    unpacked: &[FileAnalysis],
-) -> Vec<(usize, RowDigest)> {
-    range
-        .into_par_iter()
-        .zip(unpacked.par_iter())
-        .map_init(
-            || (digest::Hasher::default(), String::new()),
-            |(h, summary), (fi, a)| {
-                let rows = resolver.symbols(fi, a);
-                let path = &cx.analysed[fi].0;
-                (fi, symbol_partial_digest(h, cx.ids, path, &rows, summary))
-            },
-        )
-        .collect()
 }
 
 #[cfg(test)]

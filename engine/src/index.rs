@@ -2123,30 +2123,17 @@ async fn update_rows(
         .map(String::as_str)
         .filter(|p| !present.contains(p))
         .collect();
-    // Edges: every file's rows digested (and tallied for the symbols' counts).
-    let counts: Mutex<Vec<[u32; 3]>> = Mutex::new(vec![[0; 3]; resolver.symbol_count()]);
-    let mut n_edges = 0;
-    // Symbols: each file's rows digested without their counts while its analysis is unpacked
-    // here; the counts are added below, once every edge is tallied.
-    let mut partial = vec![[0; 16]; files];
-    tokio::task::block_in_place(|| -> Result<()> {
-        let resolver = &*resolver;
-        for range in cx.chunks {
-            let unpacked = cx.unpack(range.clone())?;
-            let (rows, made) = rows::edge_rows(cx, resolver, range.clone(), &unpacked)?;
-            rows::tally(&counts, &rows)?;
-            n_edges += rows.len() as u64;
-            for (fi, d) in made {
-                digests[fi].0 = d;
-            }
-            drop(rows);
-            for (fi, d) in rows::symbol_partial_digests(cx, resolver, range.clone(), &unpacked) {
-                partial[fi] = d;
-            }
-            cx.progress.advance(range.len() as u64, 0);
-        }
-        Ok(())
+    // Every file's edges digested (and tallied for the symbols' counts), and its symbols
+    // digested without their counts, file by file in parallel; the counts are added to the
+    // symbols' digests below, once every edge is tallied.
+    let (made, counts, n_edges) = tokio::task::block_in_place(|| {
+        rows::digest_every_file(cx, resolver, || cx.progress.advance(1, 0))
     })?;
+    let mut partial = vec![[0; 16]; files];
+    for (fi, (edges, symbols)) in made.into_iter().enumerate() {
+        digests[fi].0 = edges;
+        partial[fi] = symbols;
+    }
     let differ = |pick: fn(&(RowDigest, RowDigest)) -> RowDigest, digests: &[_]| -> Vec<usize> {
         (0..files)
             .filter(|&fi| published.get(&cx.analysed[fi].0).map(pick) != Some(pick(&digests[fi])))
@@ -2183,9 +2170,6 @@ async fn update_rows(
     };
     failpoint("edges_written");
     resolver.release_candidates();
-    let counts = counts
-        .into_inner()
-        .map_err(|_| EngineError::Internal("poisoned".into()))?;
     // Symbols: every file's digest finished with its rows' final counts.
     let resolver = &*resolver;
     let n_symbols = resolver.symbol_count() as u64;
