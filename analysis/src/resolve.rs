@@ -362,14 +362,97 @@ fn class_of(kind: EdgeKind) -> usize {
 /// A candidate key: (kind class, language family number, name).
 type CandKey<'a> = (u8, u8, &'a str);
 
+fn key_hash((class, family, name): CandKey<'_>) -> u64 {
+    use std::hash::{BuildHasher, Hash, Hasher};
+    let mut h = rustc_hash::FxBuildHasher.build_hasher();
+    (class, family, name).hash(&mut h);
+    h.finish()
+}
+
+/// Each candidate key's candidates: a range of `cand_list`. The table holds only a key's
+/// number and class; its family and name are its first candidate's, so no key is stored (a
+/// map of `(class, family, &str)` keys was 17 MB of the registry copy's 31 MB index,
+/// docs/benchmarks.md, session 36).
+#[derive(Default)]
+struct CandTable {
+    /// (key number, class).
+    table: hashbrown::HashTable<(u32, u8)>,
+    /// Per key number: (start, count) in `cand_list`.
+    ranges: Vec<(u32, u32)>,
+}
+
+impl CandTable {
+    /// Keys and ranges for every `(key, candidate)` that `each` gives, in its order (which is
+    /// each key's candidates' order); `first` tells a key's family and name from a candidate.
+    fn new<'a>(
+        each: impl Fn(&mut dyn FnMut(CandKey<'a>, Cand)),
+        key_of: impl Fn(u8, Cand) -> CandKey<'a>,
+    ) -> (CandTable, Vec<Cand>) {
+        let mut table: hashbrown::HashTable<(u32, u8)> = hashbrown::HashTable::new();
+        // Per key number: its first candidate and its count; per candidate, its key number.
+        let (mut first, mut counts, mut numbers) =
+            (Vec::<Cand>::new(), Vec::<u32>::new(), Vec::new());
+        each(&mut |key, cand| {
+            let hash = key_hash(key);
+            let found = table.find(hash, |&(k, class)| key_of(class, first[k as usize]) == key);
+            let k = match found {
+                Some(&(k, _)) => k,
+                None => {
+                    let k = first.len() as u32;
+                    first.push(cand);
+                    counts.push(0);
+                    table.insert_unique(hash, (k, key.0), |&(k, class)| {
+                        key_hash(key_of(class, first[k as usize]))
+                    });
+                    k
+                }
+            };
+            counts[k as usize] += 1;
+            numbers.push(k);
+        });
+        drop(first);
+        let mut ranges = Vec::with_capacity(counts.len());
+        let mut total = 0u32;
+        for n in counts {
+            ranges.push((total, 0));
+            total += n;
+        }
+        let mut list = vec![(0u32, 0u32); total as usize];
+        let mut next = numbers.iter();
+        each(&mut |_, cand| {
+            if let Some(&k) = next.next() {
+                let (start, count) = &mut ranges[k as usize];
+                list[(*start + *count) as usize] = cand;
+                *count += 1;
+            }
+        });
+        (CandTable { table, ranges }, list)
+    }
+
+    /// The range of `key`'s candidates in `list` (as [`Self::new`] made it).
+    fn get<'a>(
+        &self,
+        key: CandKey<'a>,
+        list: &[Cand],
+        key_of: impl Fn(u8, Cand) -> CandKey<'a>,
+    ) -> Option<(u32, u32)> {
+        let first = |k: u32| list[self.ranges[k as usize].0 as usize];
+        let found = self
+            .table
+            .find(key_hash(key), |&(k, class)| key_of(class, first(k)) == key)?;
+        Some(self.ranges[found.0 as usize])
+    }
+}
+
 struct Index<'a> {
     files: &'a [FileInput<'a>],
     /// Language families, numbered for [`CandKey`].
     families: Vec<&'a str>,
-    /// Each key's candidates: (start, count) in `cand_list`. One flat list and a compact key
-    /// (24 bytes) instead of a vector and a 40-byte key per name: on the registry this index
-    /// went from ~180 MB to under half that.
-    cands: HashMap<CandKey<'a>, (u32, u32)>,
+    /// Each file's language family number.
+    file_family: Vec<u8>,
+    /// Each key's candidates: a range of `cand_list`. One flat list instead of a vector per
+    /// name: on the registry this index went from ~180 MB to under half that.
+    cands: CandTable,
     cand_list: Vec<Cand>,
     /// Whether each of `cand_list` has a parent ([`Cands::members`]).
     cand_members: Vec<bool>,
@@ -534,30 +617,20 @@ impl<'a> Index<'a> {
             }
         };
         // Count per key, give each key its range of the flat list, then fill the ranges.
-        let mut cands: HashMap<CandKey<'a>, (u32, u32)> = HashMap::default();
-        each(&mut |key, _| cands.entry(key).or_insert((0, 0)).1 += 1);
-        let mut total = 0u32;
-        for (start, count) in cands.values_mut() {
-            *start = total;
-            total += std::mem::take(count);
-        }
-        let mut cand_list = vec![(0u32, 0u32); total as usize];
-        let mut cand_members = vec![false; total as usize];
-        each(&mut |key, cand| {
-            if let Some((start, count)) = cands.get_mut(&key) {
-                let at = (*start + *count) as usize;
-                cand_list[at] = cand;
-                cand_members[at] = files[cand.0 as usize]
-                    .names
-                    .parent(cand.1 as usize)
-                    .is_some();
-                *count += 1;
-            }
-        });
+        let key_of = |class: u8, (fi, si): Cand| {
+            let names = files[fi as usize].names;
+            (class, file_family[fi as usize], names.name(si as usize))
+        };
+        let (cands, cand_list) = CandTable::new(each, key_of);
+        let cand_members = cand_list
+            .iter()
+            .map(|&(fi, si)| files[fi as usize].names.parent(si as usize).is_some())
+            .collect();
         let cand_maps = {
             use rayon::prelude::*;
             let big: Vec<(u32, u32)> = cands
-                .values()
+                .ranges
+                .iter()
                 .copied()
                 .filter(|&(_, n)| n as usize > SCAN_MAX)
                 .collect();
@@ -612,6 +685,7 @@ impl<'a> Index<'a> {
         Index {
             files,
             families,
+            file_family,
             cands,
             cand_list,
             cand_members,
@@ -805,7 +879,17 @@ impl<'a> Index<'a> {
     fn candidates(&self, kind: EdgeKind, language: &str, name: &str) -> Option<Cands<'_, 'a>> {
         let fam = family(language);
         let fam = self.families.iter().position(|x| *x == fam)? as u8;
-        let &(start, n) = self.cands.get(&(class_of(kind) as u8, fam, name))?;
+        let key_of = |class: u8, (fi, si): Cand| {
+            let names = self.files[fi as usize].names;
+            (
+                class,
+                self.file_family[fi as usize],
+                names.name(si as usize),
+            )
+        };
+        let (start, n) =
+            self.cands
+                .get((class_of(kind) as u8, fam, name), &self.cand_list, key_of)?;
         let range = start as usize..(start + n) as usize;
         Some(Cands {
             all: self.cand_list.get(range.clone())?,
@@ -1190,7 +1274,7 @@ impl<'a> Resolver<'a> {
     /// Free the candidate index once every edge is resolved (symbol rows do not need it): on
     /// the registry it is hundreds of megabytes, held otherwise while `symbols` is written.
     pub fn release_candidates(&mut self) {
-        self.index.cands = HashMap::default();
+        self.index.cands = CandTable::default();
         self.index.cand_list = Vec::new();
         self.index.cand_members = Vec::new();
         self.index.cand_maps = HashMap::default();
