@@ -362,6 +362,17 @@ fn class_of(kind: EdgeKind) -> usize {
 /// A candidate key: (kind class, language family number, name).
 type CandKey<'a> = (u8, u8, &'a str);
 
+/// The key a candidate of `class` is found under: its file's family and its name.
+fn key_of<'a>(
+    files: &'a [FileInput<'a>],
+    file_family: &[u8],
+    class: u8,
+    (fi, si): Cand,
+) -> CandKey<'a> {
+    let names = files[fi as usize].names;
+    (class, file_family[fi as usize], names.name(si as usize))
+}
+
 fn key_hash((class, family, name): CandKey<'_>) -> u64 {
     use std::hash::{BuildHasher, Hash, Hasher};
     let mut h = rustc_hash::FxBuildHasher.build_hasher();
@@ -383,7 +394,7 @@ struct CandTable {
 
 impl CandTable {
     /// Keys and ranges for every `(key, candidate)` that `each` gives, in its order (which is
-    /// each key's candidates' order); `first` tells a key's family and name from a candidate.
+    /// each key's candidates' order); `key_of` tells a candidate's key from its class.
     fn new<'a>(
         each: impl Fn(&mut dyn FnMut(CandKey<'a>, Cand)),
         key_of: impl Fn(u8, Cand) -> CandKey<'a>,
@@ -617,11 +628,8 @@ impl<'a> Index<'a> {
             }
         };
         // Count per key, give each key its range of the flat list, then fill the ranges.
-        let key_of = |class: u8, (fi, si): Cand| {
-            let names = files[fi as usize].names;
-            (class, file_family[fi as usize], names.name(si as usize))
-        };
-        let (cands, cand_list) = CandTable::new(each, key_of);
+        let (cands, cand_list) =
+            CandTable::new(each, |class, c| key_of(files, &file_family, class, c));
         let cand_members = cand_list
             .iter()
             .map(|&(fi, si)| files[fi as usize].names.parent(si as usize).is_some())
@@ -879,17 +887,10 @@ impl<'a> Index<'a> {
     fn candidates(&self, kind: EdgeKind, language: &str, name: &str) -> Option<Cands<'_, 'a>> {
         let fam = family(language);
         let fam = self.families.iter().position(|x| *x == fam)? as u8;
-        let key_of = |class: u8, (fi, si): Cand| {
-            let names = self.files[fi as usize].names;
-            (
-                class,
-                self.file_family[fi as usize],
-                names.name(si as usize),
-            )
-        };
-        let (start, n) =
-            self.cands
-                .get((class_of(kind) as u8, fam, name), &self.cand_list, key_of)?;
+        let key = (class_of(kind) as u8, fam, name);
+        let (start, n) = self.cands.get(key, &self.cand_list, |class, c| {
+            key_of(self.files, &self.file_family, class, c)
+        })?;
         let range = start as usize..(start + n) as usize;
         Some(Cands {
             all: self.cand_list.get(range.clone())?,

@@ -1081,7 +1081,6 @@ impl Merger {
     }
 }
 
-/// Decode (unit, tf × 2, in name) postings; stops at the first malformed entry.
 /// The head of the serialised index of `size` bytes whose ranges `read` reads
 /// ([`SearchIndex::load_head`]): a prefix, then as much more as [`SearchIndex::head_len`]
 /// asks for (at least 1 MiB more at a time), never its posting lists but for the end of the
@@ -1166,6 +1165,7 @@ impl<R: FnMut(std::ops::Range<u64>) -> std::io::Result<Vec<u8>>> Window<R> {
         let held = self.at..self.at + self.bytes.len() as u64;
         if r.start < held.start || r.end > held.end {
             let end = r.end.max(r.start.saturating_add(Self::READ)).min(len);
+            // The old window goes before the next is read, so two are never held.
             self.bytes = Vec::new();
             self.bytes = read_exactly(&mut self.read, r.start..end)?;
             self.at = r.start;
@@ -1175,6 +1175,7 @@ impl<R: FnMut(std::ops::Range<u64>) -> std::io::Result<Vec<u8>>> Window<R> {
     }
 }
 
+/// Decode (unit, tf × 2, in name) postings; stops at the first malformed entry.
 fn decode(data: &[u8], units: u32, mut f: impl FnMut(u32, u32, bool)) {
     let mut at = 0;
     let mut next = || -> Option<u32> {
@@ -1270,25 +1271,22 @@ impl SearchIndex {
             };
             at = at.checked_add(4 + len).ok_or_else(bad)?;
         }
-        // Then: units, frames (counted), terms' directory (counted), texts (measured).
-        let steps: [(usize, usize); 3] = [(n_units, 14), (0, 16), (0, DIR_ENTRY)];
-        let mut count_next = None;
-        for (i, (n, size)) in steps.into_iter().enumerate() {
-            let n = if i == 0 { n } else { count_next.unwrap_or(0) };
-            at = n
-                .checked_mul(size)
-                .and_then(|b| at.checked_add(b))
-                .ok_or_else(bad)?;
-            let Some(next) = u32_at(at) else {
+        // Then the units (14 bytes each), and three counted parts, each after its count: the
+        // frames (16 bytes each), the terms' directory, the texts (bytes).
+        at = n_units
+            .checked_mul(14)
+            .and_then(|b| at.checked_add(b))
+            .ok_or_else(bad)?;
+        for size in [16, DIR_ENTRY, 1] {
+            let Some(n) = u32_at(at) else {
                 return Ok(Err(at + 4));
             };
-            count_next = Some(next);
-            at += 4;
+            at = n
+                .checked_mul(size)
+                .and_then(|b| at.checked_add(4 + b))
+                .ok_or_else(bad)?;
         }
-        // `count_next` is now the texts' length.
-        Ok(Ok(at
-            .checked_add(count_next.unwrap_or(0))
-            .ok_or_else(bad)?))
+        Ok(Ok(at))
     }
 
     /// Parse an index whose first `bytes` are given, of `size` bytes in all: all of it, or

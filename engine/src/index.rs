@@ -1218,10 +1218,6 @@ fn unspool(w: std::io::BufWriter<std::fs::File>) -> std::result::Result<std::fs:
         .map_err(|e| format!("writing a scratch file: {}", e.error()))
 }
 
-/// Update the trigram index of `files` at `old` into one of `files` at `version`, which holds
-/// the rows of `old` whose path is still `present` and not `changed`, then the `changed` rows
-/// (as [`update_files`] leaves the table). `false` when the published index cannot be read
-/// (missing, or an older format): the caller builds from the table instead.
 /// A reader of ranges of the store's object at `path`, for code that runs in `block_in_place`
 /// (the published derived indexes an update reads a slice at a time).
 fn range_reader<'s>(
@@ -1238,6 +1234,10 @@ fn range_reader<'s>(
     }
 }
 
+/// Update the trigram index of `files` at `old` into one of `files` at `version`, which holds
+/// the rows of `old` whose path is still `present` and not `changed`, then the `changed` rows
+/// (as [`update_files`] leaves the table). `false` when the published index cannot be read
+/// (missing, or an older format): the caller builds from the table instead.
 async fn update_trigrams(
     store: &quarry_storage::Store,
     source_id: &str,
@@ -1375,16 +1375,16 @@ async fn build_search(
                 let mut read = range_reader(store, &index);
                 let postings = move |r: std::ops::Range<u64>| read(head + r.start..head + r.end);
                 let keep = |p: &str| b.present.contains(p) && !b.changed.contains(p);
-                let records = (records_len, range_reader(store, &records));
+                let read_records = (records_len, range_reader(store, &records));
                 search::Builder::from_index_reading(
                     &old,
                     postings,
-                    records,
+                    read_records,
                     keep,
                     Some(sink),
                     Some(spill),
                 )
-                .map_err(|e| e.to_string())
+                .map_err(|e| format!("{index}, {records}: {e}"))
             })
             .map_err(EngineError::Internal)?
         }

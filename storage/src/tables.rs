@@ -206,14 +206,25 @@ pub async fn scan_stream(
     table: &'static str,
     columns: &[&str],
 ) -> Result<impl futures::Stream<Item = Result<RecordBatch>> + use<>> {
+    scan_rows(ds, table, columns, None).await
+}
+
+/// A [`bulk_scan`] of `columns`, of the rows `(limit, offset)` when given.
+async fn scan_rows(
+    ds: &Dataset,
+    table: &'static str,
+    columns: &[&str],
+    rows: Option<(u64, u64)>,
+) -> Result<impl futures::Stream<Item = Result<RecordBatch>> + use<>> {
+    let lance = move |e| StorageError::lance(table, e);
     let mut scan = bulk_scan(ds);
-    scan.project(columns)
-        .map_err(|e| StorageError::lance(table, e))?;
-    let stream = scan
-        .try_into_stream()
-        .await
-        .map_err(|e| StorageError::lance(table, e))?;
-    Ok(stream.map_err(move |e| StorageError::lance(table, e)))
+    scan.project(columns).map_err(lance)?;
+    if let Some((limit, offset)) = rows {
+        let (limit, offset) = (i64::try_from(limit), i64::try_from(offset));
+        scan.limit(limit.ok(), offset.ok()).map_err(lance)?;
+    }
+    let stream = scan.try_into_stream().await.map_err(lance)?;
+    Ok(stream.map_err(lance))
 }
 
 /// Like [`scan_stream`], but as successive scans of `rows` rows each (Lance's limit and
@@ -239,12 +250,8 @@ pub async fn scan_stream_ranged(
             let ds = ds.clone();
             let columns = columns.clone();
             async move {
-                let mut scan = bulk_scan(&ds);
-                scan.project(&columns).map_err(lance)?;
-                let (limit, offset) = (i64::try_from(rows), i64::try_from(start));
-                scan.limit(limit.ok(), offset.ok()).map_err(lance)?;
-                let stream = scan.try_into_stream().await.map_err(lance)?;
-                Ok::<_, StorageError>(stream.map_err(lance))
+                let columns: Vec<&str> = columns.iter().map(String::as_str).collect();
+                scan_rows(&ds, table, &columns, Some((rows, start))).await
             }
         })
         .try_flatten()
