@@ -26,13 +26,7 @@ impl CliProgress {
     pub fn new() -> Self {
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "{spinner} {prefix:>22} [{bar:30}] {pos}/{len} files · {msg} · {elapsed}",
-                )
-                .unwrap_or_else(|_| ProgressStyle::default_bar())
-                .progress_chars("=> "),
-            );
+            bar.set_style(style(false));
             bar
         });
         CliProgress {
@@ -61,6 +55,20 @@ impl CliProgress {
             }
         }
     }
+}
+
+/// The bar's look: with a count of files when the phase has one, else a spinner alone (listing
+/// files, the search phase), so a phase without a total never shows a full bar of "0/0 files".
+/// `{msg}` is the bytes done so far, with its separator, or nothing.
+fn style(counted: bool) -> ProgressStyle {
+    let template = if counted {
+        "{spinner} {prefix:>22} [{bar:30}] {pos}/{len} files{msg} · {elapsed}"
+    } else {
+        "{spinner} {prefix:>22} {msg} {elapsed}"
+    };
+    ProgressStyle::with_template(template)
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> ")
 }
 
 impl Default for CliProgress {
@@ -105,6 +113,7 @@ impl Progress for CliProgress {
         s.last_logged_percent = 0;
         match &self.bar {
             Some(bar) => {
+                bar.set_style(style(total.is_some()));
                 bar.set_prefix(name.to_string());
                 bar.set_position(0);
                 bar.set_length(total.unwrap_or(0));
@@ -127,7 +136,9 @@ impl Progress for CliProgress {
         match &self.bar {
             Some(bar) => {
                 bar.inc(files);
-                bar.set_message(format!("{}", HumanBytes(s.bytes)));
+                if s.bytes > 0 {
+                    bar.set_message(format!(" · {}", HumanBytes(s.bytes)));
+                }
             }
             None => {
                 if let Some(total) = s.total.filter(|t| *t > 0) {
