@@ -200,7 +200,10 @@ impl Store {
     }
 
     /// Write an object from a local file (a [`Self::spool`]ed one), streamed in parts; as
-    /// atomic as [`Self::put`] (an interrupted upload leaves no object).
+    /// atomic as [`Self::put`] (an interrupted upload leaves no object). A local store's
+    /// scratch file is on the same disk as the object: it is linked into place instead
+    /// (`link_into_place`), so its bytes are not copied (a first index's derived objects are
+    /// about the size of its source); where that fails, it is copied as for any store.
     pub async fn put_file(&self, rel: &str, file: std::fs::File) -> Result<()> {
         use std::io::{Read, Seek};
         use tokio::io::AsyncReadExt;
@@ -213,6 +216,15 @@ impl Store {
             };
             StorageError::os(&path, source)
         };
+        if self.url.scheme() == "file"
+            && let Ok(dir) = self.url.to_file_path()
+        {
+            let dest = dir.join(rel.trim_start_matches('/'));
+            match link_into_place(&file, &dest) {
+                Ok(()) => return Ok(()),
+                Err(e) => tracing::debug!("copying {rel} instead of linking it: {e}"),
+            }
+        }
         let mut file = file;
         file.rewind().map_err(os)?;
         let len = file.metadata().map_err(os)?.len();
@@ -280,6 +292,39 @@ impl Store {
     }
 }
 
+/// Give a scratch file (an unnamed `O_TMPFILE` one, [`Store::spool`]) the name `dest`,
+/// replacing what was there atomically: linked under a staging name beside it (`dest#<digits>`,
+/// which `object_store` lists as an unfinished upload, not an object) through
+/// `/proc/self/fd`, then renamed over `dest`. Fails where the file cannot be linked (a scratch
+/// file that was named and unlinked, another filesystem, no `/proc`): the caller copies it.
+#[cfg(target_os = "linux")]
+fn link_into_place(file: &std::fs::File, dest: &std::path::Path) -> std::io::Result<()> {
+    use std::os::fd::AsRawFd;
+    let parent = dest
+        .parent()
+        .ok_or_else(|| std::io::Error::other("no parent directory"))?;
+    std::fs::create_dir_all(parent)?;
+    let mut staged = dest.as_os_str().to_owned();
+    staged.push(format!("#{}", rand::random::<u64>()));
+    let source = format!("/proc/self/fd/{}", file.as_raw_fd());
+    let cwd = rustix::fs::CWD;
+    rustix::fs::linkat(
+        cwd,
+        source.as_str(),
+        cwd,
+        std::path::Path::new(&staged),
+        rustix::fs::AtFlags::SYMLINK_FOLLOW,
+    )?;
+    std::fs::rename(&staged, dest).inspect_err(|_| {
+        let _ = std::fs::remove_file(&staged);
+    })
+}
+
+#[cfg(not(target_os = "linux"))]
+fn link_into_place(_: &std::fs::File, _: &std::path::Path) -> std::io::Result<()> {
+    Err(std::io::Error::other("linking a scratch file needs Linux"))
+}
+
 /// Read byte ranges of a local file (a range past the end comes back short).
 fn read_ranges(
     file: &std::path::Path,
@@ -326,6 +371,26 @@ mod tests {
         let spool = dir.path().join(".spool");
         assert!(spool.is_dir());
         assert_eq!(std::fs::read_dir(&spool).unwrap().count(), 0);
+    }
+
+    /// On a local store a scratch file is linked into place: an object written again is
+    /// replaced whole, no staging name is left beside it, and the listing shows the objects.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn spooled_files_replace_objects_in_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().to_str().unwrap()).unwrap();
+        for data in [vec![7u8; 100_000], b"short".to_vec(), Vec::new()] {
+            let mut f = store.spool().unwrap();
+            f.write_all(&data).unwrap();
+            store.put_file("d/e/obj", f).await.unwrap();
+            assert!(store.get("d/e/obj").await.unwrap() == Some(data.clone()));
+            let names: Vec<String> = std::fs::read_dir(dir.path().join("d/e"))
+                .unwrap()
+                .map(|e| e.unwrap().file_name().into_string().unwrap())
+                .collect();
+            assert_eq!(names, ["obj"]);
+            assert_eq!(store.list("d/e").await.unwrap(), ["obj"]);
+        }
     }
 
     /// `s3a://` opens the same store as `s3://` and is named `s3://`, so Lance commits to it
