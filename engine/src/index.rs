@@ -1938,6 +1938,10 @@ async fn load_previous_analyses(
     Ok(loader.into_packed())
 }
 
+/// How many of a table's chunks [`stream_table`] makes at once, in parallel (each is at most
+/// `rows::STREAM_BYTES` of analyses, sized for this).
+const CHUNKS_AT_ONCE: usize = 2;
+
 /// Write a table from rows produced per file, streaming: a scoped thread turns file ranges
 /// into Arrow batches (in parallel within a range) and sends them over a bounded channel that
 /// Lance's writer reads. Returns (version, rows). Nothing is published here; if the producer
@@ -1961,13 +1965,21 @@ where
             let (tx, rx) = std::sync::mpsc::sync_channel::<RecordBatch>(2);
             let producer = s.spawn(move || -> Result<u64> {
                 let mut rows = 0;
-                for chunk in chunks {
-                    let (batch, n) = make_batch(chunk.clone())?;
-                    rows += n;
-                    progress.advance(chunk.len() as u64, 0);
-                    // A closed channel means the writer failed; its error is reported below.
-                    if n > 0 && tx.send(batch).is_err() {
-                        break;
+                // Chunks are made two at a time, each on a pool thread: one chunk's steps
+                // (unpacking, resolving, digesting in parallel, then tallying and building its
+                // batch alone) left both cores and Lance's encoder waiting on one another, ~1.55
+                // cores in all (docs/benchmarks.md, session 37).
+                for window in chunks.chunks(CHUNKS_AT_ONCE) {
+                    let made: Vec<Result<(RecordBatch, u64)>> =
+                        window.par_iter().map(|c| make_batch(c.clone())).collect();
+                    for (chunk, made) in window.iter().zip(made) {
+                        let (batch, n) = made?;
+                        rows += n;
+                        progress.advance(chunk.len() as u64, 0);
+                        // A closed channel means the writer failed; its error is reported below.
+                        if n > 0 && tx.send(batch).is_err() {
+                            return Ok(rows);
+                        }
                     }
                 }
                 Ok(rows)
