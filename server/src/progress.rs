@@ -113,11 +113,17 @@ impl Progress for CliProgress {
         s.last_logged_percent = 0;
         match &self.bar {
             Some(bar) => {
-                bar.set_style(style(total.is_some()));
+                // Each call may draw: the counted style goes on only once the counts are the
+                // new phase's, and off before they are zeroed, so no frame shows a full bar
+                // of "0/0 files" or the last phase's bytes.
+                bar.set_message(String::new());
                 bar.set_prefix(name.to_string());
+                if total.is_none() {
+                    bar.set_style(style(false));
+                }
                 bar.set_position(0);
                 bar.set_length(total.unwrap_or(0));
-                bar.set_message(String::new());
+                bar.set_style(style(total.is_some()));
                 bar.enable_steady_tick(std::time::Duration::from_millis(120));
             }
             None => eprintln!(
