@@ -1943,10 +1943,10 @@ async fn load_previous_analyses(
 const CHUNKS_AT_ONCE: usize = 2;
 
 /// Write a table from rows produced per file, streaming: a scoped thread turns file ranges
-/// into Arrow batches (in parallel within a range) and sends them over a bounded channel that
-/// Lance's writer reads. Returns (version, rows). Nothing is published here; if the producer
-/// fails (which ends the stream early) the error is returned, so the partial version is
-/// never published. Uses `block_in_place`: call it on a multi-thread tokio runtime (the CLI,
+/// into Arrow batches ([`CHUNKS_AT_ONCE`] ranges at a time, each in parallel within itself)
+/// and sends them, in order, over a bounded channel that Lance's writer reads. Returns
+/// (version, rows). Nothing is published here; if the producer fails (which ends the stream
+/// early) the error is returned, so the partial version is never published. Uses `block_in_place`: call it on a multi-thread tokio runtime (the CLI,
 /// the server and the test runners all are).
 fn stream_table<F>(
     store: &quarry_storage::Store,

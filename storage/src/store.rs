@@ -373,8 +373,9 @@ mod tests {
         assert_eq!(std::fs::read_dir(&spool).unwrap().count(), 0);
     }
 
-    /// On a local store a scratch file is linked into place: an object written again is
-    /// replaced whole, no staging name is left beside it, and the listing shows the objects.
+    /// On a local store a scratch file is linked into place, not copied: an object written
+    /// again is replaced whole, no staging name is left beside it, and the listing shows the
+    /// objects.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn spooled_files_replace_objects_in_place() {
         let dir = tempfile::tempdir().unwrap();
@@ -382,8 +383,18 @@ mod tests {
         for data in [vec![7u8; 100_000], b"short".to_vec(), Vec::new()] {
             let mut f = store.spool().unwrap();
             f.write_all(&data).unwrap();
+            #[cfg(target_os = "linux")]
+            let inode = std::os::unix::fs::MetadataExt::ino(&f.metadata().unwrap());
             store.put_file("d/e/obj", f).await.unwrap();
             assert!(store.get("d/e/obj").await.unwrap() == Some(data.clone()));
+            // The object is the scratch file itself, not a copy.
+            #[cfg(target_os = "linux")]
+            assert_eq!(
+                std::os::unix::fs::MetadataExt::ino(
+                    &std::fs::metadata(dir.path().join("d/e/obj")).unwrap()
+                ),
+                inode
+            );
             let names: Vec<String> = std::fs::read_dir(dir.path().join("d/e"))
                 .unwrap()
                 .map(|e| e.unwrap().file_name().into_string().unwrap())
