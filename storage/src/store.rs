@@ -304,6 +304,13 @@ fn link_into_place(file: &std::fs::File, dest: &std::path::Path) -> std::io::Res
         .parent()
         .ok_or_else(|| std::io::Error::other("no parent directory"))?;
     std::fs::create_dir_all(parent)?;
+    // A scratch file is made private (0600); an object gets what a file created here would
+    // (0666 less the umask), as `object_store` writes them, so a server run by another user
+    // reads it as it reads the tables.
+    {
+        use std::os::unix::fs::PermissionsExt;
+        file.set_permissions(std::fs::Permissions::from_mode(0o666 & !umask()))?;
+    }
     let mut staged = dest.as_os_str().to_owned();
     staged.push(format!("#{}", rand::random::<u64>()));
     let source = format!("/proc/self/fd/{}", file.as_raw_fd());
@@ -318,6 +325,19 @@ fn link_into_place(file: &std::fs::File, dest: &std::path::Path) -> std::io::Res
     std::fs::rename(&staged, dest).inspect_err(|_| {
         let _ = std::fs::remove_file(&staged);
     })
+}
+
+/// This process's umask, from `/proc/self/status` (reading it with `umask(2)` means setting it
+/// for a moment, under every other thread's file creations); 022 where it cannot be read.
+#[cfg(target_os = "linux")]
+fn umask() -> u32 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            let line = status.lines().find(|l| l.starts_with("Umask:"))?;
+            u32::from_str_radix(line["Umask:".len()..].trim(), 8).ok()
+        })
+        .unwrap_or(0o022)
 }
 
 #[cfg(not(target_os = "linux"))]
@@ -387,14 +407,14 @@ mod tests {
             let inode = std::os::unix::fs::MetadataExt::ino(&f.metadata().unwrap());
             store.put_file("d/e/obj", f).await.unwrap();
             assert!(store.get("d/e/obj").await.unwrap() == Some(data.clone()));
-            // The object is the scratch file itself, not a copy.
+            // The object is the scratch file itself, not a copy, with a created file's mode.
             #[cfg(target_os = "linux")]
-            assert_eq!(
-                std::os::unix::fs::MetadataExt::ino(
-                    &std::fs::metadata(dir.path().join("d/e/obj")).unwrap()
-                ),
-                inode
-            );
+            {
+                use std::os::unix::fs::MetadataExt;
+                let meta = std::fs::metadata(dir.path().join("d/e/obj")).unwrap();
+                assert_eq!(meta.ino(), inode);
+                assert_eq!(meta.mode() & 0o777, 0o666 & !umask());
+            }
             let names: Vec<String> = std::fs::read_dir(dir.path().join("d/e"))
                 .unwrap()
                 .map(|e| e.unwrap().file_name().into_string().unwrap())
