@@ -11,6 +11,7 @@ builder; unnamed threads, such as a table write's producer, carry the binary's n
 PHASE_PREFIX, also a timeline of that phase: each thread's cores per 250 ms. A phase whose
 threads add up to well under 2 cores on 2 is waiting on itself (docs/benchmarks.md, session 37).
 """
+import bisect
 import collections
 import os
 import re
@@ -57,12 +58,12 @@ if not samples or not phases:
     sys.exit("no samples or no progress lines")
 
 
+times = [ts for ts, _ in samples]
+
+
 def at(t):
-    best = samples[0][1]
-    for ts, snap in samples:
-        if ts <= t:
-            best = snap
-    return best
+    """The last sample taken at or before `t` (the first one before any)."""
+    return samples[max(bisect.bisect_right(times, t) - 1, 0)][1]
 
 
 def used(a, b, key):

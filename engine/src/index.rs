@@ -1946,8 +1946,9 @@ const CHUNKS_AT_ONCE: usize = 2;
 /// into Arrow batches ([`CHUNKS_AT_ONCE`] ranges at a time, each in parallel within itself)
 /// and sends them, in order, over a bounded channel that Lance's writer reads. Returns
 /// (version, rows). Nothing is published here; if the producer fails (which ends the stream
-/// early) the error is returned, so the partial version is never published. Uses `block_in_place`: call it on a multi-thread tokio runtime (the CLI,
-/// the server and the test runners all are).
+/// early) the error is returned, so the partial version is never published. Uses
+/// `block_in_place`: call it on a multi-thread tokio runtime (the CLI, the server and the
+/// test runners all are).
 fn stream_table<F>(
     store: &quarry_storage::Store,
     source_id: &str,
@@ -1965,7 +1966,7 @@ where
             let (tx, rx) = std::sync::mpsc::sync_channel::<RecordBatch>(2);
             let producer = s.spawn(move || -> Result<u64> {
                 let mut rows = 0;
-                // Chunks are made two at a time, each on a pool thread: one chunk's steps
+                // Chunks are made a few at a time, each on a pool thread: one chunk's steps
                 // (unpacking, resolving, digesting in parallel, then tallying and building its
                 // batch alone) left both cores and Lance's encoder waiting on one another, ~1.55
                 // cores in all (docs/benchmarks.md, session 37).

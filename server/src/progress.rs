@@ -123,7 +123,9 @@ impl Progress for CliProgress {
                 }
                 bar.set_position(0);
                 bar.set_length(total.unwrap_or(0));
-                bar.set_style(style(total.is_some()));
+                if total.is_some() {
+                    bar.set_style(style(true));
+                }
                 bar.enable_steady_tick(std::time::Duration::from_millis(120));
             }
             None => eprintln!(
