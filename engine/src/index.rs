@@ -1938,63 +1938,96 @@ async fn load_previous_analyses(
     Ok(loader.into_packed())
 }
 
+/// Lance writers of the `symbols` table, in parallel ([`stream_table`]): its pages are
+/// encoded on one thread per writer, and with one its producer waited on the encoder a third
+/// of the time (docs/benchmarks.md, session 38).
+const SYMBOLS_WRITERS: usize = 2;
+
 /// How many of a table's chunks [`stream_table`] makes at once, in parallel (each is at most
 /// `rows::STREAM_BYTES` of analyses, sized for this).
 const CHUNKS_AT_ONCE: usize = 2;
 
 /// Write a table from rows produced per file, streaming: a scoped thread turns file ranges
 /// into Arrow batches ([`CHUNKS_AT_ONCE`] ranges at a time, each in parallel within itself)
-/// and sends them, in order, over a bounded channel that Lance's writer reads. Returns
-/// (version, rows). Nothing is published here; if the producer fails (which ends the stream
-/// early) the error is returned, so the partial version is never published. Uses
-/// `block_in_place`: call it on a multi-thread tokio runtime (the CLI, the server and the
-/// test runners all are).
+/// and sends them, in order, over a bounded channel that Lance's writer reads. With `writers`
+/// above 1, the ranges are cut into that many runs, each made by a thread of its own (also
+/// [`CHUNKS_AT_ONCE`] at a time) and written by a Lance writer of its own, all committed as
+/// one version in order ([`tables::write_table_readers`]). Returns (version,
+/// rows). Nothing is published here; if a producer fails (which ends its stream early) the
+/// error is returned, so the partial version is never published. Uses `block_in_place`: call
+/// it on a multi-thread tokio runtime (the CLI, the server and the test runners all are).
+#[allow(clippy::too_many_arguments)]
 fn stream_table<F>(
     store: &quarry_storage::Store,
     source_id: &str,
     table: &str,
     schema: arrow_schema::SchemaRef,
     chunks: &[std::ops::Range<usize>],
+    writers: usize,
     progress: &dyn Progress,
     make_batch: F,
 ) -> Result<(u64, u64)>
 where
     F: Fn(std::ops::Range<usize>) -> Result<(RecordBatch, u64)> + Send + Sync,
 {
+    let writers = writers.clamp(1, chunks.len().max(1));
+    let mut runs: Vec<&[std::ops::Range<usize>]> = chunks
+        .chunks(chunks.len().div_ceil(writers).max(1))
+        .collect();
+    if runs.is_empty() {
+        runs.push(&[]);
+    }
+    let make_batch = &make_batch;
     tokio::task::block_in_place(|| {
         std::thread::scope(|s| {
-            let (tx, rx) = std::sync::mpsc::sync_channel::<RecordBatch>(2);
-            let producer = s.spawn(move || -> Result<u64> {
-                let mut rows = 0;
-                // Chunks are made a few at a time, each on a pool thread: one chunk's steps
-                // (unpacking, resolving, digesting in parallel, then tallying and building its
-                // batch alone) left both cores and Lance's encoder waiting on one another, ~1.55
-                // cores in all (docs/benchmarks.md, session 37).
-                for window in chunks.chunks(CHUNKS_AT_ONCE) {
-                    let made: Vec<Result<(RecordBatch, u64)>> =
-                        window.par_iter().map(|c| make_batch(c.clone())).collect();
-                    for (chunk, made) in window.iter().zip(made) {
-                        let (batch, n) = made?;
-                        rows += n;
-                        progress.advance(chunk.len() as u64, 0);
-                        // A closed channel means the writer failed; its error is reported below.
-                        if n > 0 && tx.send(batch).is_err() {
-                            return Ok(rows);
+            let mut producers = Vec::with_capacity(runs.len());
+            let mut readers: Vec<Box<dyn arrow_array::RecordBatchReader + Send>> = Vec::new();
+            for run in runs {
+                let (tx, rx) = std::sync::mpsc::sync_channel::<RecordBatch>(2);
+                producers.push(s.spawn(move || -> Result<u64> {
+                    let mut rows = 0;
+                    // Chunks are made a few at a time, each on a pool thread: one chunk's
+                    // steps (unpacking, resolving, digesting in parallel, then tallying and
+                    // building its batch alone) left both cores and Lance's encoder waiting
+                    // on one another, ~1.55 cores in all (docs/benchmarks.md, session 37).
+                    for window in run.chunks(CHUNKS_AT_ONCE) {
+                        let made: Vec<Result<(RecordBatch, u64)>> =
+                            window.par_iter().map(|c| make_batch(c.clone())).collect();
+                        for (chunk, made) in window.iter().zip(made) {
+                            let (batch, n) = made?;
+                            rows += n;
+                            progress.advance(chunk.len() as u64, 0);
+                            // A closed channel means the writer failed; its error is reported
+                            // below.
+                            if n > 0 && tx.send(batch).is_err() {
+                                return Ok(rows);
+                            }
                         }
                     }
+                    Ok(rows)
+                }));
+                readers.push(Box::new(RecordBatchIterator::new(
+                    rx.into_iter().map(Ok),
+                    schema.clone(),
+                )));
+            }
+            let written = tokio::runtime::Handle::current().block_on(async {
+                match readers.len() {
+                    1 => match readers.pop() {
+                        Some(reader) => {
+                            tables::write_table_reader(store, source_id, table, reader).await
+                        }
+                        None => unreachable!("one reader"),
+                    },
+                    _ => tables::write_table_readers(store, source_id, table, readers).await,
                 }
-                Ok(rows)
             });
-            let reader = RecordBatchIterator::new(rx.into_iter().map(Ok), schema);
-            let written = tokio::runtime::Handle::current().block_on(tables::write_table_reader(
-                store,
-                source_id,
-                table,
-                Box::new(reader),
-            ));
-            let rows = producer.join().map_err(|_| {
-                EngineError::Internal(format!("building the {table} table panicked"))
-            })??;
+            let mut rows = 0;
+            for producer in producers {
+                rows += producer.join().map_err(|_| {
+                    EngineError::Internal(format!("building the {table} table panicked"))
+                })??;
+            }
             Ok((written?, rows))
         })
     })
@@ -2047,6 +2080,7 @@ fn write_rows(
             "edges",
             EDGES.clone(),
             cx.chunks,
+            1,
             cx.progress,
             |range| {
                 let unpacked = cx.unpack(range.clone())?;
@@ -2077,6 +2111,7 @@ fn write_rows(
         "symbols",
         SYMBOLS.clone(),
         cx.chunks,
+        SYMBOLS_WRITERS,
         cx.progress,
         |range| {
             let unpacked = cx.unpack(range.clone())?;

@@ -267,17 +267,138 @@ pub async fn write_table_reader(
     reader: Box<dyn arrow_array::RecordBatchReader + Send>,
 ) -> Result<u64> {
     let url = table_url(store, source_id, table);
-    let mut params = write_params(WriteMode::Overwrite);
-    if matches!(table, "symbols" | "edges") {
-        let columns = reader.schema().fields().len() as u64;
-        params.file_writer_options = Some(lance_file::writer::FileWriterOptions {
-            data_cache_bytes: Some(COLUMN_BUFFER_BYTES * columns),
-            ..Default::default()
-        });
-    }
+    let params = stream_write_params(table, reader.schema().fields().len());
     let ds = Dataset::write(reader, url.as_str(), Some(params))
         .await
         .map_err(|e| StorageError::lance(table, e))?;
+    Ok(ds.version().version)
+}
+
+/// [`write_params`] for overwriting a table from a stream; `symbols` and `edges` with small
+/// column buffers ([`COLUMN_BUFFER_BYTES`]).
+fn stream_write_params(table: &str, columns: usize) -> WriteParams {
+    let mut params = write_params(WriteMode::Overwrite);
+    if matches!(table, "symbols" | "edges") {
+        params.file_writer_options = Some(lance_file::writer::FileWriterOptions {
+            data_cache_bytes: Some(COLUMN_BUFFER_BYTES * columns as u64),
+            ..Default::default()
+        });
+    }
+    params
+}
+
+/// Like [`write_table_reader`], with the rows of several readers written at once, each by a
+/// Lance writer of its own (into fragments of its own), and committed as one new version: the
+/// rows of the first reader, then the second's, and so on. One Lance writer encodes a table's
+/// pages one after another on one thread; writing `symbols` (21 columns) it kept the index
+/// run waiting with a core idle (docs/benchmarks.md, session 38). Nothing is published until
+/// every writer is done: a failing one fails the whole write, and the files the others wrote
+/// belong to no version.
+pub async fn write_table_readers(
+    store: &Store,
+    source_id: &str,
+    table: &str,
+    readers: Vec<Box<dyn arrow_array::RecordBatchReader + Send>>,
+) -> Result<u64> {
+    use lance::dataset::transaction::{Operation, TransactionBuilder};
+    use lance::dataset::{CommitBuilder, InsertBuilder, WriteDestination};
+    let lance_err = |e| StorageError::lance(table, e);
+    let Some(first) = readers.first() else {
+        return Err(lance_err(lance::Error::invalid_input(
+            "no readers to write",
+        )));
+    };
+    let url = table_url(store, source_id, table);
+    let mut params = stream_write_params(table, first.schema().fields().len());
+    // The writers and the commit must agree on the file format: the table's own when it
+    // exists (an overwrite keeps it, as `Dataset::write` does), else the default.
+    let existing = match DatasetBuilder::from_uri(&url)
+        .with_session(lance_session())
+        .load()
+        .await
+    {
+        Ok(ds) => Some(Arc::new(ds)),
+        Err(lance::Error::DatasetNotFound { .. } | lance::Error::NotFound { .. }) => None,
+        Err(e) => return Err(lance_err(e)),
+    };
+    let format = match &existing {
+        Some(ds) => ds.manifest.data_storage_format.lance_file_format(),
+        None => params.storage_version_or_default(),
+    };
+    params.data_storage_version = Some(format.to_selector());
+    let params = Arc::new(params);
+    // Each writer on a task of its own, so that their encoding runs in parallel.
+    let writes: Vec<_> = readers
+        .into_iter()
+        .map(|reader| {
+            let (url, params) = (url.clone(), params.clone());
+            tokio::spawn(async move {
+                InsertBuilder::new(url.as_str())
+                    .with_params(&params)
+                    .execute_uncommitted_stream(reader)
+                    .await
+            })
+        })
+        .collect();
+    let mut fragments = Vec::new();
+    let mut schema = None;
+    let mut read_version = 0;
+    let mut failed = None;
+    // Every writer is awaited (none is left running) before an error is returned.
+    for write in writes {
+        let written = write
+            .await
+            .map_err(|e| lance_err(lance::Error::internal(format!("a writer task failed: {e}"))));
+        match written {
+            Ok(Ok(tx)) => match tx.operation {
+                Operation::Overwrite {
+                    fragments: f,
+                    schema: s,
+                    ..
+                } => {
+                    fragments.extend(f);
+                    schema.get_or_insert(s);
+                    read_version = tx.read_version;
+                }
+                other => {
+                    failed.get_or_insert(lance_err(lance::Error::internal(format!(
+                        "a writer made a {} operation, not an overwrite",
+                        other.name()
+                    ))));
+                }
+            },
+            Ok(Err(e)) => {
+                failed.get_or_insert(lance_err(e));
+            }
+            Err(e) => {
+                failed.get_or_insert(e);
+            }
+        }
+    }
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    let schema =
+        schema.ok_or_else(|| lance_err(lance::Error::internal("no writer made a schema")))?;
+    let operation = Operation::Overwrite {
+        schema,
+        fragments,
+        config_upsert_values: None,
+        initial_bases: None,
+    };
+    let transaction = TransactionBuilder::new(read_version, operation).build();
+    let dest = match existing {
+        Some(ds) => WriteDestination::Dataset(ds),
+        None => WriteDestination::Uri(url.as_str()),
+    };
+    let ds = CommitBuilder::new(dest)
+        .with_session(lance_session())
+        .with_storage_format(format.to_selector())
+        .enable_v2_manifest_paths(params.enable_v2_manifest_paths)
+        .use_stable_row_ids(params.enable_stable_row_ids)
+        .execute(transaction)
+        .await
+        .map_err(lance_err)?;
     Ok(ds.version().version)
 }
 
