@@ -624,4 +624,59 @@ mod tests {
             assert_eq!(ids(ranged).await, expected, "{per_scan} rows per scan");
         }
     }
+
+    /// Several readers written at once make one version holding their rows in the readers'
+    /// order, over a table that does not exist yet and over one that does (whose earlier
+    /// version stays readable); a reader without rows adds nothing.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn readers_written_at_once_make_one_version_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().to_str().unwrap()).unwrap();
+        let schema: SchemaRef = Arc::new(Schema::new(vec![
+            Field::new("id", DataType::Int64, false),
+            Field::new("path", DataType::Utf8, false),
+        ]));
+        let reader = |parts: Vec<(i64, i64)>| -> Box<dyn arrow_array::RecordBatchReader + Send> {
+            let batches: Vec<_> = parts
+                .into_iter()
+                .map(|(from, n)| Ok(rows(&schema, from, n)))
+                .collect();
+            Box::new(RecordBatchIterator::new(batches, schema.clone()))
+        };
+        let v1 = write_table_readers(
+            &store,
+            "src",
+            "t",
+            vec![reader(vec![(0, 300), (300, 200)]), reader(vec![(500, 700)])],
+        )
+        .await
+        .unwrap();
+        let v2 = write_table_readers(
+            &store,
+            "src",
+            "t",
+            vec![
+                reader(vec![(2000, 10)]),
+                reader(vec![]),
+                reader(vec![(2010, 5)]),
+            ],
+        )
+        .await
+        .unwrap();
+        assert_eq!(v2, v1 + 1, "one commit per write");
+        let read = |v| {
+            let store = store.clone();
+            async move {
+                let ds = open_table_for_pass(&store, "src", "t", v).await.unwrap();
+                ids(scan_stream(&ds, "t", &["id"]).await.unwrap()).await
+            }
+        };
+        assert_eq!(read(v1).await, (0..1200).collect::<Vec<i64>>());
+        assert_eq!(read(v2).await, (2000..2015).collect::<Vec<i64>>());
+        assert!(
+            write_table_readers(&store, "src", "t", Vec::new())
+                .await
+                .is_err()
+        );
+    }
 }
