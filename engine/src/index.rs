@@ -1952,10 +1952,10 @@ const CHUNKS_AT_ONCE: usize = 2;
 /// and sends them, in order, over a bounded channel that Lance's writer reads. With `writers`
 /// above 1, the ranges are cut into that many runs, each made by a thread of its own (also
 /// [`CHUNKS_AT_ONCE`] at a time) and written by a Lance writer of its own, all committed as
-/// one version in order ([`tables::write_table_readers`]). Returns (version,
-/// rows). Nothing is published here; if a producer fails (which ends its stream early) the
-/// error is returned, so the partial version is never published. Uses `block_in_place`: call
-/// it on a multi-thread tokio runtime (the CLI, the server and the test runners all are).
+/// one version in order ([`tables::write_table_readers`]). Returns (version, rows). Nothing
+/// is published here; if a producer fails (which ends its stream early) the error is
+/// returned, so the partial version is never published. Uses `block_in_place`: call it on a
+/// multi-thread tokio runtime (the CLI, the server and the test runners all are).
 #[allow(clippy::too_many_arguments)]
 fn stream_table<F>(
     store: &quarry_storage::Store,
@@ -2012,14 +2012,12 @@ where
                 )));
             }
             let written = tokio::runtime::Handle::current().block_on(async {
-                match readers.len() {
-                    1 => match readers.pop() {
-                        Some(reader) => {
-                            tables::write_table_reader(store, source_id, table, reader).await
-                        }
-                        None => unreachable!("one reader"),
-                    },
-                    _ => tables::write_table_readers(store, source_id, table, readers).await,
+                if readers.len() == 1
+                    && let Some(reader) = readers.pop()
+                {
+                    tables::write_table_reader(store, source_id, table, reader).await
+                } else {
+                    tables::write_table_readers(store, source_id, table, readers).await
                 }
             });
             let mut rows = 0;
