@@ -328,12 +328,17 @@ pub async fn write_table_readers(
     params.data_storage_version = Some(format.to_selector());
     let params = Arc::new(params);
     // Each writer on a task of its own, so that their encoding runs in parallel.
+    // Each writes into the table loaded above (not loaded again per writer).
     let writes: Vec<_> = readers
         .into_iter()
         .map(|reader| {
-            let (url, params) = (url.clone(), params.clone());
+            let (url, params, existing) = (url.clone(), params.clone(), existing.clone());
             tokio::spawn(async move {
-                InsertBuilder::new(url.as_str())
+                let insert = match existing {
+                    Some(ds) => InsertBuilder::new(ds),
+                    None => InsertBuilder::new(url.as_str()),
+                };
+                insert
                     .with_params(&params)
                     .execute_uncommitted_stream(reader)
                     .await
@@ -553,6 +558,14 @@ mod tests {
     use arrow_array::{Int64Array, StringArray};
     use arrow_schema::{DataType, Field, Schema};
 
+    /// The tests' table: an id and a path (`f` and the id modulo 97).
+    fn id_path_schema() -> SchemaRef {
+        Arc::new(Schema::new(vec![
+            Field::new("id", DataType::Int64, false),
+            Field::new("path", DataType::Utf8, false),
+        ]))
+    }
+
     fn rows(schema: &SchemaRef, from: i64, n: i64) -> RecordBatch {
         let ids: Vec<i64> = (from..from + n).collect();
         let paths: Vec<String> = ids.iter().map(|i| format!("f{}", i % 97)).collect();
@@ -584,10 +597,7 @@ mod tests {
     async fn ranged_scans_read_every_row_once_in_order() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path().to_str().unwrap()).unwrap();
-        let schema: SchemaRef = Arc::new(Schema::new(vec![
-            Field::new("id", DataType::Int64, false),
-            Field::new("path", DataType::Utf8, false),
-        ]));
+        let schema = id_path_schema();
         let v = write_table(
             &store,
             "src",
@@ -632,10 +642,7 @@ mod tests {
     async fn readers_written_at_once_make_one_version_in_order() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path().to_str().unwrap()).unwrap();
-        let schema: SchemaRef = Arc::new(Schema::new(vec![
-            Field::new("id", DataType::Int64, false),
-            Field::new("path", DataType::Utf8, false),
-        ]));
+        let schema = id_path_schema();
         let reader = |parts: Vec<(i64, i64)>| -> Box<dyn arrow_array::RecordBatchReader + Send> {
             let batches: Vec<_> = parts
                 .into_iter()
