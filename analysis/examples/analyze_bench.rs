@@ -5,7 +5,8 @@
 //! ```sh
 //! cargo build --example analyze_bench -p quarry-analysis
 //! $CARGO_TARGET_DIR/debug/examples/analyze_bench DIR            # timings
-//! FINGERPRINT=1 $CARGO_TARGET_DIR/debug/examples/analyze_bench DIR  # and a fingerprint
+//! FINGERPRINT=1 $CARGO_TARGET_DIR/debug/examples/analyze_bench DIR  # and fingerprints (of
+//!                                                  # the analyses, and of the syntax trees)
 //! FINGERPRINT=1 FINGERPRINT_FILES=F …/analyze_bench DIR  # and one per file, to F
 //! RATES=1 …/analyze_bench DIR 2>rates  # per file: "RATE bytes parse_ns analysis_ns error path"
 //! ```
@@ -66,6 +67,7 @@ fn main() {
         std::io::BufWriter::new(std::fs::File::create(f).expect("creating FINGERPRINT_FILES"))
     });
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    let mut tree_hasher = std::collections::hash_map::DefaultHasher::new();
     let mut parser = tree_sitter::Parser::new();
     let (mut parse, mut all) = (Duration::ZERO, Duration::ZERO);
     let (mut nodes, mut symbols, mut edges, mut complexity) = (0, 0, 0, 0u64);
@@ -78,12 +80,16 @@ fn main() {
         let grammar = lang.grammar().expect("filtered above");
         parser.set_language(&grammar).expect("a bundled grammar");
         let mut err = false;
-        if let Some(tree) = parser.parse(src, None) {
-            nodes += tree.root_node().descendant_count();
-            err = tree.root_node().has_error();
-        }
+        let tree = parser.parse(src, None);
         let parsed = start.elapsed();
         parse += parsed;
+        if let Some(tree) = &tree {
+            nodes += tree.root_node().descendant_count();
+            err = tree.root_node().has_error();
+            if fingerprint {
+                hash_tree(tree, &mut tree_hasher);
+            }
+        }
         let start = Instant::now();
         let a = analyze::analyze(*lang, src);
         let analysed = start.elapsed();
@@ -150,5 +156,39 @@ fn main() {
     }
     if fingerprint {
         println!("fingerprint {:016x}", hasher.finish());
+        println!("tree fingerprint {:016x}", tree_hasher.finish());
+    }
+}
+
+/// Hashes every node of a syntax tree, in order: its kind, field, flags and byte range. Two
+/// builds of tree-sitter that give the same hash over a corpus built the same trees (the
+/// analysis fingerprint sees only what the walk reads; third_party/tree-sitter/QUARRY.md).
+fn hash_tree(tree: &tree_sitter::Tree, hasher: &mut impl Hasher) {
+    let mut cursor = tree.walk();
+    loop {
+        let node = cursor.node();
+        (
+            node.kind_id(),
+            cursor.field_id().map(|f| f.get()),
+            node.is_named(),
+            node.is_extra(),
+            node.is_missing(),
+            node.is_error(),
+            node.has_error(),
+            node.parse_state(),
+            node.byte_range(),
+        )
+            .hash(hasher);
+        if cursor.goto_first_child() || cursor.goto_next_sibling() {
+            continue;
+        }
+        loop {
+            if !cursor.goto_parent() {
+                return;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+        }
     }
 }

@@ -145,11 +145,13 @@ static StackNode *stack_node_new(
   StackNode *node = pool->size > 0
     ? array_pop(pool)
     : ts_malloc(sizeof(StackNode));
-  *node = (StackNode) {
-    .ref_count = 1,
-    .link_count = 0,
-    .state = state
-  };
+  // Quarry's patch (QUARRY.md): only the fields read before they are written. Zeroing all of
+  // the node (its eight links) on every push cost more than the rest of this function.
+  node->ref_count = 1;
+  node->link_count = 0;
+  node->state = state;
+  node->node_count = 0;
+  node->dynamic_precedence = 0;
 
   if (previous_node) {
     node->link_count = 1;
@@ -171,6 +173,8 @@ static StackNode *stack_node_new(
       node->dynamic_precedence += ts_subtree_dynamic_precedence(subtree);
     }
   } else {
+    // Quarry's patch: read by `ts_stack_error_cost` although `link_count` is 0.
+    node->links[0] = (StackLink) {0};
     node->position = length_zero();
     node->error_cost = 0;
   }
@@ -288,16 +292,20 @@ static StackVersion ts_stack__add_version(
   StackVersion original_version,
   StackNode *node
 ) {
-  StackHead head = {
-    .node = node,
-    .node_count_at_last_error = array_get(&self->heads, original_version)->node_count_at_last_error,
-    .last_external_token = array_get(&self->heads, original_version)->last_external_token,
-    .status = StackStatusActive,
-    .lookahead_when_paused = NULL_SUBTREE,
-  };
-  array_push(&self->heads, head);
+  // Quarry's patch (QUARRY.md): the new head is written in place. Built on the C stack and
+  // copied, its fields were stored narrow and loaded wide, stalling store forwarding.
+  array_reserve(&self->heads, self->heads.size + 1);
+  const StackHead *original = array_get(&self->heads, original_version);
+  StackHead *head = &self->heads.contents[self->heads.size];
+  head->node = node;
+  head->summary = NULL;
+  head->node_count_at_last_error = original->node_count_at_last_error;
+  head->last_external_token = original->last_external_token;
+  head->lookahead_when_paused = NULL_SUBTREE;
+  head->status = StackStatusActive;
+  self->heads.size++;
   stack_node_retain(node);
-  if (head.last_external_token.ptr) ts_subtree_retain(head.last_external_token);
+  if (head->last_external_token.ptr) ts_subtree_retain(head->last_external_token);
   return (StackVersion)(self->heads.size - 1);
 }
 
@@ -532,7 +540,38 @@ forceinline StackAction pop_count_callback(void *payload, const StackIterator *i
 }
 
 StackSliceArray ts_stack_pop_count(Stack *self, StackVersion version, uint32_t count) {
-  return stack__iter(self, version, pop_count_callback, &count, (int)count);
+  // Quarry's patch (QUARRY.md): in the common case, one path back through the stack (no node
+  // on it has more than one link), walk that path instead of `stack__iter`'s general one.
+  // Same subtrees in the same order, same single slice.
+  StackNode *head_node = array_get(&self->heads, version)->node;
+  StackNode *node = head_node;
+  for (uint32_t found = 0; found < count;) {
+    if (node->link_count != 1) {
+      return stack__iter(self, version, pop_count_callback, &count, (int)count);
+    }
+    Subtree subtree = node->links[0].subtree;
+    if (!subtree.ptr || !ts_subtree_extra(subtree)) found++;
+    node = node->links[0].node;
+  }
+
+  array_clear(&self->slices);
+  SubtreeArray subtrees = array_new();
+  array_reserve(&subtrees, (uint32_t)ts_subtree_alloc_size(count) / sizeof(Subtree));
+  node = head_node;
+  for (uint32_t found = 0; found < count;) {
+    Subtree subtree = node->links[0].subtree;
+    if (subtree.ptr) {
+      array_push(&subtrees, subtree);
+      ts_subtree_retain(subtree);
+      if (!ts_subtree_extra(subtree)) found++;
+    } else {
+      found++;
+    }
+    node = node->links[0].node;
+  }
+  ts_subtree_array_reverse(&subtrees);
+  ts_stack__add_slice(self, version, node, &subtrees);
+  return self->slices;
 }
 
 
