@@ -20,14 +20,23 @@ trap 'rm -rf "$WORK"' EXIT
 command -v ctags >/dev/null || { echo "install universal-ctags (apt-get install universal-ctags)" >&2; exit 1; }
 
 # The largest anonymous memory (heap, stacks: not the binary's own code pages, which RSS also
-# counts) of process $1, sampled from /proc every 50 ms until it exits; in KB.
+# counts) of process $1, sampled every 50 ms until it exits; in KB. `RssAnon` from
+# /proc/PID/status, read and waited for by bash's builtins: reading `smaps_rollup` walks the
+# process's page tables under its memory-map lock, and with an `awk` and a `sleep` forked per
+# sample that cost the measured first index ~6 % of its wall time (docs/benchmarks.md, session 39).
 peak_anon() {
-  local pid="$1" peak=0 kb
-  while kill -0 "$pid" 2>/dev/null; do
-    kb=$(awk '/^Anonymous:/ { print $2 }' "/proc/$pid/smaps_rollup" 2>/dev/null || true)
-    [ -n "$kb" ] && [ "$kb" -gt "$peak" ] && peak=$kb
-    sleep 0.05
+  local pid="$1" peak=0 key kb rest tick
+  exec {tick}<> <(:)
+  while [ -e "/proc/$pid/status" ]; do
+    while read -r key kb rest; do
+      if [ "$key" = "RssAnon:" ]; then
+        [ "$kb" -gt "$peak" ] && peak=$kb
+        break
+      fi
+    done < "/proc/$pid/status" 2>/dev/null || true
+    read -r -t 0.05 -u "$tick" || true
   done
+  exec {tick}>&-
   echo "$peak"
 }
 
@@ -48,6 +57,8 @@ measure() { # label, command...
 echo "corpus: $CORPUS ($(du -sh "$CORPUS" | cut -f1) on disk, $(find "$CORPUS" -type f | wc -l) files)"
 cp -r "$CORPUS" "$WORK/corpus"
 CORPUS="$WORK/corpus"
+# The copy's dirty pages written back during the first index took disk and CPU from it.
+sync
 first=$(measure "quarry index (first)" "$QUARRY" index "$CORPUS" --name corpus --store "$WORK/store")
 summary=$(grep '^indexed' "$WORK/out")
 files=$(echo "$summary" | sed -E 's/.*: ([0-9]+) files, ([0-9.]+) MB.*/\1/')
