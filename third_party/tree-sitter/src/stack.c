@@ -294,7 +294,11 @@ static StackVersion ts_stack__add_version(
 ) {
   // Quarry's patch (QUARRY.md): the new head is written in place. Built on the C stack and
   // copied, its fields were stored narrow and loaded wide, stalling store forwarding.
-  array_reserve(&self->heads, self->heads.size + 1);
+  // Room for one more, grown as `array_push` grows it (doubling).
+  self->heads.contents = _array__cast(&self->heads, _array__grow(
+    (void *)self->heads.contents, self->heads.size, &self->heads.capacity,
+    1, array_elem_size(&self->heads)
+  ));
   const StackHead *original = array_get(&self->heads, original_version);
   StackHead *head = &self->heads.contents[self->heads.size];
   head->node = node;
