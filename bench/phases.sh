@@ -25,8 +25,10 @@ for run in $(seq "$RUNS"); do
   while kill -0 "$pid" 2>/dev/null; do
     now=$(date +%s%N)
     ticks=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || true)
-    mem=$(awk '/^Anonymous:/ { a = $2 } /^Rss:/ { r = $2 } END { print a + 0, r + 0 }' \
-      "/proc/$pid/smaps_rollup" 2>/dev/null || true)
+    # From `status`, as bench/index.sh reads it: `smaps_rollup` walks the page tables under
+    # the process's memory-map lock (docs/benchmarks.md, session 39).
+    mem=$(awk '/^RssAnon:/ { a = $2 } /^VmRSS:/ { r = $2 } END { print a + 0, r + 0 }' \
+      "/proc/$pid/status" 2>/dev/null || true)
     [ -n "$ticks" ] && [ -n "$mem" ] && echo "$(( (now - start) / 1000000 )) $ticks $mem" >> "$WORK/samples"
     sleep 0.1
   done

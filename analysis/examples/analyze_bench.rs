@@ -164,8 +164,7 @@ fn main() {
 /// builds of tree-sitter that give the same hash over a corpus built the same trees (the
 /// analysis fingerprint sees only what the walk reads; third_party/tree-sitter/QUARRY.md).
 fn hash_tree(tree: &tree_sitter::Tree, hasher: &mut impl Hasher) {
-    let mut cursor = tree.walk();
-    loop {
+    analyze::each_node(tree, |cursor| {
         let node = cursor.node();
         (
             node.kind_id(),
@@ -179,16 +178,5 @@ fn hash_tree(tree: &tree_sitter::Tree, hasher: &mut impl Hasher) {
             node.byte_range(),
         )
             .hash(hasher);
-        if cursor.goto_first_child() || cursor.goto_next_sibling() {
-            continue;
-        }
-        loop {
-            if !cursor.goto_parent() {
-                return;
-            }
-            if cursor.goto_next_sibling() {
-                break;
-            }
-        }
-    }
+    });
 }

@@ -986,6 +986,25 @@ pub const KINDS: &[&str] = &[
     "macro",
 ];
 
+/// Calls `f` with a cursor on every node of `tree`, in document order (each node before its
+/// children): for comparing trees node by node (the dense grammars' tests, `analyze_bench`'s
+/// tree fingerprint).
+pub fn each_node(tree: &tree_sitter::Tree, mut f: impl FnMut(&tree_sitter::TreeCursor<'_>)) {
+    let mut cursor = tree.walk();
+    'walk: loop {
+        f(&cursor);
+        if cursor.goto_first_child() || cursor.goto_next_sibling() {
+            continue;
+        }
+        while cursor.goto_parent() {
+            if cursor.goto_next_sibling() {
+                continue 'walk;
+            }
+        }
+        return;
+    }
+}
+
 /// The kind among [`KINDS`] spelled `s`; `symbol` for any other.
 pub fn static_kind(s: &str) -> &'static str {
     KINDS.iter().find(|k| **k == s).copied().unwrap_or("symbol")

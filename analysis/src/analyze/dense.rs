@@ -315,8 +315,7 @@ mod tests {
     /// Every node of a tree: kind, byte range, and whether it is an error or missing node.
     fn nodes(tree: &tree_sitter::Tree) -> Vec<(u16, usize, usize, bool, bool)> {
         let mut out = vec![];
-        let mut cursor = tree.walk();
-        'walk: loop {
+        crate::analyze::each_node(tree, |cursor| {
             let n = cursor.node();
             out.push((
                 n.kind_id(),
@@ -325,16 +324,7 @@ mod tests {
                 n.is_error(),
                 n.is_missing(),
             ));
-            if cursor.goto_first_child() || cursor.goto_next_sibling() {
-                continue;
-            }
-            while cursor.goto_parent() {
-                if cursor.goto_next_sibling() {
-                    continue 'walk;
-                }
-            }
-            break;
-        }
+        });
         out
     }
 
