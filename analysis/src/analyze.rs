@@ -308,6 +308,15 @@ pub const PARSE_MEMORY_BUDGET: usize = 256 << 20;
 /// See [`PARSE_MEMORY_BUDGET`].
 pub const PARSE_BYTES_PER_BYTE: usize = 64;
 
+/// Files at least this large are parsed and analysed one at a time in the process, each
+/// holding [`LARGE_PARSES`] until its tree's memory is free again. A tree takes ~35 bytes a
+/// byte (a 0.9 MB Rust file ~30 MB of arena), so two large files parsed at once were a first
+/// index's highest moments while files were parsed (docs/benchmarks.md, session 40). Files
+/// this large are few (38 of the cargo registry copy's 19 000), so the other threads seldom
+/// wait; smaller files never do.
+pub const LARGE_PARSE_BYTES: usize = 256 << 10;
+static LARGE_PARSES: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// Why a file's parse was given up (the file is still stored and grep-able).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ParseGivenUp {
@@ -350,7 +359,7 @@ pub fn analyze_within_budget(lang: Lang, src: &str) -> Result<FileAnalysis, Pars
 }
 
 fn analyze_with_budget(lang: Lang, src: &str, budget: usize) -> Result<FileAnalysis, ParseGivenUp> {
-    let Some(grammar) = lang.grammar() else {
+    let Some(grammar) = lang.grammar_for(src.len()) else {
         return Ok(FileAnalysis::default());
     };
     let (names, classes) = kind_names(lang, &grammar);
@@ -360,6 +369,9 @@ fn analyze_with_budget(lang: Lang, src: &str, budget: usize) -> Result<FileAnaly
     // and nothing is kept once this one is gone.
     LAST_KIND.with(|last| last.set(((0, 0), "")));
     let _forget = Forget;
+    // Held until the arena is free again (it drops after `_arena`).
+    let _large = (src.len() >= LARGE_PARSE_BYTES)
+        .then(|| LARGE_PARSES.lock().unwrap_or_else(|e| e.into_inner()));
     // Tree-sitter allocates the parser and the tree from this thread's arena, which is all
     // free again when `_arena` drops (after the parser: locals drop in reverse order).
     let _arena = arena::Scope::enter();

@@ -47,6 +47,13 @@ impl Lang {
         self.generated_grammar().map(crate::analyze::dense::dense)
     }
 
+    /// The grammar for parsing `source_len` bytes in an index run: dense once this language's
+    /// source parsed in the run reaches the dense table's size ([`crate::analyze::dense::for_source`]).
+    pub fn grammar_for(self, source_len: usize) -> Option<crate::analyze::dense::Grammar> {
+        self.generated_grammar()
+            .map(|g| crate::analyze::dense::for_source(g, source_len))
+    }
+
     /// The grammar as its crate generated it.
     pub fn generated_grammar(self) -> Option<tree_sitter::Language> {
         Some(match self {

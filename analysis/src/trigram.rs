@@ -218,6 +218,12 @@ pub struct Builder {
 /// Bits of a pending entry for its document (relative to [`Builder::pending_base`]).
 const PENDING_DOC_BITS: u32 = 24;
 
+/// [`Builder::add_batch`] finds trigrams and compresses contents in parallel this many bytes
+/// of contents at a time: what a part holds until it is folded in (each file's distinct
+/// trigrams, 8 bytes each, and its frame, allocated at zstd's bound) is ~3× its contents, so
+/// a file stream's whole 8 MiB chunk at once held ~25 MB (docs/benchmarks.md, session 40).
+const PARALLEL_BYTES: usize = 1 << 20;
+
 /// A pending posting: trigram (24 bits), document relative to the run's first (24 bits),
 /// then the position and next-byte masks — so sorting entries orders them by trigram, then
 /// document, as the lists are.
@@ -335,8 +341,25 @@ impl Builder {
         });
     }
 
-    /// Add a batch of (path, content); trigrams are found and contents compressed in parallel.
+    /// Add a batch of (path, content); trigrams are found and contents compressed in parallel,
+    /// [`PARALLEL_BYTES`] of contents at a time.
     pub fn add_batch(&mut self, files: &[(&str, &[u8])]) -> std::io::Result<()> {
+        let mut rest = files;
+        while !rest.is_empty() {
+            let mut n = 0;
+            let mut bytes = 0;
+            while n < rest.len() && (n == 0 || bytes + rest[n].1.len() <= PARALLEL_BYTES) {
+                bytes += rest[n].1.len();
+                n += 1;
+            }
+            let (part, next) = rest.split_at(n);
+            self.add_part(part)?;
+            rest = next;
+        }
+        self.spill_if_over()
+    }
+
+    fn add_part(&mut self, files: &[(&str, &[u8])]) -> std::io::Result<()> {
         // Per file: its trigrams with their masks, and its compressed content.
         type Done = std::io::Result<(Vec<(u32, Masks)>, Vec<u8>)>;
         let done: Vec<Done> = files
@@ -380,7 +403,7 @@ impl Builder {
                 .extend(grams.iter().map(|&(g, m)| pending_entry(g, rel, m)));
             self.held += size;
         }
-        self.spill_if_over()
+        Ok(())
     }
 
     /// [`Self::from_index_reading`] over an index and a contents object in memory (tests).
@@ -1100,6 +1123,42 @@ mod tests {
         b.add_batch(&batch[..1]).unwrap();
         b.add_batch(&batch[1..]).unwrap();
         TrigramIndex::load(b.finish().0).unwrap()
+    }
+
+    /// A batch larger than [`PARALLEL_BYTES`] is added in parts, and the index is byte for
+    /// byte what adding its files one at a time gives; a file larger than a part is a part
+    /// of its own.
+    #[test]
+    fn a_batch_added_in_parts_gives_the_same_index() {
+        let files: Vec<(String, String)> = (0..40)
+            .map(|i| {
+                let n = if i == 7 {
+                    PARALLEL_BYTES + 3
+                } else {
+                    40_000 + i * 997
+                };
+                let body: String = (0..n)
+                    .map(|j| (b'a' + ((i * 7 + j * j) % 26) as u8) as char)
+                    .collect();
+                (format!("f{i}.rs"), body)
+            })
+            .collect();
+        let batch: Vec<(&str, &[u8])> = files
+            .iter()
+            .map(|(p, c)| (p.as_str(), c.as_bytes()))
+            .collect();
+        assert!(batch.iter().map(|(_, c)| c.len()).sum::<usize>() > 2 * PARALLEL_BYTES);
+        let mut whole = Builder::new();
+        whole.add_batch(&batch).unwrap();
+        let mut one_by_one = Builder::new();
+        for file in &batch {
+            one_by_one.add_batch(std::slice::from_ref(file)).unwrap();
+        }
+        let (a, b) = (whole.finish(), one_by_one.finish());
+        assert_eq!(a.0, b.0, "the index");
+        assert_eq!(a.1, b.1, "the contents");
+        let ix = TrigramIndex::load(a.0).unwrap();
+        assert_eq!(ix.paths().len(), 40);
     }
 
     #[test]

@@ -11,8 +11,11 @@
 //! [`dense`] copies a grammar's `TSLanguage` with every state made large: the small states' groups
 //! written out into dense rows, and `large_state_count` set to `state_count`, so that every
 //! lookup is one load. Everything else (lexer, symbols, fields, actions) is the grammar's own,
-//! so the trees are identical. Built per grammar on first use: 0.6–9 MB each (Rust 2.6 MB, C++
-//! 8.9 MB; 18.5 MB for the languages of the cargo registry).
+//! so the trees are identical. Built per grammar: 0.6–9 MB each (Rust 2.6 MB, C++ 8.9 MB). An
+//! index run's parses ([`for_source`]) build a grammar's copy only once the source parsed with
+//! it reaches the copy's size, so a language with a few files in a repository parses with the
+//! generated tables (the cargo registry's copies: 18.5 MB when every language it has got one,
+//! ~4 MB when only Rust and C do).
 //!
 //! A copy is used through a [`Grammar`] lease, and freed once a parse phase is over: while a
 //! [`Keep`] is held (an index run's reading and parsing) the copies stay built; when the last
@@ -63,10 +66,9 @@ fn struct_size(abi: u32) -> Option<usize> {
     }
 }
 
-/// The dense copies built so far, and who may still use them.
+/// The grammars leased so far, and who may still use their copies.
 struct Registry {
-    /// (the grammar's address, its dense copy: `None` when the grammar is used as it is).
-    built: Vec<(usize, Option<Owned>)>,
+    built: Vec<Entry>,
     /// [`Grammar`] leases out.
     leases: usize,
     /// [`Keep`]s held.
@@ -75,6 +77,23 @@ struct Registry {
     release: bool,
     /// Times the copies were freed.
     releases: u64,
+}
+
+/// One grammar leased since the copies were last freed.
+struct Entry {
+    /// The generated grammar's address.
+    grammar: usize,
+    /// Bytes of source leased for with [`for_source`] (what the copy would have sped up).
+    parsed: usize,
+    copy: Copy,
+}
+
+enum Copy {
+    /// Not built: the grammar is used as it is until its source reaches the copy's size.
+    NotYet,
+    Built(Owned),
+    /// Used as it is: an ABI this module does not know, or a table that is dense already.
+    AsIs,
 }
 
 /// The two allocations of a dense copy (its struct's words and its table), owned here.
@@ -107,8 +126,8 @@ impl Registry {
         }
         self.release = false;
         self.releases += 1;
-        for (_, copy) in self.built.drain(..) {
-            if let Some(Owned { words, table }) = copy {
+        for entry in self.built.drain(..) {
+            if let Copy::Built(Owned { words, table }) = entry.copy {
                 // SAFETY: both came from `Box::into_raw` in `build`, and no lease is out, so no
                 // parser or tree holds the copy (a `Language` taken from a `Grammar` does not
                 // outlive it: `Grammar`).
@@ -177,28 +196,82 @@ impl Drop for Keep {
 /// A lease on the dense copy of `language`, built on first use (keyed by the grammar's
 /// address), or on `language` itself if its ABI is not one this module knows.
 pub fn dense(language: Language) -> Grammar {
-    let raw = language.into_raw();
-    let mut r = registry();
-    let at = match r.built.iter().position(|(from, _)| *from == raw as usize) {
-        Some(at) => at,
-        None => {
-            // SAFETY: `raw` is a generated grammar's static `TSLanguage`; `build` reads it by the
-            // layout of its own ABI only.
-            let owned = unsafe { build(raw) };
-            r.built.push((raw as usize, owned));
-            r.built.len() - 1
-        }
-    };
-    let copy = r.built[at]
-        .1
-        .as_ref()
-        .map_or(raw, |o| o.words as *const tree_sitter::ffi::TSLanguage);
-    r.leases += 1;
+    lease(language, None)
+}
+
+/// A lease for parsing `source_len` bytes: the dense copy once the source leased for with
+/// this grammar since the copies were last freed reaches the copy's size, the generated
+/// grammar before. The trees are the same either way; a language with little code in a
+/// repository does not cost the memory of a copy larger than its source (the cargo
+/// registry's 14 C++ files, 137 KB, against the C++ copy's 8.9 MB; docs/benchmarks.md,
+/// session 40).
+pub fn for_source(language: Language, source_len: usize) -> Grammar {
+    lease(language, Some(source_len))
+}
+
+fn lease(language: Language, source_len: Option<usize>) -> Grammar {
+    let copy = registry().lease(language.into_raw(), source_len);
     // SAFETY: `copy` is the grammar itself or a copy that lives while this lease is out;
     // neither is freed by `ts_language_delete` (it frees only WebAssembly grammars).
     Grammar {
         language: unsafe { Language::from_raw(copy) },
     }
+}
+
+impl Registry {
+    /// Count a lease of the grammar at `raw` (for `source_len` bytes, or for a dense copy
+    /// whatever the source) and return the `TSLanguage` to parse with.
+    fn lease(
+        &mut self,
+        raw: *const tree_sitter::ffi::TSLanguage,
+        source_len: Option<usize>,
+    ) -> *const tree_sitter::ffi::TSLanguage {
+        let at = match self.built.iter().position(|e| e.grammar == raw as usize) {
+            Some(at) => at,
+            None => {
+                self.built.push(Entry {
+                    grammar: raw as usize,
+                    parsed: 0,
+                    copy: Copy::NotYet,
+                });
+                self.built.len() - 1
+            }
+        };
+        let entry = &mut self.built[at];
+        if let Some(len) = source_len {
+            entry.parsed = entry.parsed.saturating_add(len);
+        }
+        if matches!(entry.copy, Copy::NotYet) {
+            // SAFETY: `raw` is a generated grammar's static `TSLanguage`; both read it by the
+            // layout of its own ABI only.
+            let due =
+                source_len.is_none() || unsafe { copy_size(raw) }.is_none_or(|n| entry.parsed >= n);
+            if due {
+                entry.copy = match unsafe { build(raw) } {
+                    Some(owned) => Copy::Built(owned),
+                    None => Copy::AsIs,
+                };
+            }
+        }
+        let copy = match &entry.copy {
+            Copy::Built(o) => o.words as *const tree_sitter::ffi::TSLanguage,
+            Copy::NotYet | Copy::AsIs => raw,
+        };
+        self.leases += 1;
+        copy
+    }
+}
+
+/// Bytes of the dense table [`build`] would make, or `None` if it would use the grammar as
+/// it is.
+///
+/// # Safety
+/// `raw` must point to a generated grammar's `TSLanguage`.
+unsafe fn copy_size(raw: *const tree_sitter::ffi::TSLanguage) -> Option<usize> {
+    let head = unsafe { &*(raw as *const Head) };
+    struct_size(head.abi_version)?;
+    let (states, large) = (head.state_count as usize, head.large_state_count as usize);
+    (large < states).then(|| states * head.symbol_count as usize * size_of::<u16>())
 }
 
 /// Times the dense copies were freed (for tests).
@@ -406,6 +479,55 @@ mod tests {
         }
         let again = lang.grammar().unwrap();
         assert_eq!(nodes(&parse(&again, sample)), want);
+    }
+
+    /// An index run's leases parse with the generated grammar until the source leased for
+    /// reaches the copy's size, then with the copy; the trees are the same either way, and
+    /// the copy goes when the copies are freed, counting starting again.
+    #[test]
+    fn copies_are_built_once_the_source_reaches_their_size() {
+        let (lang, sample) = SAMPLES[8];
+        assert_eq!(lang, Lang::Cpp);
+        let generated = lang.generated_grammar().unwrap();
+        let raw = generated.clone().into_raw();
+        // SAFETY: a generated grammar of a known ABI.
+        let size = unsafe { super::copy_size(raw) }.unwrap();
+        assert!(size > 1 << 20, "C++'s copy is {size} bytes");
+        let mut r = super::Registry {
+            built: Vec::new(),
+            leases: 0,
+            keeps: 1,
+            release: false,
+            releases: 0,
+        };
+        assert_eq!(r.lease(raw, Some(sample.len())), raw);
+        assert_eq!(r.lease(raw, Some(size - 2 * sample.len())), raw);
+        let dense = r.lease(raw, Some(sample.len()));
+        assert_ne!(
+            dense, raw,
+            "the copy is built once the source reaches its size"
+        );
+        assert_eq!(r.lease(raw, Some(1)), dense);
+        // SAFETY: the copy lives until the registry frees it, below.
+        let tree = parse(&unsafe { tree_sitter::Language::from_raw(dense) }, sample);
+        assert_eq!(nodes(&tree), nodes(&parse(&generated, sample)));
+        drop(tree);
+        r.leases = 0;
+        r.keeps = 0;
+        r.release = true;
+        r.try_release();
+        assert_eq!(r.releases, 1);
+        assert_eq!(
+            r.lease(raw, Some(sample.len())),
+            raw,
+            "counting starts again"
+        );
+        // A lease for a dense copy whatever the source builds it at once.
+        let other = SAMPLES[0].0.generated_grammar().unwrap().into_raw();
+        assert_ne!(r.lease(other, None), other);
+        r.leases = 0;
+        r.release = true;
+        r.try_release();
     }
 
     /// The dense grammar parses every sample, every prefix of it (cut at each eleventh byte,
