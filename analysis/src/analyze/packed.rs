@@ -70,19 +70,36 @@ struct Span {
     len: u32,
 }
 
+/// One symbol's names, in 16 bytes (24 with a span each: ~3.8 MB more of the registry copy's
+/// names, held from the parse through the table writes; docs/benchmarks.md, session 40).
+/// Lengths of 2¹⁶ − 1 bytes or more do not fit: such a symbol's entry says [`WIDE`] and its
+/// spans are in [`Names::wide`].
 struct NameEntry {
-    /// The kind's number in [`super::KINDS`] (a byte rather than a `&'static str`: 24 bytes a
-    /// symbol instead of 40, ~9 MB of the registry's names).
+    qualified_name_at: u32,
+    name_at: u32,
+    qualified_name_len: u16,
+    name_len: u16,
+    /// [`NO_PARENT_16`] for none (a parent is a prefix of the qualified name, so it is shorter).
+    parent_len: u16,
+    /// The kind's number in [`super::KINDS`] (a byte rather than a `&'static str`).
     kind: u8,
-    qualified_name: Span,
-    name: Span,
-    parent_len: u32,
 }
+
+const _: () = assert!(std::mem::size_of::<NameEntry>() == 16);
+
+/// [`NameEntry::qualified_name_len`] of a symbol whose spans are in [`Names::wide`].
+const WIDE: u16 = u16::MAX;
+const NO_PARENT_16: u16 = u16::MAX;
+
+/// A symbol's spans: (qualified name, name, parent's length or [`NO_PARENT`]).
+type Spans = (Span, Span, u32);
 
 /// What resolution reads of one file's analysis, in one string arena.
 pub struct Names {
     text: Box<str>,
     symbols: Box<[NameEntry]>,
+    /// (symbol number, its spans) of the symbols whose entry says [`WIDE`], by number.
+    wide: Box<[(u32, Spans)]>,
     imports: Box<[(Span, Option<Span>)]>,
     /// Inheritance and implementation: (the type's qualified name, the base type's name, its
     /// qualifier).
@@ -101,6 +118,7 @@ impl Names {
             }
         };
         let mut symbols = Vec::with_capacity(a.symbols.len());
+        let mut wide = Vec::new();
         for s in &a.symbols {
             let qualified_name = push(&s.qualified_name);
             // The name is usually the qualified name's last segment: share its bytes.
@@ -117,12 +135,33 @@ impl Names {
             } else {
                 push(&s.name)
             };
-            symbols.push(NameEntry {
-                kind: kind_code(s.kind),
-                qualified_name,
-                name,
-                parent_len: s.parent_len,
-            });
+            let kind = kind_code(s.kind);
+            let fits = |n: u32| n < u32::from(WIDE);
+            let parent_fits = s.parent_len == NO_PARENT || s.parent_len <= qualified_name.len;
+            let entry = if fits(qualified_name.len) && fits(name.len) && parent_fits {
+                NameEntry {
+                    qualified_name_at: qualified_name.at,
+                    name_at: name.at,
+                    qualified_name_len: qualified_name.len as u16,
+                    name_len: name.len as u16,
+                    parent_len: match s.parent_len {
+                        NO_PARENT => NO_PARENT_16,
+                        n => n as u16,
+                    },
+                    kind,
+                }
+            } else {
+                wide.push((symbols.len() as u32, (qualified_name, name, s.parent_len)));
+                NameEntry {
+                    qualified_name_at: 0,
+                    name_at: 0,
+                    qualified_name_len: WIDE,
+                    name_len: 0,
+                    parent_len: NO_PARENT_16,
+                    kind,
+                }
+            };
+            symbols.push(entry);
         }
         let imports: Vec<(Span, Option<Span>)> = a
             .edges
@@ -143,6 +182,7 @@ impl Names {
         Names {
             text: text.into_boxed_str(),
             symbols: symbols.into_boxed_slice(),
+            wide: wide.into_boxed_slice(),
             imports: imports.into_boxed_slice(),
             heritage: heritage.into_boxed_slice(),
         }
@@ -167,21 +207,44 @@ impl Names {
             .unwrap_or_else(|| static_kind(""))
     }
 
+    /// Symbol `i`'s spans.
+    fn spans(&self, i: usize) -> Spans {
+        let e = &self.symbols[i];
+        if e.qualified_name_len == WIDE {
+            let found = self.wide.binary_search_by_key(&(i as u32), |&(n, _)| n);
+            let empty = Span { at: 0, len: 0 };
+            return found.map_or((empty, empty, NO_PARENT), |at| self.wide[at].1);
+        }
+        let qualified_name = Span {
+            at: e.qualified_name_at,
+            len: u32::from(e.qualified_name_len),
+        };
+        let name = Span {
+            at: e.name_at,
+            len: u32::from(e.name_len),
+        };
+        let parent_len = match e.parent_len {
+            NO_PARENT_16 => NO_PARENT,
+            n => u32::from(n),
+        };
+        (qualified_name, name, parent_len)
+    }
+
     pub fn name(&self, i: usize) -> &str {
-        self.get(self.symbols[i].name)
+        self.get(self.spans(i).1)
     }
 
     pub fn qualified_name(&self, i: usize) -> &str {
-        self.get(self.symbols[i].qualified_name)
+        self.get(self.spans(i).0)
     }
 
     /// Qualified name of symbol `i`'s parent (see [`Symbol::parent`]).
     pub fn parent(&self, i: usize) -> Option<&str> {
-        let s = &self.symbols[i];
-        (s.parent_len != NO_PARENT).then(|| {
+        let (qualified_name, _, parent_len) = self.spans(i);
+        (parent_len != NO_PARENT).then(|| {
             self.get(Span {
-                at: s.qualified_name.at,
-                len: s.parent_len,
+                at: qualified_name.at,
+                len: parent_len,
             })
         })
     }
@@ -580,6 +643,35 @@ mod tests {
             .find(|s| Some(&s.qualified_name) == e.source.as_ref())
             .unwrap();
         assert!(Arc::ptr_eq(&s.qualified_name, e.source.as_ref().unwrap()));
+    }
+
+    /// Names too long for a 16-byte entry (a 70 000-byte type name, its members' qualified
+    /// names longer still) are kept whole beside the entries, between symbols that fit.
+    #[test]
+    fn names_longer_than_an_entry_holds_are_kept_whole() {
+        let long = "T".repeat(70_000);
+        let src = format!(
+            "fn before() {{}}\nstruct {long} {{ x: u8 }}\nimpl {long} {{ fn m(&self) {{}} }}\nfn after() {{}}\n"
+        );
+        let a = super::super::analyze(Lang::Rust, &src);
+        let n = Packed::new(&a).unwrap();
+        let n = n.names();
+        assert!(
+            n.wide.len() >= 3,
+            "{} wide of {}",
+            n.wide.len(),
+            a.symbols.len()
+        );
+        assert!(n.wide.len() < a.symbols.len());
+        assert_eq!(n.symbol_count(), a.symbols.len());
+        for (i, s) in a.symbols.iter().enumerate() {
+            assert_eq!(n.kind(i), s.kind);
+            assert_eq!(n.name(i), &*s.name);
+            assert_eq!(n.qualified_name(i), &*s.qualified_name);
+            assert_eq!(n.parent(i), s.parent());
+        }
+        assert!(a.symbols.iter().any(|s| s.name.len() == 70_000));
+        assert!(a.symbols.iter().any(|s| &*s.name == "after"));
     }
 
     #[test]
