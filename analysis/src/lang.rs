@@ -48,7 +48,8 @@ impl Lang {
     }
 
     /// The grammar for parsing `source_len` bytes in an index run: dense once this language's
-    /// source parsed in the run reaches the dense table's size ([`crate::analyze::dense::for_source`]).
+    /// source parsed in the run reaches the dense table's size
+    /// ([`crate::analyze::dense::for_source`]).
     pub fn grammar_for(self, source_len: usize) -> Option<crate::analyze::dense::Grammar> {
         self.generated_grammar()
             .map(|g| crate::analyze::dense::for_source(g, source_len))

@@ -11,7 +11,7 @@
 //! [`dense`] copies a grammar's `TSLanguage` with every state made large: the small states' groups
 //! written out into dense rows, and `large_state_count` set to `state_count`, so that every
 //! lookup is one load. Everything else (lexer, symbols, fields, actions) is the grammar's own,
-//! so the trees are identical. Built per grammar: 0.6–9 MB each (Rust 2.6 MB, C++ 8.9 MB). An
+//! so the trees are identical. Built per grammar: 0.6–9.3 MB each (Rust 2.7 MB, C++ 9.3 MB). An
 //! index run's parses ([`for_source`]) build a grammar's copy only once the source parsed with
 //! it reaches the copy's size, so a language with a few files in a repository parses with the
 //! generated tables (the cargo registry's copies: 18.5 MB when every language it has got one,
@@ -203,7 +203,7 @@ pub fn dense(language: Language) -> Grammar {
 /// this grammar since the copies were last freed reaches the copy's size, the generated
 /// grammar before. The trees are the same either way; a language with little code in a
 /// repository does not cost the memory of a copy larger than its source (the cargo
-/// registry's 14 C++ files, 137 KB, against the C++ copy's 8.9 MB; docs/benchmarks.md,
+/// registry's 14 C++ files, 137 KB, against the C++ copy's 9.3 MB; docs/benchmarks.md,
 /// session 40).
 pub fn for_source(language: Language, source_len: usize) -> Grammar {
     lease(language, Some(source_len))
