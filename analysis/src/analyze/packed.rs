@@ -581,6 +581,17 @@ mod tests {
     use super::*;
     use crate::lang::Lang;
 
+    /// Every symbol's kind, name, qualified name and parent read the same from `n`.
+    fn names_match(n: &Names, a: &FileAnalysis) {
+        assert_eq!(n.symbol_count(), a.symbols.len());
+        for (i, s) in a.symbols.iter().enumerate() {
+            assert_eq!(n.kind(i), s.kind);
+            assert_eq!(n.name(i), &*s.name);
+            assert_eq!(n.qualified_name(i), &*s.qualified_name);
+            assert_eq!(n.parent(i), s.parent());
+        }
+    }
+
     #[test]
     fn packing_round_trips_and_names_match_the_symbols() {
         let src = "use std::fmt;\nuse crate::a::b as c;\n/// Doc.\npub struct P { x: u8 }\nimpl P {\n    fn f(&self) { self.g(); fmt::x(); }\n    fn g(&self) {}\n}\nimpl fmt::Display for Q { fn fmt(&self) {} }\nfn f() {}\nfn f() {}\n";
@@ -610,13 +621,7 @@ mod tests {
             assert!(symbols.edges.is_empty());
         }
         let n = p.names();
-        assert_eq!(n.symbol_count(), a.symbols.len());
-        for (i, s) in a.symbols.iter().enumerate() {
-            assert_eq!(n.kind(i), s.kind);
-            assert_eq!(n.name(i), &*s.name);
-            assert_eq!(n.qualified_name(i), &*s.qualified_name);
-            assert_eq!(n.parent(i), s.parent());
-        }
+        names_match(n, &a);
         let imports: Vec<(&str, Option<&str>)> = a
             .edges
             .iter()
@@ -663,13 +668,7 @@ mod tests {
             a.symbols.len()
         );
         assert!(n.wide.len() < a.symbols.len());
-        assert_eq!(n.symbol_count(), a.symbols.len());
-        for (i, s) in a.symbols.iter().enumerate() {
-            assert_eq!(n.kind(i), s.kind);
-            assert_eq!(n.name(i), &*s.name);
-            assert_eq!(n.qualified_name(i), &*s.qualified_name);
-            assert_eq!(n.parent(i), s.parent());
-        }
+        names_match(n, &a);
         assert!(a.symbols.iter().any(|s| s.name.len() == 70_000));
         assert!(a.symbols.iter().any(|s| &*s.name == "after"));
     }
