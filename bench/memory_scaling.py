@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
 """A first index's peak memory against the size of what it indexes, as a table and a picture.
 
-    python3 bench/memory_scaling.py QUARRY OUT.svg CORPUS_DIR...
+    python3 bench/memory_scaling.py QUARRY OUT.svg [LABEL=]CORPUS_DIR...
 
 Indexes each CORPUS_DIR into a fresh temporary store with the QUARRY binary, samples
 /proc/PID/status every 20 ms, and keeps the moment of the highest resident memory (VmRSS) with
 its split: anonymous (RssAnon: the heap, what the index holds) and file-backed (RssFile: the
 binary's code pages the run has mapped, whatever the corpus). Prints a markdown table and
 writes OUT.svg: per corpus, that peak as a stacked bar beside a bar of the source indexed
-(the `indexed … MB` of quarry's summary). Corpora are shown in the order given.
+(the `indexed … MB` of quarry's summary). Corpora are shown in the order given, each named by
+its LABEL, else by its directory's name.
 Needs: python3, a built `quarry`. docs/benchmarks.md, session 41.
 """
+import html
 import os
 import re
 import shutil
@@ -20,7 +22,10 @@ import tempfile
 import time
 
 
-def measure(quarry, corpus):
+def measure(quarry, arg):
+    label, sep, corpus = arg.partition("=")
+    if not sep:
+        label, corpus = os.path.basename(os.path.normpath(arg)), arg
     work = tempfile.mkdtemp()
     try:
         log_path = os.path.join(work, "log")
@@ -57,6 +62,7 @@ def measure(quarry, corpus):
         indexed = float(m.group(2)) * scale
         return {
             "corpus": corpus,
+            "label": label,
             "files": int(m.group(1)),
             "indexed": indexed,
             "wall": wall,
@@ -108,7 +114,7 @@ def svg(rows, title):
                    f'height="{y(0) - y(r["indexed"]):.1f}" fill="#c9a227"/>')
         out.append(f'<text x="{x1 + bar / 2:.1f}" y="{y(r["indexed"]) - 4:.1f}" text-anchor="middle">'
                    f'{r["indexed"]:.0f}</text>')
-        label = os.path.basename(os.path.normpath(r["corpus"]))
+        label = html.escape(r["label"])
         cx = left + i * slot + slot / 2
         out.append(f'<text x="{cx:.1f}" y="{top + plot_h + 18}" text-anchor="middle">{label}</text>')
         out.append(f'<text x="{cx:.1f}" y="{top + plot_h + 34}" text-anchor="middle" fill="#555">'
@@ -131,7 +137,7 @@ def ratio(r):
 
 def main():
     if len(sys.argv) < 4:
-        sys.exit("usage: python3 bench/memory_scaling.py QUARRY OUT.svg CORPUS_DIR...")
+        sys.exit("usage: python3 bench/memory_scaling.py QUARRY OUT.svg [LABEL=]CORPUS_DIR...")
     quarry, out_path, corpora = sys.argv[1], sys.argv[2], sys.argv[3:]
     rows = [measure(quarry, c) for c in corpora]
     print("| corpus | files | indexed MB | wall s | peak RSS MB | anonymous | file-backed | RSS / indexed |")
