@@ -106,19 +106,24 @@ struct Owned {
 // registry's lock.
 unsafe impl Send for Owned {}
 
-static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
-    built: Vec::new(),
-    leases: 0,
-    keeps: 0,
-    release: false,
-    releases: 0,
-});
+static REGISTRY: Mutex<Registry> = Mutex::new(Registry::new());
 
 fn registry() -> std::sync::MutexGuard<'static, Registry> {
     REGISTRY.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl Registry {
+    /// No grammar leased, no lease or `Keep` out.
+    const fn new() -> Registry {
+        Registry {
+            built: Vec::new(),
+            leases: 0,
+            keeps: 0,
+            release: false,
+            releases: 0,
+        }
+    }
+
     /// Free every dense copy if none can be in use and no parse phase wants them kept.
     fn try_release(&mut self) {
         if !(self.release && self.keeps == 0 && self.leases == 0) {
@@ -493,13 +498,8 @@ mod tests {
         // SAFETY: a generated grammar of a known ABI.
         let size = unsafe { super::copy_size(raw) }.unwrap();
         assert!(size > 1 << 20, "C++'s copy is {size} bytes");
-        let mut r = super::Registry {
-            built: Vec::new(),
-            leases: 0,
-            keeps: 1,
-            release: false,
-            releases: 0,
-        };
+        let mut r = super::Registry::new();
+        r.keeps = 1;
         assert_eq!(r.lease(raw, Some(sample.len())), raw);
         assert_eq!(r.lease(raw, Some(size - 2 * sample.len())), raw);
         let dense = r.lease(raw, Some(sample.len()));
