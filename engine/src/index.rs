@@ -907,12 +907,13 @@ pub async fn index_repository(
                 .into_iter()
                 .map(|(path, _, a)| {
                     let names = a.names();
-                    let has_units =
-                        (0..names.symbol_count()).any(|i| search::is_unit(names.kind(i)));
+                    let units = (0..names.symbol_count())
+                        .filter(|&i| search::is_unit(names.kind(i)))
+                        .count();
                     Definitions {
                         path,
                         frame: a.frame(),
-                        has_units,
+                        units,
                     }
                 })
                 .collect();
@@ -1311,10 +1312,16 @@ const SEARCH_BATCH_FILES: usize = 256;
 /// at 16 MiB the registry's search phase rose ~300 MB above its start, at 4 MiB it stays
 /// below the writes' peak, at the same speed (the index is the same either way).
 const SEARCH_BATCH_BYTES: i64 = 4 << 20;
+/// See [`SEARCH_BATCH_FILES`]. A unit's input, record and tokens are ~1 KB whatever its
+/// file's size, and a few files declare thousands (`libc`'s constants: ~2 000 in 200 KB), so
+/// a batch of them within the byte bound held ~40 000 units, a ~45 MB spike above the
+/// phase's level on the registry (docs/benchmarks.md, session 42).
+const SEARCH_BATCH_UNITS: usize = 8192;
 
-/// Whether a search batch of `files` files and `bytes` bytes of contents is full.
-fn search_batch_full(files: usize, bytes: i64) -> bool {
-    files >= SEARCH_BATCH_FILES || bytes >= SEARCH_BATCH_BYTES
+/// Whether a search batch of `files` files, `bytes` bytes of contents and `units` definitions
+/// is full.
+fn search_batch_full(files: usize, bytes: i64, units: usize) -> bool {
+    files >= SEARCH_BATCH_FILES || bytes >= SEARCH_BATCH_BYTES || units >= SEARCH_BATCH_UNITS
 }
 
 /// A file's definitions as the search index takes them after a fresh analysis: its packed
@@ -1322,8 +1329,8 @@ fn search_batch_full(files: usize, bytes: i64) -> bool {
 struct Definitions {
     path: String,
     frame: crate::analyze::packed::Frame,
-    /// Whether any of its symbols is a search unit (known from the names, before unpacking).
-    has_units: bool,
+    /// How many of its symbols are search units (known from the names, before unpacking).
+    units: usize,
 }
 
 /// Build and store the search index of `symbols` at `symbols_version`: definitions come in file
@@ -1444,17 +1451,18 @@ async fn build_search(
     match defs {
         Some(defs) => {
             let wanted = defs.iter().filter(|d| {
-                d.has_units && base.as_ref().is_none_or(|b| b.changed.contains(&d.path))
+                d.units > 0 && base.as_ref().is_none_or(|b| b.changed.contains(&d.path))
             });
             let mut batch: Vec<&Definitions> = Vec::new();
-            let mut batch_bytes: i64 = 0;
+            let (mut batch_bytes, mut batch_units) = (0, 0);
             for d in wanted {
-                if search_batch_full(batch.len(), batch_bytes) {
+                if search_batch_full(batch.len(), batch_bytes, batch_units) {
                     let groups = unpack_definitions(&batch, &prefix)?;
                     inputs.add(&mut done, &mut builder, groups).await?;
-                    (batch, batch_bytes) = (Vec::new(), 0);
+                    (batch, batch_bytes, batch_units) = (Vec::new(), 0, 0);
                 }
                 batch_bytes += meta.get(&d.path).map_or(0, |m| m.3);
+                batch_units += d.units;
                 batch.push(d);
             }
             let groups = unpack_definitions(&batch, &prefix)?;
@@ -1486,7 +1494,7 @@ async fn build_search(
     for p in rest {
         group_bytes += meta.get(&p).map_or(0, |m| m.3);
         groups.push((p, Vec::new()));
-        if search_batch_full(groups.len(), group_bytes) {
+        if search_batch_full(groups.len(), group_bytes, 0) {
             group_bytes = 0;
             inputs
                 .add(&mut done, &mut builder, std::mem::take(&mut groups))
@@ -1540,7 +1548,7 @@ async fn scan_definitions(
     let lance_err =
         |t: &'static str| move |e: lance::Error| EngineError::Storage(StorageError::lance(t, e));
     let mut pending: Vec<(String, Vec<search::SymbolInput>)> = Vec::new();
-    let mut pending_bytes: i64 = 0;
+    let (mut pending_bytes, mut pending_units) = (0, 0);
     let ds = tables::open_table_for_pass(store, id, "symbols", symbols_version).await?;
     let mut scan = tables::bulk_scan(&ds);
     // `identifier` and `summary` are not read but made again, as `symbol_batch` made them:
@@ -1597,8 +1605,8 @@ async fn scan_definitions(
             }
             let p = path.value(r);
             if pending.last().is_none_or(|(last, _)| last != p) {
-                if search_batch_full(pending.len(), pending_bytes) {
-                    pending_bytes = 0;
+                if search_batch_full(pending.len(), pending_bytes, pending_units) {
+                    (pending_bytes, pending_units) = (0, 0);
                     // A new path: the pending files are complete (a file's rows are
                     // contiguous; should one recur, its later rows are added as more
                     // definitions of the same file).
@@ -1610,6 +1618,7 @@ async fn scan_definitions(
                 pending.push((p.to_string(), Vec::new()));
             }
             if let Some((_, syms)) = pending.last_mut() {
+                pending_units += 1;
                 syms.push(search::symbol_input(
                     &prefix,
                     p,
