@@ -14,6 +14,15 @@
 //! (Debian 12 and later; the README builds the binary on the machine that runs it). Set
 //! `QUARRY_NO_RELR=1` to build without it: for a linker without the option (GNU ld before
 //! 2.38), or a binary to copy to a machine with an older glibc.
+//!
+//! Also: place the functions `quarry index` runs together (`hot-functions.txt`, made by
+//! `scripts/hot_functions.py`), through LLD's `--symbol-ordering-file`. The binary's code is
+//! ~120 MB and an index runs ~6–7 MB of it, scattered; the kernel maps code 64 KiB around every
+//! page executed, so a first index of the registry copy held ~50–70 MB of code pages. Placed
+//! together, ~30 (docs/benchmarks.md, session 42). Layout only: a name the binary does not
+//! define (code changed since the list was made, or another compiler) is skipped. Used when
+//! the linker is the toolchain's own LLD (Rust 1.90 and later on x86-64 Linux, unless another
+//! linker is configured); `QUARRY_NO_SYMBOL_ORDER=1` builds without it.
 
 use std::process::Command;
 
@@ -26,6 +35,53 @@ fn main() {
     let native = var("HOST") == var("TARGET");
     if for_linux_gnu && native && var("QUARRY_NO_RELR").is_empty() && glibc_at_least(2, 36) {
         println!("cargo:rustc-link-arg-bins=-Wl,-z,pack-relative-relocs");
+    }
+
+    println!("cargo:rerun-if-env-changed=QUARRY_NO_SYMBOL_ORDER");
+    println!("cargo:rerun-if-changed=hot-functions.txt");
+    let list = std::path::Path::new(&var("CARGO_MANIFEST_DIR")).join("hot-functions.txt");
+    if var("QUARRY_NO_SYMBOL_ORDER").is_empty() && list.is_file() && links_with_rust_lld() {
+        // `-Xlinker` passes the path as one argument (`-Wl,` would split it at commas).
+        for arg in [
+            "-Xlinker".to_string(),
+            format!("--symbol-ordering-file={}", list.display()),
+            "-Xlinker".to_string(),
+            "--no-warn-symbol-ordering".to_string(),
+        ] {
+            println!("cargo:rustc-link-arg-bins={arg}");
+        }
+    }
+}
+
+/// Whether the binary is linked by the toolchain's own LLD, which takes
+/// `--symbol-ordering-file`: the default for x86-64 Linux from Rust 1.90 on, unless a linker
+/// (`RUSTC_LINKER`, `-C linker`, `-C link-arg=-fuse-ld=…`) or linker features
+/// (`-C linker-features`, `-C link-self-contained`) are configured.
+fn links_with_rust_lld() -> bool {
+    let var = |name: &str| std::env::var(name).unwrap_or_default();
+    if var("TARGET") != "x86_64-unknown-linux-gnu" || !var("RUSTC_LINKER").is_empty() {
+        return false;
+    }
+    let flags = var("CARGO_ENCODED_RUSTFLAGS");
+    if ["linker", "link-self-contained", "fuse-ld"]
+        .iter()
+        .any(|f| flags.contains(f))
+    {
+        return false;
+    }
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let Ok(out) = Command::new(rustc).arg("-vV").output() else {
+        return false;
+    };
+    // "release: 1.95.0"
+    let text = String::from_utf8_lossy(&out.stdout);
+    let Some(release) = text.lines().find_map(|l| l.strip_prefix("release: ")) else {
+        return false;
+    };
+    let mut parts = release.split(['.', '-']).map(|p| p.parse::<u32>().ok());
+    match (parts.next().flatten(), parts.next().flatten()) {
+        (Some(a), Some(b)) => (a, b) >= (1, 90),
+        _ => false,
     }
 }
 
