@@ -45,11 +45,14 @@ pub async fn write_table(
 /// MB). Session 10 had measured the search phase's scan of `symbols` peaking much higher on
 /// smaller pages; since session 14 (jemalloc, and that scan reading fewer columns) it does
 /// not (docs/benchmarks.md). At 1 MiB (session 25) the first index peaks ~10 MB lower again, `symbols` is 99 → 94 MB,
-/// `edges` the same, and `bench/query.sh` answers as fast.
+/// `edges` the same, and `bench/query.sh` answers as fast. A first index's `files` table
+/// (contents) too since session 42: its 8 MiB buffers held a deep copy of each chunk's
+/// contents (a 19 MB corpus's first index peaked 102–108 → 94–95 MB); the table's size and a
+/// `read_file`'s time are the same.
 const COLUMN_BUFFER_BYTES: u64 = 1 << 20;
 
 /// How every table is written (one place for the options of overwrites and appends; the
-/// column buffers of `symbols` and `edges` are set in [`write_table_reader`]).
+/// column buffers of streamed overwrites are set in [`stream_write_params`]).
 pub fn write_params(mode: WriteMode) -> WriteParams {
     WriteParams {
         mode,
@@ -274,11 +277,11 @@ pub async fn write_table_reader(
     Ok(ds.version().version)
 }
 
-/// [`write_params`] for overwriting a table from a stream; `symbols` and `edges` with small
-/// column buffers ([`COLUMN_BUFFER_BYTES`]).
+/// [`write_params`] for overwriting a table from a stream; `files`, `symbols` and `edges` with
+/// small column buffers ([`COLUMN_BUFFER_BYTES`]).
 fn stream_write_params(table: &str, columns: usize) -> WriteParams {
     let mut params = write_params(WriteMode::Overwrite);
-    if matches!(table, "symbols" | "edges") {
+    if matches!(table, "files" | "symbols" | "edges") {
         params.file_writer_options = Some(lance_file::writer::FileWriterOptions {
             data_cache_bytes: Some(COLUMN_BUFFER_BYTES * columns as u64),
             ..Default::default()
