@@ -12,24 +12,32 @@ How: each workload runs under valgrind's callgrind (every function executed, how
 which sampling would miss); the names it reports that the binary defines (`nm`) are written in
 first-executed order. The workloads are what a user's `quarry index` does: a first index of the
 multi-language fixture and of this checkout (the README's default), a re-index after edits, an
-unchanged re-index, and the CLI's queries.
+unchanged re-index, and the CLI's queries; then, after all of those, `quarry serve` answering
+the REST endpoints, every tool of the Tool API and an MCP handshake over the fixture (so the
+index's functions come first, and the server's after them).
 
 When to run it: the names carry a hash of the crate's build (compiler version, dependency
 versions, profile), so after upgrading the toolchain or a dependency, or changing a profile,
 most names no longer match and the code is laid out as without the file (nothing breaks; the
 memory saving goes). The script prints how many of the listed names the binary defines.
 
-Usage (needs valgrind; ~2 min):
+Usage (needs valgrind; ~3 min):
     source scripts/env.sh && cargo build --bin quarry
     python3 scripts/hot_functions.py "$CARGO_TARGET_DIR/debug/quarry" server/hot-functions.txt
 """
 
+import json
 import os
 import re
 import shutil
+import signal
+import socket
 import subprocess
 import sys
 import tempfile
+import time
+import urllib.error
+import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -65,6 +73,90 @@ def executed(callgrind_out):
                 seen.add(name)
                 order.append(name)
     return order
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def serve_workload(binary, store, out):
+    """`quarry serve` under callgrind, asked what clients ask, then stopped with Ctrl-C (its
+    graceful shutdown: the process exits and callgrind writes its output)."""
+    key = subprocess.run(
+        [binary, "--store", store, "keys", "create"], capture_output=True, text=True, check=True
+    )
+    key = re.search(r"qry_[A-Za-z0-9_]+", key.stdout + key.stderr).group(0)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    cmd = ["valgrind", "--tool=callgrind", "--demangle=no", f"--callgrind-out-file={out}"]
+    cmd += [binary, "--store", store, "serve", "--addr", f"127.0.0.1:{port}"]
+    print("hot_functions: serve", file=sys.stderr)
+    server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    statuses = []
+
+    def call(path, body=None, headers=None):
+        data = None if body is None else json.dumps(body).encode()
+        h = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
+        h.update(headers or {})
+        req = urllib.request.Request(base + path, data=data, headers=h)
+        try:
+            with urllib.request.urlopen(req, timeout=300) as r:
+                statuses.append((path, r.status))
+                return r.read()
+        except urllib.error.HTTPError as e:
+            statuses.append((path, e.code))
+            return e.read()
+
+    try:
+        for _ in range(600):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.5)
+        sources = json.loads(call("/api/datasources/all"))
+        fixture = next(s for s in sources if s["name"] == "polyglot")
+        prefix = fixture["fullName"]
+        call("/api/datasources/ready")
+        call("/api/search/grep?Query=clamp&Names=polyglot")
+        call("/api/search/semantic?Query=How%20are%20points%20summed&Names=polyglot")
+        tools = {
+            "get_data_sources": {},
+            "semantic_search": {"question": "How are points summed?"},
+            "grep_search": {"query": "clamp", "max_results": 2},
+            "get_file_tree": {"path": "c"},
+            "get_artifact_relationships": {"identifier": f"{prefix}::c/util.c::clamp"},
+            "query_artifact_metadata": {"statement": "SELECT COUNT(*) AS n FROM files LIMIT 1"},
+            "get_artifact_query_schema": {"entity": "files"},
+            "read_file": {"path": "c/util.c", "start_line": 1, "end_line": 2},
+            "fetch_artifacts": {"identifiers": [f"{prefix}::c/util.c::sum_points"]},
+            "get_repository_ontology": {},
+        }
+        for name, args in tools.items():
+            call(f"/api/tools/{name}", {**args, "data_sources": ["polyglot"]})
+        mcp = {"Accept": "application/json, text/event-stream"}
+        init = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "hot_functions", "version": "1"},
+            },
+        }
+        call("/api/mcp", init, mcp)
+        call("/api/mcp", {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}, mcp)
+    finally:
+        server.send_signal(signal.SIGINT)
+        try:
+            server.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        failed = [f"{p} {c}" for p, c in statuses if c >= 400]
+        print(f"hot_functions: {len(statuses)} requests, failed: {failed}", file=sys.stderr)
 
 
 def main():
@@ -104,8 +196,13 @@ def main():
         run("index", ROOT)
         run("sources")
         run("sql", "SELECT kind, count(*) FROM symbols GROUP BY kind")
+        runs.append(os.path.join(work, f"callgrind.{len(runs)}"))
+        serve_workload(binary, store, runs[-1])
         order, seen = [], set()
         for out in runs:
+            if not os.path.exists(out):
+                print(f"hot_functions: no output from {out}", file=sys.stderr)
+                continue
             for name in executed(out):
                 if name not in seen:
                     seen.add(name)

@@ -15,11 +15,12 @@
 //! `QUARRY_NO_RELR=1` to build without it: for a linker without the option (GNU ld before
 //! 2.38), or a binary to copy to a machine with an older glibc.
 //!
-//! Also: place the functions `quarry index` runs together (`hot-functions.txt`, made by
-//! `scripts/hot_functions.py`), through LLD's `--symbol-ordering-file`. The binary's code is
-//! ~120 MB and an index runs ~6–7 MB of it, scattered; the kernel maps code 64 KiB around every
-//! page executed, so a first index of the registry copy held ~50–70 MB of code pages. Placed
-//! together, ~30 (docs/benchmarks.md, session 42). Layout only: a name the binary does not
+//! Also: place the functions `quarry index`, then `quarry serve`, run together
+//! (`hot-functions.txt`, made by `scripts/hot_functions.py`), through LLD's
+//! `--symbol-ordering-file`. The binary's code is ~120 MB and an index runs ~6–7 MB of it,
+//! scattered; the kernel maps code 64 KiB around every page executed, so a first index of the
+//! registry copy held ~50–70 MB of code pages. Placed together, ~30; a served process's 35 →
+//! 21 MB (docs/benchmarks.md, session 42). Layout only: a name the binary does not
 //! define (code changed since the list was made, or another compiler) is skipped. Used when
 //! the linker is the toolchain's own LLD (Rust 1.90 and later on x86-64 Linux, unless another
 //! linker is configured); `QUARRY_NO_SYMBOL_ORDER=1` builds without it.
