@@ -21,9 +21,11 @@ versions, profile), so after upgrading the toolchain or a dependency, or changin
 most names no longer match and the code is laid out as without the file (nothing breaks; the
 memory saving goes). The script prints how many of the listed names the binary defines.
 
-Usage (needs valgrind; ~3 min):
+Usage (needs valgrind; ~1 min):
     source scripts/env.sh && cargo build --bin quarry
     python3 scripts/hot_functions.py "$CARGO_TARGET_DIR/debug/quarry" server/hot-functions.txt
+Check how much of the list a binary still defines (no valgrind needed):
+    python3 scripts/hot_functions.py --check "$CARGO_TARGET_DIR/debug/quarry"
 """
 
 import json
@@ -159,7 +161,21 @@ def serve_workload(binary, store, out):
         print(f"hot_functions: {len(statuses)} requests, failed: {failed}", file=sys.stderr)
 
 
+def check(binary):
+    """How many of the listed functions `binary` defines (a `cargo build --bin quarry` from a
+    checkout of the commit that made the list defines nearly all)."""
+    with open(os.path.join(ROOT, "server", "hot-functions.txt")) as f:
+        listed = [line.strip() for line in f if line.strip()]
+    defined = defined_functions(binary)
+    found = sum(1 for n in listed if n in defined)
+    print(f"{found} of {len(listed)} listed functions are defined in {binary}")
+    if found < len(listed) // 2:
+        print("most are not: regenerate the list (see this script's usage)")
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--check":
+        return check(os.path.abspath(sys.argv[2]))
     if len(sys.argv) != 3:
         sys.exit(__doc__)
     binary, out_path = os.path.abspath(sys.argv[1]), sys.argv[2]
