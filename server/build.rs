@@ -22,8 +22,9 @@
 //! registry copy held ~50–70 MB of code pages. Placed together, ~30; a served process's 35 →
 //! 21 MB (docs/benchmarks.md, session 42). Layout only: a name the binary does not
 //! define (code changed since the list was made, or another compiler) is skipped. Used when
-//! the linker is the toolchain's own LLD (Rust 1.90 and later on x86-64 Linux, unless another
-//! linker is configured); `QUARRY_NO_SYMBOL_ORDER=1` builds without it.
+//! the build's linker takes the option (an empty program is linked with it first): the
+//! toolchain's own LLD does (Rust 1.90 and later on x86-64 Linux), GNU ld does not.
+//! `QUARRY_NO_SYMBOL_ORDER=1` builds without it.
 
 use std::process::Command;
 
@@ -41,49 +42,52 @@ fn main() {
     println!("cargo:rerun-if-env-changed=QUARRY_NO_SYMBOL_ORDER");
     println!("cargo:rerun-if-changed=hot-functions.txt");
     let list = std::path::Path::new(&var("CARGO_MANIFEST_DIR")).join("hot-functions.txt");
-    if var("QUARRY_NO_SYMBOL_ORDER").is_empty() && list.is_file() && links_with_rust_lld() {
+    if var("QUARRY_NO_SYMBOL_ORDER").is_empty() && list.is_file() {
         // `-Xlinker` passes the path as one argument (`-Wl,` would split it at commas).
-        for arg in [
+        let args = [
             "-Xlinker".to_string(),
             format!("--symbol-ordering-file={}", list.display()),
             "-Xlinker".to_string(),
             "--no-warn-symbol-ordering".to_string(),
-        ] {
-            println!("cargo:rustc-link-arg-bins={arg}");
+        ];
+        if linker_takes(&args) {
+            for arg in args {
+                println!("cargo:rustc-link-arg-bins={arg}");
+            }
         }
     }
 }
 
-/// Whether the binary is linked by the toolchain's own LLD, which takes
-/// `--symbol-ordering-file`: the default for x86-64 Linux from Rust 1.90 on, unless a linker
-/// (`RUSTC_LINKER`, `-C linker`, `-C link-arg=-fuse-ld=…`) or linker features
-/// (`-C linker-features`, `-C link-self-contained`) are configured.
-fn links_with_rust_lld() -> bool {
+/// Whether the linker this build uses takes `link_args`: links an empty program with them, as
+/// this build links (same compiler, target, `RUSTFLAGS` and configured linker). LLD, the
+/// toolchain's default linker on x86-64 Linux from Rust 1.90 on, takes
+/// `--symbol-ordering-file`; GNU ld (a distribution's compiler, another target) does not, and
+/// the binary is then linked without it.
+fn linker_takes(link_args: &[String]) -> bool {
     let var = |name: &str| std::env::var(name).unwrap_or_default();
-    if var("TARGET") != "x86_64-unknown-linux-gnu" || !var("RUSTC_LINKER").is_empty() {
-        return false;
-    }
-    let flags = var("CARGO_ENCODED_RUSTFLAGS");
-    if ["linker", "link-self-contained", "fuse-ld"]
-        .iter()
-        .any(|f| flags.contains(f))
-    {
+    let out = std::path::PathBuf::from(var("OUT_DIR"));
+    let src = out.join("link_probe.rs");
+    if std::fs::write(&src, "fn main() {}\n").is_err() {
         return false;
     }
     let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
-    let Ok(out) = Command::new(rustc).arg("-vV").output() else {
-        return false;
-    };
-    // "release: 1.95.0"
-    let text = String::from_utf8_lossy(&out.stdout);
-    let Some(release) = text.lines().find_map(|l| l.strip_prefix("release: ")) else {
-        return false;
-    };
-    let mut parts = release.split(['.', '-']).map(|p| p.parse::<u32>().ok());
-    match (parts.next().flatten(), parts.next().flatten()) {
-        (Some(a), Some(b)) => (a, b) >= (1, 90),
-        _ => false,
+    let mut cmd = Command::new(rustc);
+    cmd.args(["--crate-type=bin", "--target", &var("TARGET"), "-o"])
+        .arg(out.join("link_probe"))
+        .arg(&src);
+    let flags = var("CARGO_ENCODED_RUSTFLAGS");
+    cmd.args(flags.split('\x1f').filter(|f| !f.is_empty()));
+    let linker = var("RUSTC_LINKER");
+    if !linker.is_empty() {
+        cmd.arg(format!("-Clinker={linker}"));
     }
+    for arg in link_args {
+        cmd.arg(format!("-Clink-arg={arg}"));
+    }
+    cmd.stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
 }
 
 /// Whether the host's glibc (`getconf GNU_LIBC_VERSION`: "glibc 2.36") is at least `major.minor`.
