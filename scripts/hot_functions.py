@@ -77,6 +77,12 @@ def executed(callgrind_out):
     return order
 
 
+def callgrind(out, binary, store, *args):
+    """The command that runs `quarry --store STORE ARGS` under callgrind, its output to `out`."""
+    return ["valgrind", "--tool=callgrind", "--demangle=no", f"--callgrind-out-file={out}",
+            binary, "--store", store, *args]
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -92,10 +98,10 @@ def serve_workload(binary, store, out):
     key = re.search(r"qry_[A-Za-z0-9_]+", key.stdout + key.stderr).group(0)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    cmd = ["valgrind", "--tool=callgrind", "--demangle=no", f"--callgrind-out-file={out}"]
-    cmd += [binary, "--store", store, "serve", "--addr", f"127.0.0.1:{port}"]
+    cmd = callgrind(out, binary, store, "serve", "--addr", f"127.0.0.1:{port}")
     print("hot_functions: serve", file=sys.stderr)
     server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # (path, HTTP status, the Tool API's error code if the answer is one)
     statuses = []
 
     def call(path, body=None, headers=None):
@@ -105,11 +111,17 @@ def serve_workload(binary, store, out):
         req = urllib.request.Request(base + path, data=data, headers=h)
         try:
             with urllib.request.urlopen(req, timeout=300) as r:
-                statuses.append((path, r.status))
-                return r.read()
+                status, answer = r.status, r.read()
         except urllib.error.HTTPError as e:
-            statuses.append((path, e.code))
-            return e.read()
+            status, answer = e.code, e.read()
+        # A tool's repairable error is a 200 whose envelope holds `error`: its code path is
+        # then not the one a client's valid call runs.
+        try:
+            error = (json.loads(answer).get("obj") or {}).get("error", {}).get("code")
+        except (ValueError, AttributeError):
+            error = None
+        statuses.append((path, status, error))
+        return answer
 
     try:
         for _ in range(600):
@@ -124,20 +136,26 @@ def serve_workload(binary, store, out):
         call("/api/datasources/ready")
         call("/api/search/grep?Query=clamp&Names=polyglot")
         call("/api/search/semantic?Query=How%20are%20points%20summed&Names=polyglot")
+        # As tests/clients/mcp_client.py calls them, with the fixture named where a tool needs
+        # a source (the store also holds this checkout).
+        here = ["polyglot"]
         tools = {
             "get_data_sources": {},
-            "semantic_search": {"question": "How are points summed?"},
-            "grep_search": {"query": "clamp", "max_results": 2},
-            "get_file_tree": {"path": "c"},
+            "semantic_search": {"question": "How are points summed?", "data_sources": here},
+            "grep_search": {"query": "clamp", "max_results": 2, "data_sources": here},
+            "get_file_tree": {"path": "c", "data_source": "polyglot"},
             "get_artifact_relationships": {"identifier": f"{prefix}::c/util.c::clamp"},
-            "query_artifact_metadata": {"statement": "SELECT COUNT(*) AS n FROM files LIMIT 1"},
+            "query_artifact_metadata": {
+                "statement": "SELECT COUNT(*) AS n FROM files LIMIT 1",
+                "data_sources": here,
+            },
             "get_artifact_query_schema": {"entity": "files"},
             "read_file": {"path": "c/util.c", "start_line": 1, "end_line": 2},
             "fetch_artifacts": {"identifiers": [f"{prefix}::c/util.c::sum_points"]},
-            "get_repository_ontology": {},
+            "get_repository_ontology": {"data_source": "polyglot"},
         }
         for name, args in tools.items():
-            call(f"/api/tools/{name}", {**args, "data_sources": ["polyglot"]})
+            call(f"/api/tools/{name}", args)
         mcp = {"Accept": "application/json, text/event-stream"}
         init = {
             "jsonrpc": "2.0",
@@ -157,7 +175,7 @@ def serve_workload(binary, store, out):
             server.wait(timeout=120)
         except subprocess.TimeoutExpired:
             server.kill()
-        failed = [f"{p} {c}" for p, c in statuses if c >= 400]
+        failed = [f"{p} {c} {e or ''}".strip() for p, c, e in statuses if c >= 400 or e]
         print(f"hot_functions: {len(statuses)} requests, failed: {failed}", file=sys.stderr)
 
 
@@ -185,13 +203,12 @@ def main():
     store = os.path.join(work, "store")
     runs = []
 
-    def run(*args, quiet=True):
+    def run(*args):
         out = os.path.join(work, f"callgrind.{len(runs)}")
         runs.append(out)
-        cmd = ["valgrind", "--tool=callgrind", "--demangle=no", f"--callgrind-out-file={out}"]
-        cmd += [binary, "--store", store, *args]
         print("hot_functions:", " ".join(args), file=sys.stderr)
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(callgrind(out, binary, store, *args), check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     try:
         fixture = os.path.join(work, "polyglot")
