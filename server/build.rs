@@ -31,7 +31,6 @@ use std::process::Command;
 fn main() {
     println!("cargo:rerun-if-env-changed=QUARRY_NO_RELR");
     println!("cargo:rerun-if-changed=build.rs");
-    let var = |name: &str| std::env::var(name).unwrap_or_default();
     let for_linux_gnu =
         var("CARGO_CFG_TARGET_OS") == "linux" && var("CARGO_CFG_TARGET_ENV") == "gnu";
     let native = var("HOST") == var("TARGET");
@@ -64,7 +63,6 @@ fn main() {
 /// `--symbol-ordering-file`; GNU ld (a distribution's compiler, another target) does not, and
 /// the binary is then linked without it.
 fn linker_takes(link_args: &[String]) -> bool {
-    let var = |name: &str| std::env::var(name).unwrap_or_default();
     let out = std::path::PathBuf::from(var("OUT_DIR"));
     let src = out.join("link_probe.rs");
     if std::fs::write(&src, "fn main() {}\n").is_err() {
@@ -88,6 +86,11 @@ fn linker_takes(link_args: &[String]) -> bool {
         .stderr(std::process::Stdio::null())
         .status()
         .is_ok_and(|s| s.success())
+}
+
+/// An environment variable cargo gives build scripts, empty when unset.
+fn var(name: &str) -> String {
+    std::env::var(name).unwrap_or_default()
 }
 
 /// Whether the host's glibc (`getconf GNU_LIBC_VERSION`: "glibc 2.36") is at least `major.minor`.
