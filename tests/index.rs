@@ -536,8 +536,8 @@ fn reindex_after_edits_matches_a_fresh_index() {
 
 #[test]
 fn a_change_elsewhere_updates_unchanged_files_rows_in_place() {
-    // `a.py` never changes, yet its rows do: its call to `helper` resolves once `b.py`
-    // defines it and no longer once `b.py` is gone, and `shapes.py`'s `area` is called more
+    // `a.py` never changes, yet its rows do: its call to `helper` (`from b import *`)
+    // resolves once `b.py` defines it and no longer once `b.py` is gone, and `shapes.py`'s `area` is called more
     // or less often. Each re-index must leave the tables a fresh index of the same files has.
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("repo");
@@ -545,7 +545,7 @@ fn a_change_elsewhere_updates_unchanged_files_rows_in_place() {
     let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).unwrap();
     write(
         "a.py",
-        "from shapes import area\n\n\ndef run():\n    helper()\n    return area(2)\n",
+        "from shapes import area\nfrom b import *\n\ndef run():\n    helper()\n    return area(2)\n",
     );
     write("shapes.py", "def area(r):\n    return r * r\n");
     for i in 0..6 {

@@ -898,9 +898,19 @@ impl<'s> Walker<'s> {
             seen.insert(name.into());
         }
         let (line, character) = self.position(at.start_byte());
+        // A receiver written over many lines (`Builder::new(…)\n.with(…)\n.build()`) is kept
+        // by its first [`MAX_QUALIFIER`] bytes and a `…`: dropped, its call read as a bare
+        // `build()`, which resolution may not take for a method call.
         let qualifier = qualifier
             .map(collapse_whitespace)
-            .filter(|q| !q.is_empty() && q.len() <= 200);
+            .filter(|q| !q.is_empty())
+            .map(|q| {
+                if q.len() <= MAX_QUALIFIER {
+                    q
+                } else {
+                    format!("{}…", &q[..q.floor_char_boundary(MAX_QUALIFIER)]).into()
+                }
+            });
         self.out.edges.push(RawEdge {
             kind,
             source,
@@ -969,6 +979,9 @@ fn bare_name(s: &str) -> &str {
 
 /// `s` with each run of whitespace made one space and none at either end (borrowed when it
 /// already is so).
+/// How much of a call's qualifier an edge keeps (bytes, whitespace collapsed).
+const MAX_QUALIFIER: usize = 200;
+
 fn collapse_whitespace(s: &str) -> std::borrow::Cow<'_, str> {
     let already =
         s.trim() == s && !s.contains("  ") && s.chars().all(|c| c == ' ' || !c.is_whitespace());

@@ -245,6 +245,18 @@ impl<'a> Cands<'_, 'a> {
         }
     }
 
+    fn in_file_where(&self, fi: u32, keep: impl Fn(Cand) -> bool) -> Option<Cand> {
+        match &self.maps {
+            Some(_) => self
+                .from_file(fi)
+                .iter()
+                .take_while(|c| c.0 == fi)
+                .copied()
+                .find(|&c| keep(c)),
+            None => self.first(|c| c.0 == fi && keep(c)),
+        }
+    }
+
     fn in_file_with_parent(&self, ix: &Index<'a>, fi: u32, parent: &str) -> Option<Cand> {
         match &self.maps {
             Some(_) => self
@@ -324,8 +336,8 @@ impl<'a> Cands<'_, 'a> {
 
     /// A candidate under directory `dir`: one directly in it before one in a subdirectory
     /// (`go/server.go` is nearer `go/handlers.go` than `go/admin/admin.go` is).
-    fn under_dir(&self, ix: &Index<'a>, dir: &str) -> Option<Cand> {
-        let directly_in = |c: &Cand| dir_of(ix.path(*c)) == dir;
+    fn under_dir(&self, ix: &Index<'a>, dir: &str, keep: impl Fn(Cand) -> bool) -> Option<Cand> {
+        let directly_in = |c: &Cand| dir_of(ix.path(*c)) == dir && keep(*c);
         match (&self.maps, ix.dir_ranges.get(dir)) {
             (Some(_), Some(&(lo, hi))) => {
                 let from = self.from_file(lo);
@@ -337,12 +349,12 @@ impl<'a> Cands<'_, 'a> {
                     .iter()
                     .take(SCAN_LIMIT)
                     .copied()
-                    .find(|c| ix.dir_lens[c.0 as usize] as usize == dir.len());
-                direct.or_else(|| under.first().copied())
+                    .find(|&c| ix.dir_lens[c.0 as usize] as usize == dir.len() && keep(c));
+                direct.or_else(|| under.iter().copied().find(|&c| keep(c)))
             }
             _ => self
                 .first(|c| directly_in(&c))
-                .or_else(|| self.first(|c| is_under(ix.path(c), dir))),
+                .or_else(|| self.first(|c| is_under(ix.path(c), dir) && keep(c))),
         }
     }
 }
@@ -907,6 +919,10 @@ impl<'a> Index<'a> {
         self.files[c.0 as usize].names.parent(c.1 as usize)
     }
 
+    fn kind(&self, c: Cand) -> &'static str {
+        self.files[c.0 as usize].names.kind(c.1 as usize)
+    }
+
     /// See [`Resolver::foreign_parents`]: the type a parent names is looked up as the type of
     /// an `impl Trait for T` clause is (nearest definition first).
     fn foreign_parents(&self, first_symbol: &[usize]) -> HashMap<usize, Option<Cand>> {
@@ -966,8 +982,16 @@ impl<'a> Index<'a> {
         name: &str,
         qualifier: Option<&str>,
     ) -> Option<(Cand, &'static str)> {
-        let cands = self.candidates(kind, self.files[fi].language, name)?;
+        let language = self.files[fi].language;
+        let cands = self.candidates(kind, language, name)?;
         let path = self.files[fi].path;
+        // A bare call (`print(x)`, `drop(v)`, `helper()`) names no method outside Java, C#,
+        // C++ and Ruby: Python, JavaScript, PHP and Rust reach one only through `self`/`this`
+        // or a type, Go through a receiver. So there it takes a function, a class, a macro —
+        // or nothing: Python's `print` is not `TracebackException.print`, nor Rust's
+        // `drop(guard)` some type's `Drop::drop`.
+        let bare = kind == EdgeKind::Calls && qualifier.is_none() && !implicit_this(language);
+        let keep = |c: Cand| !bare || !matches!(self.kind(c), "method" | "constructor");
         // A candidate in a file the module path names: a top-level definition before a nested
         // one (`unittest.TestCase` is `unittest/case.py`'s, not a test's local `TestCase`
         // class); of several, the nearest (two versions of a crate, a monorepo's packages
@@ -981,7 +1005,7 @@ impl<'a> Index<'a> {
             let mut first: [Option<Cand>; 2] = [None, None];
             let mut several = [false, false];
             for c in cands.all.iter().take(SCAN_LIMIT).copied() {
-                if !named(c) {
+                if !named(c) || !keep(c) {
                     continue;
                 }
                 let tier = usize::from(self.parent(c).is_some());
@@ -998,7 +1022,9 @@ impl<'a> Index<'a> {
                 return first[tier];
             }
             let top = tier == 0;
-            cands.nearest_where(self, path, |c| named(c) && self.parent(c).is_none() == top)
+            cands.nearest_where(self, path, |c| {
+                named(c) && keep(c) && self.parent(c).is_none() == top
+            })
         };
         // An import of a relative path names its file exactly.
         if kind == EdgeKind::Imports
@@ -1066,13 +1092,14 @@ impl<'a> Index<'a> {
             return Some((best, "ambiguous"));
         }
         if kind != EdgeKind::Imports
-            && let Some(c) = cands.in_file(fi as u32)
+            && let Some(c) = cands.in_file_where(fi as u32, keep)
         {
             return Some((c, "same_file"));
         }
         for module in self.files[fi].names.imports_of(name) {
             if let Some(c) = self
                 .in_relative_module(&cands, fi, module)
+                .filter(|&c| keep(c))
                 .or_else(|| module.and_then(matches_module))
             {
                 return Some((c, "import"));
@@ -1081,14 +1108,30 @@ impl<'a> Index<'a> {
                 return Some((cands.all[0], "unique_name"));
             }
         }
-        if cands.all.len() == 1 {
+        // A Python name is defined in its file, imported or built in: a bare call reaches
+        // another file's definition only through an import of it (above) or a `*` import of
+        // the module that defines it.
+        if bare && language == "python" {
+            let star = self.files[fi].names.imports_of("*").find_map(|module| {
+                self.in_relative_module(&cands, fi, module)
+                    .filter(|&c| keep(c))
+                    .or_else(|| module.and_then(matches_module))
+            });
+            return star.map(|c| (c, "import"));
+        }
+        if bare {
+            let first = cands.first(keep)?;
+            if !cands.all.iter().any(|&c| c != first && keep(c)) {
+                return Some((first, "unique_name"));
+            }
+        } else if cands.all.len() == 1 {
             return Some((cands.all[0], "unique_name"));
         }
         // The nearest by directory (deepest shared ancestor; ties by path order): a few
         // candidates are ranked in one pass, many looked up per ancestor by file range.
         let best = match cands.maps {
-            None => cands.nearest_where(self, path, |_| true),
-            Some(_) => ancestors(path).find_map(|d| cands.under_dir(self, d)),
+            None => cands.nearest_where(self, path, keep),
+            Some(_) => ancestors(path).find_map(|d| cands.under_dir(self, d, keep)),
         }?;
         Some((best, "ambiguous"))
     }
@@ -1522,6 +1565,105 @@ mod tests {
         assert_eq!(go_receiver("func Handle(s *Server)"), None);
     }
 
+    /// A bare call (`print(x)`) takes no method outside Java, C#, C++ and Ruby: a function of
+    /// that name, wherever it is, or nothing. A call on a receiver still takes a method.
+    #[test]
+    fn bare_calls_take_no_method_where_methods_need_a_receiver() {
+        let method = |name: &str, ty: &str| {
+            let mut m = function(name, Some(ty));
+            m.kind = "method";
+            m
+        };
+        let class = |name: &str| {
+            let mut c = function(name, None);
+            c.kind = "class";
+            c
+        };
+        let files = |language: &'static str| {
+            let packed = vec![
+                (
+                    "a/traceback.py",
+                    pack(
+                        vec![class("Tb"), method("print", "Tb"), method("helper", "Tb")],
+                        vec![],
+                    ),
+                ),
+                ("b/util.py", pack(vec![function("helper", None)], vec![])),
+                (
+                    "c/main.py",
+                    pack(
+                        vec![class("Main"), method("run", "Main"), function("go", None)],
+                        vec![],
+                    ),
+                ),
+            ];
+            (packed, language)
+        };
+        for (language, bare_reaches_methods) in [
+            ("python", false),
+            ("rust", false),
+            ("go", false),
+            ("javascript", false),
+            ("php", false),
+            ("java", true),
+            ("ruby", true),
+        ] {
+            let (packed, language) = files(language);
+            let files = inputs(&packed, language);
+            let index = Index::new(&files);
+            let pick = |name: &str, q: Option<&str>| {
+                index
+                    .pick(2, Some("go"), EdgeKind::Calls, name, q)
+                    .map(|(c, how)| (index.qualified_name(c), how))
+            };
+            if bare_reaches_methods {
+                assert_eq!(pick("print", None), Some(("Tb.print", "unique_name")));
+                assert_eq!(pick("run", None), Some(("Main.run", "same_file")));
+            } else {
+                // Not the only method of that name, not the method in the caller's own file.
+                assert_eq!(pick("print", None), None, "{language}");
+                assert_eq!(pick("run", None), None, "{language}");
+                // The function, though a method of that name comes first (in Python only
+                // if imported: below).
+                let helper = (language != "python").then_some(("helper", "unique_name"));
+                assert_eq!(pick("helper", None), helper, "{language}");
+            }
+            // On a receiver, the method.
+            assert_eq!(
+                pick("print", Some("tb")),
+                Some(("Tb.print", "unique_name")),
+                "{language}"
+            );
+        }
+        // Python: another file's function through an import of it, or of `*` from its module.
+        let import = |name: &str, module: &str| RawEdge {
+            kind: EdgeKind::Imports,
+            source: None,
+            line: 1,
+            character: 0,
+            target_name: name.into(),
+            qualifier: Some(module.into()),
+            receiver_type: None,
+        };
+        for (imports, found) in [
+            (vec![import("helper", "util")], Some(("helper", "import"))),
+            (vec![import("*", "util")], Some(("helper", "import"))),
+            (vec![import("*", "elsewhere")], None),
+            (vec![import("other", "util")], None),
+        ] {
+            let packed = vec![
+                ("b/util.py", pack(vec![function("helper", None)], vec![])),
+                ("c/main.py", pack(vec![function("go", None)], imports)),
+            ];
+            let files = inputs(&packed, "python");
+            let index = Index::new(&files);
+            let picked = index
+                .pick(1, Some("go"), EdgeKind::Calls, "helper", None)
+                .map(|(c, how)| (index.qualified_name(c), how));
+            assert_eq!(picked, found);
+        }
+    }
+
     /// `self.f()` goes up the bases breadth first, nearest first, through cycles; members
     /// only, never a free function of that name nearer by directory.
     #[test]
@@ -1589,12 +1731,13 @@ mod tests {
         // A free function of that name is no target of `self.f()`, wherever it is ...
         assert_eq!(pick("done", "self"), None);
         assert_eq!(pick("halt", "self"), None);
-        // ... but stays one of an unqualified call.
+        // ... but stays one of an unqualified call (in its own file; from another, in
+        // Python, once imported: `bare_calls_take_no_method_where_methods_need_a_receiver`).
         assert_eq!(
             index
-                .pick(2, Some("Leaf.go"), EdgeKind::Calls, "halt", None)
+                .pick(2, Some("Leaf.go"), EdgeKind::Calls, "done", None)
                 .map(|(c, how)| (index.qualified_name(c), how)),
-            Some(("halt", "unique_name"))
+            Some(("done", "same_file"))
         );
     }
 
@@ -1786,10 +1929,23 @@ mod tests {
                 "{last}"
             );
         }
+        // And among some candidates only (a bare call's non-methods).
+        let odd = |c: Cand| c.1 % 2 == 1;
+        for fi in 0..files.len() as u32 + 2 {
+            assert_eq!(
+                hashed.in_file_where(fi, odd),
+                scanned.in_file_where(fi, odd)
+            );
+        }
         for d in dirs {
             assert_eq!(
-                hashed.under_dir(&index, d),
-                scanned.under_dir(&index, d),
+                hashed.under_dir(&index, d, |_| true),
+                scanned.under_dir(&index, d, |_| true),
+                "{d}"
+            );
+            assert_eq!(
+                hashed.under_dir(&index, d, odd),
+                scanned.under_dir(&index, d, odd),
                 "{d}"
             );
         }

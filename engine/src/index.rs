@@ -52,7 +52,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// 6: calls carry their receiver's declared type (`receiver_type`); Ruby's bare `name` that
 ///    is no local of its method is a call; TypeScript constructor parameter properties are
 ///    fields.
-pub const ANALYZER_VERSION: u32 = 6;
+/// 7: a call's receiver over 200 bytes (a chain over many lines) is kept shortened, not
+///    dropped (dropped, the call read as a bare one).
+pub const ANALYZER_VERSION: u32 = 7;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;

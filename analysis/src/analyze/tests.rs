@@ -540,6 +540,35 @@ fn java_annotation_elements_keep_their_default() {
     assert_eq!(&*sym(&a, "Route.weight").signature, "int weight();");
 }
 
+/// A call on a receiver written over many lines keeps the receiver's head, shortened: with
+/// no qualifier it would read as a bare call (`build()`), which takes no method.
+#[test]
+fn long_receivers_are_shortened_not_dropped() {
+    let args = (0..40)
+        .map(|i| format!("arg_{i}"))
+        .collect::<Vec<_>>()
+        .join(",\n        ");
+    let src = format!(
+        "fn f() {{\n    let b = Builder::new(\n        {args},\n    )\n    .with_name(\"é\")\n    .build();\n}}\n"
+    );
+    let a = analyze(Lang::Rust, &src);
+    let build = a
+        .edges
+        .iter()
+        .find(|e| e.kind == EdgeKind::Calls && &*e.target_name == "build")
+        .expect("an edge to build");
+    let q = build.qualifier.as_deref().expect("a qualifier");
+    assert!(q.starts_with("Builder::new( arg_0, arg_1,"), "{q}");
+    assert!(
+        q.ends_with('…') && q.len() <= MAX_QUALIFIER + '…'.len_utf8(),
+        "{q}"
+    );
+    // A short one is kept whole, whitespace collapsed.
+    let a = analyze(Lang::Rust, "fn f() { a\n  .b()\n  .c(); }\n");
+    let c = a.edges.iter().find(|e| &*e.target_name == "c").unwrap();
+    assert_eq!(c.qualifier.as_deref(), Some("a .b()"));
+}
+
 /// Deeply nested references and declarators end the type lookup, not the stack.
 #[test]
 fn deep_references_and_declarators_are_bounded() {
