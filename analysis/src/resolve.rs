@@ -127,6 +127,17 @@ const IMPORTABLE: &[&str] = &[
     "module",
     "macro",
 ];
+/// Functions and tuple variants Rust's prelude (2024 edition) puts in scope, called bare.
+const RUST_PRELUDE_CALLS: &[&str] = &[
+    "Ok",
+    "Err",
+    "Some",
+    "drop",
+    "size_of",
+    "size_of_val",
+    "align_of",
+    "align_of_val",
+];
 const SELF_WORDS: &[&str] = &["self", "this", "Self", "cls", "@", "$this"];
 
 /// Does qualifier `q` of a call name the caller's base type in `language` (`super().f()` and
@@ -923,6 +934,19 @@ impl<'a> Index<'a> {
         self.files[c.0 as usize].names.kind(c.1 as usize)
     }
 
+    /// Whether `c` is defined inside a function or method (its parent, which comes before
+    /// it in its file's symbols, usually just before, is one).
+    fn nested_in_function(&self, c: Cand) -> bool {
+        let names = self.files[c.0 as usize].names;
+        let Some(parent) = names.parent(c.1 as usize) else {
+            return false;
+        };
+        (0..c.1 as usize)
+            .rev()
+            .find(|&i| names.qualified_name(i) == parent)
+            .is_some_and(|i| matches!(names.kind(i), "function" | "method" | "constructor"))
+    }
+
     /// See [`Resolver::foreign_parents`]: the type a parent names is looked up as the type of
     /// an `impl Trait for T` clause is (nearest definition first).
     fn foreign_parents(&self, first_symbol: &[usize]) -> HashMap<usize, Option<Cand>> {
@@ -990,8 +1014,14 @@ impl<'a> Index<'a> {
         // or a type, Go through a receiver. So there it takes a function, a class, a macro —
         // or nothing: Python's `print` is not `TracebackException.print`, nor Rust's
         // `drop(guard)` some type's `Drop::drop`.
+        // Nor, from another file, a function nested in a function (a test's local `drop`,
+        // `f`): it is visible only inside the function that defines it.
         let bare = kind == EdgeKind::Calls && qualifier.is_none() && !implicit_this(language);
-        let keep = |c: Cand| !bare || !matches!(self.kind(c), "method" | "constructor");
+        let keep = |c: Cand| {
+            !bare
+                || !(matches!(self.kind(c), "method" | "constructor")
+                    || (c.0 != fi as u32 && self.nested_in_function(c)))
+        };
         // A candidate in a file the module path names: a top-level definition before a nested
         // one (`unittest.TestCase` is `unittest/case.py`'s, not a test's local `TestCase`
         // class); of several, the nearest (two versions of a crate, a monorepo's packages
@@ -1118,6 +1148,11 @@ impl<'a> Index<'a> {
                     .or_else(|| module.and_then(matches_module))
             });
             return star.map(|c| (c, "import"));
+        }
+        // Rust's prelude names these: another file's `fn Ok` (anyhow's) is called only where
+        // it is imported (above).
+        if bare && language == "rust" && RUST_PRELUDE_CALLS.contains(&name) {
+            return None;
         }
         if bare {
             let first = cands.first(keep)?;
@@ -1588,7 +1623,18 @@ mod tests {
                         vec![],
                     ),
                 ),
-                ("b/util.py", pack(vec![function("helper", None)], vec![])),
+                (
+                    "b/util.py",
+                    pack(
+                        vec![
+                            function("helper", None),
+                            function("outer", None),
+                            function("inner", Some("outer")),
+                            function("Ok", None),
+                        ],
+                        vec![],
+                    ),
+                ),
                 (
                     "c/main.py",
                     pack(
@@ -1627,6 +1673,19 @@ mod tests {
                 // if imported: below).
                 let helper = (language != "python").then_some(("helper", "unique_name"));
                 assert_eq!(pick("helper", None), helper, "{language}");
+                // Rust's `Ok(x)` is the prelude's, not another file's `fn Ok`.
+                let ok = (!matches!(language, "python" | "rust")).then_some(("Ok", "unique_name"));
+                assert_eq!(pick("Ok", None), ok, "{language}");
+                // A function nested in another file's function is out of reach; in its own
+                // file it is found.
+                assert_eq!(pick("inner", None), None, "{language}");
+                assert_eq!(
+                    index
+                        .pick(1, Some("outer"), EdgeKind::Calls, "inner", None)
+                        .map(|(c, how)| (index.qualified_name(c), how)),
+                    Some(("outer.inner", "same_file")),
+                    "{language}"
+                );
             }
             // On a receiver, the method.
             assert_eq!(
