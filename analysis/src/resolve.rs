@@ -159,6 +159,16 @@ fn implicit_this(language: &str) -> bool {
     matches!(language, "java" | "csharp" | "cpp" | "ruby")
 }
 
+/// Whether a bare call (no qualifier) in `language` takes a method only of a type enclosing
+/// the caller, or through an import: in Java, C# and C++ the instance's own methods and its
+/// bases' are tried before [`Index::pick`] ([`Index::implicit_receiver`]); what is left is a
+/// free function (C++), a static import's member, or an outer class's member — not an
+/// unrelated class's method of that name. Not Ruby, whose bare calls reach mixed-in and
+/// top-level methods.
+fn enclosing_only(kind: EdgeKind, language: &str, qualifier: Option<&str>) -> bool {
+    kind == EdgeKind::Calls && qualifier.is_none() && matches!(language, "java" | "csharp" | "cpp")
+}
+
 /// The name a Go method binds its receiver to, read from its signature: `s` in
 /// `func (s *Server) Handle()`; none for `func (*Server) Handle()` or `func (_ Server) …`.
 fn go_receiver(signature: &str) -> Option<&str> {
@@ -184,7 +194,8 @@ const MAX_CLAUSE_FILES: usize = 32;
 type Cand = (u32, u32);
 
 /// [`Index::pick`]'s answers within one file, keyed by all it reads of an edge there: (kind,
-/// name, qualifier, the caller's type when there is a qualifier).
+/// name, qualifier, the caller's type when there is a qualifier — or the caller itself for a
+/// bare call in Java, C# or C++, [`enclosing_only`]).
 type PickMemo<'b> =
     HashMap<(EdgeKind, &'b str, Option<&'b str>, Option<&'b str>), Option<(Cand, &'static str)>>;
 
@@ -1022,6 +1033,16 @@ impl<'a> Index<'a> {
                 || !(matches!(self.kind(c), "method" | "constructor")
                     || (c.0 != fi as u32 && self.nested_in_function(c)))
         };
+        // Beyond imports, see [`enclosing_only`]: `Outer.Inner.run` may call `Outer.helper`.
+        let enclosing = enclosing_only(kind, language, qualifier);
+        let near = |c: Cand| {
+            keep(c)
+                && (!enclosing
+                    || !matches!(self.kind(c), "method" | "constructor")
+                    || self.parent(c).zip(source_qname).is_some_and(|(p, s)| {
+                        s.len() > p.len() && s.starts_with(p) && s.as_bytes()[p.len()] == b'.'
+                    }))
+        };
         // A candidate in a file the module path names: a top-level definition before a nested
         // one (`unittest.TestCase` is `unittest/case.py`'s, not a test's local `TestCase`
         // class); of several, the nearest (two versions of a crate, a monorepo's packages
@@ -1122,7 +1143,7 @@ impl<'a> Index<'a> {
             return Some((best, "ambiguous"));
         }
         if kind != EdgeKind::Imports
-            && let Some(c) = cands.in_file_where(fi as u32, keep)
+            && let Some(c) = cands.in_file_where(fi as u32, near)
         {
             return Some((c, "same_file"));
         }
@@ -1154,9 +1175,9 @@ impl<'a> Index<'a> {
         if bare && language == "rust" && RUST_PRELUDE_CALLS.contains(&name) {
             return None;
         }
-        if bare {
-            let first = cands.first(keep)?;
-            if !cands.all.iter().any(|&c| c != first && keep(c)) {
+        if bare || enclosing {
+            let first = cands.first(near)?;
+            if !cands.all.iter().any(|&c| c != first && near(c)) {
                 return Some((first, "unique_name"));
             }
         } else if cands.all.len() == 1 {
@@ -1165,8 +1186,8 @@ impl<'a> Index<'a> {
         // The nearest by directory (deepest shared ancestor; ties by path order): a few
         // candidates are ranked in one pass, many looked up per ancestor by file range.
         let best = match cands.maps {
-            None => cands.nearest_where(self, path, keep),
-            Some(_) => ancestors(path).find_map(|d| cands.under_dir(self, d, keep)),
+            None => cands.nearest_where(self, path, near),
+            Some(_) => ancestors(path).find_map(|d| cands.under_dir(self, d, near)),
         }?;
         Some((best, "ambiguous"))
     }
@@ -1485,8 +1506,14 @@ impl<'a> Resolver<'a> {
                 Some(found) => found,
                 None => on_instance.or_else(|| {
                     let source = e.source.as_deref();
-                    let owner = qualifier.and(source.and_then(|s| s.rsplit_once('.')));
-                    let key = (e.kind, &*e.target_name, qualifier, owner.map(|(o, _)| o));
+                    let owner = if enclosing_only(e.kind, f.language, qualifier) {
+                        source
+                    } else {
+                        qualifier
+                            .and(source.and_then(|s| s.rsplit_once('.')))
+                            .map(|(o, _)| o)
+                    };
+                    let key = (e.kind, &*e.target_name, qualifier, owner);
                     *picked_before.entry(key).or_insert_with(|| {
                         index.pick(fi, source, e.kind, &e.target_name, qualifier)
                     })
@@ -1601,7 +1628,7 @@ mod tests {
     }
 
     /// A bare call (`print(x)`) takes no method outside Java, C#, C++ and Ruby: a function of
-    /// that name, wherever it is, or nothing. A call on a receiver still takes a method.
+    /// that name, or nothing. A call on a receiver still takes a method.
     #[test]
     fn bare_calls_take_no_method_where_methods_need_a_receiver() {
         let method = |name: &str, ty: &str| {
@@ -1651,7 +1678,7 @@ mod tests {
             ("go", false),
             ("javascript", false),
             ("php", false),
-            ("java", true),
+            // Java, C# and C++: `bare_calls_in_java_take_enclosing_types_methods_only`.
             ("ruby", true),
         ] {
             let (packed, language) = files(language);
@@ -1720,6 +1747,89 @@ mod tests {
                 .pick(1, Some("go"), EdgeKind::Calls, "helper", None)
                 .map(|(c, how)| (index.qualified_name(c), how));
             assert_eq!(picked, found);
+        }
+    }
+
+    /// In Java, C# and C++ a bare call that is not the instance's takes an enclosing type's
+    /// method, a statically imported one, or a free function — not an unrelated class's.
+    #[test]
+    fn bare_calls_in_java_take_enclosing_types_methods_only() {
+        let method = |name: &str, ty: &str| {
+            let mut m = function(name, Some(ty));
+            m.kind = "method";
+            m
+        };
+        let import = |name: &str, module: &str| RawEdge {
+            kind: EdgeKind::Imports,
+            source: None,
+            line: 1,
+            character: 0,
+            target_name: name.into(),
+            qualifier: Some(module.into()),
+            receiver_type: None,
+        };
+        for language in ["java", "csharp", "cpp"] {
+            let packed = vec![
+                (
+                    "a/Outer.java",
+                    pack(
+                        vec![
+                            function("Outer", None),
+                            method("helper", "Outer"),
+                            function("Inner", Some("Outer")),
+                            method("run", "Outer.Inner"),
+                            function("Sibling", None),
+                            method("only", "Sibling"),
+                        ],
+                        vec![import("imported", "b.Other")],
+                    ),
+                ),
+                (
+                    "b/Other.java",
+                    pack(
+                        vec![
+                            function("Other", None),
+                            method("helper2", "Other"),
+                            method("imported", "Other"),
+                            function("free", None),
+                        ],
+                        vec![],
+                    ),
+                ),
+            ];
+            let files = inputs(&packed, language);
+            let index = Index::new(&files);
+            let pick = |name: &str| {
+                index
+                    .pick(0, Some("Outer.Inner.run"), EdgeKind::Calls, name, None)
+                    .map(|(c, how)| (index.qualified_name(c), how))
+            };
+            assert_eq!(
+                pick("helper"),
+                Some(("Outer.helper", "same_file")),
+                "{language}"
+            );
+            assert_eq!(pick("only"), None, "{language}");
+            assert_eq!(pick("helper2"), None, "{language}");
+            assert_eq!(
+                pick("imported"),
+                Some(("Other.imported", "import")),
+                "{language}"
+            );
+            assert_eq!(pick("free"), Some(("free", "unique_name")), "{language}");
+            // A receiver's method is still found by name.
+            assert_eq!(
+                index
+                    .pick(
+                        0,
+                        Some("Outer.Inner.run"),
+                        EdgeKind::Calls,
+                        "helper2",
+                        Some("o")
+                    )
+                    .map(|(c, how)| (index.qualified_name(c), how)),
+                Some(("Other.helper2", "unique_name"))
+            );
         }
     }
 
