@@ -1170,6 +1170,36 @@ impl<'a> Index<'a> {
             });
             return star.map(|c| (c, "import"));
         }
+        // A JavaScript or TypeScript file that imports anything is a module: a bare name is
+        // its own, imported (above) or a global (`setTimeout`), not another file's function.
+        if bare
+            && matches!(language, "javascript" | "typescript" | "tsx")
+            && self.files[fi].names.has_imports()
+        {
+            return None;
+        }
+        // A Go bare call names a function of the caller's package (its directory), or of a
+        // package imported with `.` (`*`).
+        if bare && language == "go" {
+            let dir = dir_of(path);
+            let mut in_package = cands
+                .all
+                .iter()
+                .copied()
+                .filter(|&c| near(c) && dir_of(self.path(c)) == dir);
+            if let Some(first) = in_package.next() {
+                let how = match in_package.next() {
+                    None => "unique_name",
+                    Some(_) => "ambiguous",
+                };
+                return Some((first, how));
+            }
+            let dot = self.files[fi]
+                .names
+                .imports_of("*")
+                .find_map(|module| module.and_then(matches_module));
+            return dot.map(|c| (c, "import"));
+        }
         // Rust's prelude names these: another file's `fn Ok` (anyhow's) is called only where
         // it is imported (above).
         if bare && language == "rust" && RUST_PRELUDE_CALLS.contains(&name) {
@@ -1698,10 +1728,12 @@ mod tests {
                 assert_eq!(pick("run", None), None, "{language}");
                 // The function, though a method of that name comes first (in Python only
                 // if imported: below).
-                let helper = (language != "python").then_some(("helper", "unique_name"));
+                // (In Go only in the caller's package: below.)
+                let elsewhere = !matches!(language, "python" | "go");
+                let helper = elsewhere.then_some(("helper", "unique_name"));
                 assert_eq!(pick("helper", None), helper, "{language}");
                 // Rust's `Ok(x)` is the prelude's, not another file's `fn Ok`.
-                let ok = (!matches!(language, "python" | "rust")).then_some(("Ok", "unique_name"));
+                let ok = (elsewhere && language != "rust").then_some(("Ok", "unique_name"));
                 assert_eq!(pick("Ok", None), ok, "{language}");
                 // A function nested in another file's function is out of reach; in its own
                 // file it is found.
@@ -1748,6 +1780,68 @@ mod tests {
                 .map(|(c, how)| (index.qualified_name(c), how));
             assert_eq!(picked, found);
         }
+    }
+
+    /// Go: a bare call names its own package's function (its directory) or a dot-imported
+    /// package's. JavaScript: a file that imports anything is a module, whose bare names are
+    /// its own, imported or global; a script without imports still reaches other files'.
+    #[test]
+    fn go_packages_and_javascript_modules_bound_bare_calls() {
+        let import = |name: &str, module: &str| RawEdge {
+            kind: EdgeKind::Imports,
+            source: None,
+            line: 1,
+            character: 0,
+            target_name: name.into(),
+            qualifier: Some(module.into()),
+            receiver_type: None,
+        };
+        let resolve = |language: &str, caller_imports: Vec<RawEdge>, name: &str| {
+            let packed = vec![
+                ("app/util.go", pack(vec![function("near", None)], vec![])),
+                (
+                    "lib/other/other.go",
+                    pack(vec![function("far", None), function("near", None)], vec![]),
+                ),
+                (
+                    "app/main.go",
+                    pack(vec![function("main", None)], caller_imports),
+                ),
+            ];
+            let files = inputs(&packed, language);
+            let index = Index::new(&files);
+            index
+                .pick(2, Some("main"), EdgeKind::Calls, name, None)
+                .map(|(c, how)| (index.path(c).to_string(), how))
+        };
+        assert_eq!(
+            resolve("go", vec![], "near"),
+            Some(("app/util.go".to_string(), "unique_name"))
+        );
+        assert_eq!(resolve("go", vec![], "far"), None);
+        assert_eq!(
+            resolve("go", vec![import("*", "example.com/lib/other")], "far"),
+            Some(("lib/other/other.go".to_string(), "import"))
+        );
+        // An alias binds a package name, not its functions.
+        assert_eq!(
+            resolve("go", vec![import("o", "example.com/lib/other")], "far"),
+            None
+        );
+        // JavaScript: a script reaches another file's function; a module does not.
+        assert_eq!(
+            resolve("javascript", vec![], "far"),
+            Some(("lib/other/other.go".to_string(), "unique_name"))
+        );
+        assert_eq!(resolve("javascript", vec![import("x", "./x")], "far"), None);
+        assert_eq!(
+            resolve(
+                "typescript",
+                vec![import("far", "../lib/other/other")],
+                "far"
+            ),
+            Some(("lib/other/other.go".to_string(), "import"))
+        );
     }
 
     /// In Java, C# and C++ a bare call that is not the instance's takes an enclosing type's

@@ -54,7 +54,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 ///    fields.
 /// 7: a call's receiver over 200 bytes (a chain over many lines) is kept shortened, not
 ///    dropped (dropped, the call read as a bare one).
-pub const ANALYZER_VERSION: u32 = 7;
+/// 8: a Go import binds its alias (`str "strings"`), and a dot import `*`.
+pub const ANALYZER_VERSION: u32 = 8;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;

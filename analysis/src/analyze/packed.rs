@@ -266,6 +266,12 @@ impl Names {
             .map(|&(n, q)| (self.get(n), q.map(|q| self.get(q))))
     }
 
+    /// Whether the file imports anything (a JavaScript or TypeScript file that does is a
+    /// module: its bare names are its own, imported or global).
+    pub fn has_imports(&self) -> bool {
+        !self.imports.is_empty()
+    }
+
     /// The module qualifiers of the file's imports of `name`, in order (what resolution asks
     /// for each name it looks up: an import of another length is passed over unread).
     pub fn imports_of<'s>(&'s self, name: &'s str) -> impl Iterator<Item = Option<&'s str>> {

@@ -1369,8 +1369,14 @@ pub fn imports(lang: Lang, n: Node, src: &str) -> Vec<(String, Option<String>)> 
             let Some(path) = field(n, "path").map(|p| unquote(text(p))) else {
                 return vec![];
             };
-            let last = path.rsplit('/').next().unwrap_or(&path).to_string();
-            vec![(last, Some(path))]
+            // The name the file uses: an alias (`str "strings"`), `*` for a dot import
+            // (`. "fmt"`: the package's names unqualified), else the path's last segment.
+            let name = match field(n, "name") {
+                Some(alias) if kind_of(alias) == "dot" => "*".to_string(),
+                Some(alias) if kind_of(alias) == "package_identifier" => text(alias),
+                _ => path.rsplit('/').next().unwrap_or(&path).to_string(),
+            };
+            vec![(name, Some(path))]
         }
         (Lang::Java, "import_declaration") => named_children(n)
             .into_iter()

@@ -540,6 +540,28 @@ fn java_annotation_elements_keep_their_default() {
     assert_eq!(&*sym(&a, "Route.weight").signature, "int weight();");
 }
 
+/// A Go import binds its alias, `*` for a dot import, else the path's last segment.
+#[test]
+fn go_imports_bind_aliases_and_dot_imports() {
+    let src = "package main\n\nimport (\n\t\"fmt\"\n\tstr \"strings\"\n\t. \"example.com/lib/other\"\n\t_ \"embed\"\n)\n";
+    let a = analyze(Lang::Go, src);
+    let imports: Vec<(&str, Option<&str>)> = a
+        .edges
+        .iter()
+        .filter(|e| e.kind == EdgeKind::Imports)
+        .map(|e| (&*e.target_name, e.qualifier.as_deref()))
+        .collect();
+    assert_eq!(
+        imports,
+        [
+            ("fmt", Some("fmt")),
+            ("str", Some("strings")),
+            ("*", Some("example.com/lib/other")),
+            ("embed", Some("embed")),
+        ]
+    );
+}
+
 /// A call on a receiver written over many lines keeps the receiver's head, shortened: with
 /// no qualifier it would read as a bare call (`build()`), which takes no method.
 #[test]
