@@ -1007,8 +1007,9 @@ impl<'a> Index<'a> {
 
     /// The definition an edge of file `fi` names, and how it was found. A function of its
     /// arguments, and of `source_qname` only through the caller's type (the part before its
-    /// last `.`) and only when there is a `qualifier`: `Resolver::edges` keeps its answers per
-    /// file by exactly that ([`PickMemo`]); keep the two in step.
+    /// last `.`) when there is a `qualifier`, or whole for a bare call [`enclosing_only`]
+    /// applies to: `Resolver::edges` keeps its answers per file by exactly that
+    /// ([`PickMemo`]); keep the two in step.
     fn pick(
         &self,
         fi: usize,
