@@ -977,11 +977,11 @@ fn bare_name(s: &str) -> &str {
     s.trim_start_matches(['$', '@'])
 }
 
-/// `s` with each run of whitespace made one space and none at either end (borrowed when it
-/// already is so).
 /// How much of a call's qualifier an edge keeps (bytes, whitespace collapsed).
 const MAX_QUALIFIER: usize = 200;
 
+/// `s` with each run of whitespace made one space and none at either end (borrowed when it
+/// already is so).
 fn collapse_whitespace(s: &str) -> std::borrow::Cow<'_, str> {
     let already =
         s.trim() == s && !s.contains("  ") && s.chars().all(|c| c == ' ' || !c.is_whitespace());

@@ -127,7 +127,8 @@ const IMPORTABLE: &[&str] = &[
     "module",
     "macro",
 ];
-/// Functions and tuple variants Rust's prelude (2024 edition) puts in scope, called bare.
+/// Functions and tuple variants Rust's prelude puts in scope (`size_of` and the others since
+/// Rust 1.80), called bare.
 const RUST_PRELUDE_CALLS: &[&str] = &[
     "Ok",
     "Err",
