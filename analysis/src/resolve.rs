@@ -139,6 +139,16 @@ const RUST_PRELUDE_CALLS: &[&str] = &[
     "align_of",
     "align_of_val",
 ];
+/// Whether a Rust path starts in the standard library's crates (`std::…`, `::core::…`).
+fn is_rust_std_path(path: &str) -> bool {
+    let first = path
+        .trim_start_matches("::")
+        .split("::")
+        .next()
+        .unwrap_or("");
+    matches!(first, "std" | "core" | "alloc")
+}
+
 const SELF_WORDS: &[&str] = &["self", "this", "Self", "cls", "@", "$this"];
 
 /// Does qualifier `q` of a call name the caller's base type in `language` (`super().f()` and
@@ -1020,6 +1030,27 @@ impl<'a> Index<'a> {
         qualifier: Option<&str>,
     ) -> Option<(Cand, &'static str)> {
         let language = self.files[fi].language;
+        // Rust: a path into the standard library (`std::sync::Arc::new`; `use std::sync::Arc`
+        // then `Arc`; `use std::fmt` then `fmt::Display`) names no definition here, however a
+        // file of the repository is named (`sync.rs` with an `Arc` of its own).
+        if language == "rust" {
+            let from_std = |n: &str| {
+                let mut modules = self.files[fi].names.imports_of(n).peekable();
+                !matches!(n, "self" | "Self" | "super" | "crate")
+                    && modules.peek().is_some()
+                    && modules.all(|m| m.is_some_and(is_rust_std_path))
+            };
+            let external = match qualifier {
+                Some(q) => {
+                    is_rust_std_path(q)
+                        || from_std(q.trim_start_matches("::").split("::").next().unwrap_or(""))
+                }
+                None => from_std(name),
+            };
+            if external {
+                return None;
+            }
+        }
         let cands = self.candidates(kind, language, name)?;
         let path = self.files[fi].path;
         // A bare call (`print(x)`, `drop(v)`, `helper()`) names no method outside Java, C#,
@@ -1843,6 +1874,63 @@ mod tests {
                 "far"
             ),
             Some(("lib/other/other.go".to_string(), "import"))
+        );
+    }
+
+    /// Rust: what a file takes from the standard library (`use std::sync::Arc`, `std::…`
+    /// paths) is never a definition of the repository, whatever its files are named.
+    #[test]
+    fn rust_standard_library_paths_name_nothing_here() {
+        let import = |name: &str, module: &str| RawEdge {
+            kind: EdgeKind::Imports,
+            source: None,
+            line: 1,
+            character: 0,
+            target_name: name.into(),
+            qualifier: Some(module.into()),
+            receiver_type: None,
+        };
+        let mut arc = function("Arc", None);
+        arc.kind = "struct";
+        let mut new = function("new", Some("Arc"));
+        new.kind = "method";
+        let packed = vec![
+            ("a/sync.rs", pack(vec![arc, new], vec![])),
+            (
+                "b/main.rs",
+                pack(
+                    vec![function("main", None)],
+                    vec![import("Arc", "std::sync"), import("fmt", "std")],
+                ),
+            ),
+            ("c/other.rs", pack(vec![function("other", None)], vec![])),
+        ];
+        let files = inputs(&packed, "rust");
+        let index = Index::new(&files);
+        let pick = |fi: usize, kind: EdgeKind, name: &str, q: Option<&str>| {
+            index
+                .pick(fi, Some("main"), kind, name, q)
+                .map(|(c, how)| (index.qualified_name(c), how))
+        };
+        assert_eq!(pick(1, EdgeKind::References, "Arc", None), None);
+        assert_eq!(pick(1, EdgeKind::Imports, "Arc", Some("std::sync")), None);
+        assert_eq!(pick(1, EdgeKind::Calls, "new", Some("Arc")), None);
+        assert_eq!(
+            pick(1, EdgeKind::Calls, "new", Some("::std::sync::Arc")),
+            None
+        );
+        assert_eq!(
+            pick(1, EdgeKind::Calls, "new", Some("fmt::Arguments")),
+            None
+        );
+        // A file that does not import it finds the repository's.
+        assert_eq!(
+            pick(2, EdgeKind::References, "Arc", None),
+            Some(("Arc", "unique_name"))
+        );
+        assert_eq!(
+            pick(2, EdgeKind::Calls, "new", Some("Arc")),
+            Some(("Arc.new", "qualified"))
         );
     }
 
