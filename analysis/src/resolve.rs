@@ -1158,6 +1158,18 @@ impl<'a> Index<'a> {
                 {
                     return Some((c, "import"));
                 }
+                // Python: `os.remove(p)` after `import os`, or `models.Model` after `from
+                // django.db import models`, names a member of what the file imported: found
+                // here when the repository has that module, else nothing here — not whatever
+                // `remove` or `Model` the repository defines (`MutableSet.remove`).
+                let head = q.split('.').next().unwrap_or(q);
+                if language == "python"
+                    && kind != EdgeKind::Imports
+                    && (self.files[fi].names.imports_of(head).next().is_some()
+                        || self.files[fi].names.imports_of(q).next().is_some())
+                {
+                    return matches_module(q).map(|c| (c, "import"));
+                }
             }
         }
         if members_only {
@@ -1875,6 +1887,53 @@ mod tests {
             ),
             Some(("lib/other/other.go".to_string(), "import"))
         );
+    }
+
+    /// Python: a call on an imported module (`os.remove(p)` after `import os`) is that
+    /// module's member, or, when the repository lacks the module, nothing here.
+    #[test]
+    fn python_calls_on_imported_modules_stay_in_them() {
+        let import = |name: &str, module: Option<&str>| RawEdge {
+            kind: EdgeKind::Imports,
+            source: None,
+            line: 1,
+            character: 0,
+            target_name: name.into(),
+            qualifier: module.map(Into::into),
+            receiver_type: None,
+        };
+        let mut remove = function("remove", Some("MutableSet"));
+        remove.kind = "method";
+        let packed = vec![
+            (
+                "abc.py",
+                pack(vec![remove, function("exists", None)], vec![]),
+            ),
+            ("pkg/sub.py", pack(vec![function("helper", None)], vec![])),
+            (
+                "main.py",
+                pack(
+                    vec![function("main", None)],
+                    vec![
+                        import("os", None),
+                        import("os.path", None),
+                        import("pkg", None),
+                    ],
+                ),
+            ),
+        ];
+        let files = inputs(&packed, "python");
+        let index = Index::new(&files);
+        let pick = |name: &str, q: &str| {
+            index
+                .pick(2, Some("main"), EdgeKind::Calls, name, Some(q))
+                .map(|(c, how)| (index.qualified_name(c), how))
+        };
+        assert_eq!(pick("remove", "os"), None);
+        assert_eq!(pick("exists", "os.path"), None);
+        assert_eq!(pick("helper", "pkg.sub"), Some(("helper", "import")));
+        // A receiver the file did not import still goes by name.
+        assert_eq!(pick("exists", "checker"), Some(("exists", "unique_name")));
     }
 
     /// Rust: what a file takes from the standard library (`use std::sync::Arc`, `std::…`
