@@ -181,6 +181,18 @@ pub struct FileAnalysis {
     pub had_errors: bool,
 }
 
+#[cfg(test)]
+impl FileAnalysis {
+    /// The file's import edges as (name, module), in order.
+    pub fn import_pairs(&self) -> Vec<(&str, Option<&str>)> {
+        self.edges
+            .iter()
+            .filter(|e| e.kind == EdgeKind::Imports)
+            .map(|e| (&*e.target_name, e.qualifier.as_deref()))
+            .collect()
+    }
+}
+
 thread_local! {
     /// Kind names of the language being analysed on this thread, indexed by kind id.
     static KIND_NAMES: std::cell::Cell<&'static [&'static str]> = const { std::cell::Cell::new(&[]) };

@@ -141,12 +141,15 @@ const RUST_PRELUDE_CALLS: &[&str] = &[
 ];
 /// Whether a Rust path starts in the standard library's crates (`std::…`, `::core::…`).
 fn is_rust_std_path(path: &str) -> bool {
-    let first = path
-        .trim_start_matches("::")
+    matches!(rust_path_head(path), "std" | "core" | "alloc")
+}
+
+/// A Rust path's first segment (`std` in `::std::sync::Arc`).
+fn rust_path_head(path: &str) -> &str {
+    path.trim_start_matches("::")
         .split("::")
         .next()
-        .unwrap_or("");
-    matches!(first, "std" | "core" | "alloc")
+        .unwrap_or("")
 }
 
 const SELF_WORDS: &[&str] = &["self", "this", "Self", "cls", "@", "$this"];
@@ -1041,10 +1044,7 @@ impl<'a> Index<'a> {
                     && modules.all(|m| m.is_some_and(is_rust_std_path))
             };
             let external = match qualifier {
-                Some(q) => {
-                    is_rust_std_path(q)
-                        || from_std(q.trim_start_matches("::").split("::").next().unwrap_or(""))
-                }
+                Some(q) => is_rust_std_path(q) || from_std(rust_path_head(q)),
                 None => from_std(name),
             };
             if external {
@@ -1109,6 +1109,13 @@ impl<'a> Index<'a> {
             cands.nearest_where(self, path, |c| {
                 named(c) && keep(c) && self.parent(c).is_none() == top
             })
+        };
+        // A candidate in the module an import names: the file a relative path names, else a
+        // file the module path names.
+        let in_module = |module: Option<&str>| {
+            self.in_relative_module(&cands, fi, module)
+                .filter(|&c| keep(c))
+                .or_else(|| module.and_then(matches_module))
         };
         // An import of a relative path names its file exactly.
         if kind == EdgeKind::Imports
@@ -1193,11 +1200,7 @@ impl<'a> Index<'a> {
             return Some((c, "same_file"));
         }
         for module in self.files[fi].names.imports_of(name) {
-            if let Some(c) = self
-                .in_relative_module(&cands, fi, module)
-                .filter(|&c| keep(c))
-                .or_else(|| module.and_then(matches_module))
-            {
+            if let Some(c) = in_module(module) {
                 return Some((c, "import"));
             }
             if kind == EdgeKind::Imports && cands.all.len() == 1 {
@@ -1208,11 +1211,7 @@ impl<'a> Index<'a> {
         // another file's definition only through an import of it (above) or a `*` import of
         // the module that defines it.
         if bare && language == "python" {
-            let star = self.files[fi].names.imports_of("*").find_map(|module| {
-                self.in_relative_module(&cands, fi, module)
-                    .filter(|&c| keep(c))
-                    .or_else(|| module.and_then(matches_module))
-            });
+            let star = self.files[fi].names.imports_of("*").find_map(in_module);
             return star.map(|c| (c, "import"));
         }
         // A JavaScript or TypeScript file that imports anything is a module: a bare name is
@@ -1239,10 +1238,7 @@ impl<'a> Index<'a> {
                 };
                 return Some((first, how));
             }
-            let dot = self.files[fi]
-                .names
-                .imports_of("*")
-                .find_map(|module| module.and_then(matches_module));
+            let dot = self.files[fi].names.imports_of("*").find_map(in_module);
             return dot.map(|c| (c, "import"));
         }
         // Rust's prelude names these: another file's `fn Ok` (anyhow's) is called only where
@@ -1664,6 +1660,26 @@ mod tests {
         .unwrap()
     }
 
+    /// An import of `name` from `module` (`None`: `import name` itself).
+    fn import(name: &str, module: Option<&str>) -> RawEdge {
+        RawEdge {
+            kind: EdgeKind::Imports,
+            source: None,
+            line: 1,
+            character: 0,
+            target_name: name.into(),
+            qualifier: module.map(Into::into),
+            receiver_type: None,
+        }
+    }
+
+    /// [`function`] as a symbol of another kind (`method`, `class`, `struct`).
+    fn of_kind(kind: &'static str, name: &str, parent: Option<&str>) -> Symbol {
+        let mut s = function(name, parent);
+        s.kind = kind;
+        s
+    }
+
     /// Resolution's inputs for packed analyses of files in one language.
     fn inputs<'a, P: AsRef<str>>(
         packed: &'a [(P, Packed)],
@@ -1706,16 +1722,8 @@ mod tests {
     /// that name, or nothing. A call on a receiver still takes a method.
     #[test]
     fn bare_calls_take_no_method_where_methods_need_a_receiver() {
-        let method = |name: &str, ty: &str| {
-            let mut m = function(name, Some(ty));
-            m.kind = "method";
-            m
-        };
-        let class = |name: &str| {
-            let mut c = function(name, None);
-            c.kind = "class";
-            c
-        };
+        let method = |name: &str, ty: &str| of_kind("method", name, Some(ty));
+        let class = |name: &str| of_kind("class", name, None);
         let files = |language: &'static str| {
             let packed = vec![
                 (
@@ -1799,20 +1807,14 @@ mod tests {
             );
         }
         // Python: another file's function through an import of it, or of `*` from its module.
-        let import = |name: &str, module: &str| RawEdge {
-            kind: EdgeKind::Imports,
-            source: None,
-            line: 1,
-            character: 0,
-            target_name: name.into(),
-            qualifier: Some(module.into()),
-            receiver_type: None,
-        };
         for (imports, found) in [
-            (vec![import("helper", "util")], Some(("helper", "import"))),
-            (vec![import("*", "util")], Some(("helper", "import"))),
-            (vec![import("*", "elsewhere")], None),
-            (vec![import("other", "util")], None),
+            (
+                vec![import("helper", Some("util"))],
+                Some(("helper", "import")),
+            ),
+            (vec![import("*", Some("util"))], Some(("helper", "import"))),
+            (vec![import("*", Some("elsewhere"))], None),
+            (vec![import("other", Some("util"))], None),
         ] {
             let packed = vec![
                 ("b/util.py", pack(vec![function("helper", None)], vec![])),
@@ -1832,15 +1834,6 @@ mod tests {
     /// its own, imported or global; a script without imports still reaches other files'.
     #[test]
     fn go_packages_and_javascript_modules_bound_bare_calls() {
-        let import = |name: &str, module: &str| RawEdge {
-            kind: EdgeKind::Imports,
-            source: None,
-            line: 1,
-            character: 0,
-            target_name: name.into(),
-            qualifier: Some(module.into()),
-            receiver_type: None,
-        };
         let resolve = |language: &str, caller_imports: Vec<RawEdge>, name: &str| {
             let packed = vec![
                 ("app/util.go", pack(vec![function("near", None)], vec![])),
@@ -1865,12 +1858,20 @@ mod tests {
         );
         assert_eq!(resolve("go", vec![], "far"), None);
         assert_eq!(
-            resolve("go", vec![import("*", "example.com/lib/other")], "far"),
+            resolve(
+                "go",
+                vec![import("*", Some("example.com/lib/other"))],
+                "far"
+            ),
             Some(("lib/other/other.go".to_string(), "import"))
         );
         // An alias binds a package name, not its functions.
         assert_eq!(
-            resolve("go", vec![import("o", "example.com/lib/other")], "far"),
+            resolve(
+                "go",
+                vec![import("o", Some("example.com/lib/other"))],
+                "far"
+            ),
             None
         );
         // JavaScript: a script reaches another file's function; a module does not.
@@ -1878,11 +1879,14 @@ mod tests {
             resolve("javascript", vec![], "far"),
             Some(("lib/other/other.go".to_string(), "unique_name"))
         );
-        assert_eq!(resolve("javascript", vec![import("x", "./x")], "far"), None);
+        assert_eq!(
+            resolve("javascript", vec![import("x", Some("./x"))], "far"),
+            None
+        );
         assert_eq!(
             resolve(
                 "typescript",
-                vec![import("far", "../lib/other/other")],
+                vec![import("far", Some("../lib/other/other"))],
                 "far"
             ),
             Some(("lib/other/other.go".to_string(), "import"))
@@ -1893,17 +1897,7 @@ mod tests {
     /// module's member, or, when the repository lacks the module, nothing here.
     #[test]
     fn python_calls_on_imported_modules_stay_in_them() {
-        let import = |name: &str, module: Option<&str>| RawEdge {
-            kind: EdgeKind::Imports,
-            source: None,
-            line: 1,
-            character: 0,
-            target_name: name.into(),
-            qualifier: module.map(Into::into),
-            receiver_type: None,
-        };
-        let mut remove = function("remove", Some("MutableSet"));
-        remove.kind = "method";
+        let remove = of_kind("method", "remove", Some("MutableSet"));
         let packed = vec![
             (
                 "abc.py",
@@ -1940,26 +1934,15 @@ mod tests {
     /// paths) is never a definition of the repository, whatever its files are named.
     #[test]
     fn rust_standard_library_paths_name_nothing_here() {
-        let import = |name: &str, module: &str| RawEdge {
-            kind: EdgeKind::Imports,
-            source: None,
-            line: 1,
-            character: 0,
-            target_name: name.into(),
-            qualifier: Some(module.into()),
-            receiver_type: None,
-        };
-        let mut arc = function("Arc", None);
-        arc.kind = "struct";
-        let mut new = function("new", Some("Arc"));
-        new.kind = "method";
+        let arc = of_kind("struct", "Arc", None);
+        let new = of_kind("method", "new", Some("Arc"));
         let packed = vec![
             ("a/sync.rs", pack(vec![arc, new], vec![])),
             (
                 "b/main.rs",
                 pack(
                     vec![function("main", None)],
-                    vec![import("Arc", "std::sync"), import("fmt", "std")],
+                    vec![import("Arc", Some("std::sync")), import("fmt", Some("std"))],
                 ),
             ),
             ("c/other.rs", pack(vec![function("other", None)], vec![])),
@@ -1997,20 +1980,7 @@ mod tests {
     /// method, a statically imported one, or a free function — not an unrelated class's.
     #[test]
     fn bare_calls_in_java_take_enclosing_types_methods_only() {
-        let method = |name: &str, ty: &str| {
-            let mut m = function(name, Some(ty));
-            m.kind = "method";
-            m
-        };
-        let import = |name: &str, module: &str| RawEdge {
-            kind: EdgeKind::Imports,
-            source: None,
-            line: 1,
-            character: 0,
-            target_name: name.into(),
-            qualifier: Some(module.into()),
-            receiver_type: None,
-        };
+        let method = |name: &str, ty: &str| of_kind("method", name, Some(ty));
         for language in ["java", "csharp", "cpp"] {
             let packed = vec![
                 (
@@ -2024,7 +1994,7 @@ mod tests {
                             function("Sibling", None),
                             method("only", "Sibling"),
                         ],
-                        vec![import("imported", "b.Other")],
+                        vec![import("imported", Some("b.Other"))],
                     ),
                 ),
                 (
@@ -2157,15 +2127,6 @@ mod tests {
     /// top-level definition before a nested one under a directory of that name.
     #[test]
     fn module_members_are_the_nearest_top_level_definitions() {
-        let import = |name: &str, module: &str| RawEdge {
-            kind: EdgeKind::Imports,
-            source: None,
-            line: 1,
-            character: 0,
-            target_name: name.into(),
-            qualifier: Some(module.into()),
-            receiver_type: None,
-        };
         let file = |defs: &[(&str, Option<&str>)], imports: &[(&str, &str)]| {
             let symbols = defs
                 .iter()
@@ -2175,7 +2136,7 @@ mod tests {
                     class
                 })
                 .collect();
-            let edges = imports.iter().map(|(n, m)| import(n, m)).collect();
+            let edges = imports.iter().map(|(n, m)| import(n, Some(m))).collect();
             pack(symbols, edges)
         };
         let packed = [

@@ -628,12 +628,7 @@ mod tests {
         }
         let n = p.names();
         names_match(n, &a);
-        let imports: Vec<(&str, Option<&str>)> = a
-            .edges
-            .iter()
-            .filter(|e| e.kind == EdgeKind::Imports)
-            .map(|e| (&*e.target_name, e.qualifier.as_deref()))
-            .collect();
+        let imports = a.import_pairs();
         assert_eq!(n.imports().collect::<Vec<_>>(), imports);
         assert!(!imports.is_empty());
         for (name, _) in &imports {

@@ -97,12 +97,7 @@ fn deep_nesting_is_bounded() {
 fn rust_use_lists_expand() {
     let src = "use std::collections::{HashMap, hash_map::Entry as E};\nuse crate::lang::Lang;\n";
     let a = analyze(Lang::Rust, src);
-    let imports: Vec<_> = a
-        .edges
-        .iter()
-        .filter(|e| e.kind == EdgeKind::Imports)
-        .map(|e| (&*e.target_name, e.qualifier.as_deref()))
-        .collect();
+    let imports = a.import_pairs();
     assert_eq!(
         imports,
         vec![
@@ -545,12 +540,7 @@ fn java_annotation_elements_keep_their_default() {
 fn go_imports_bind_aliases_and_dot_imports() {
     let src = "package main\n\nimport (\n\t\"fmt\"\n\tstr \"strings\"\n\t. \"example.com/lib/other\"\n\t_ \"embed\"\n)\n";
     let a = analyze(Lang::Go, src);
-    let imports: Vec<(&str, Option<&str>)> = a
-        .edges
-        .iter()
-        .filter(|e| e.kind == EdgeKind::Imports)
-        .map(|e| (&*e.target_name, e.qualifier.as_deref()))
-        .collect();
+    let imports = a.import_pairs();
     assert_eq!(
         imports,
         [
