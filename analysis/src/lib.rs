@@ -14,6 +14,8 @@ pub mod alloc;
 pub mod analyze;
 /// Arrow batch building and reading.
 pub mod batch;
+/// What each language's standard library names (methods of built-in types, global objects).
+pub mod builtins;
 /// The byte formats the derived objects share: checked reads, varints, zstd frames.
 pub mod derived;
 /// Per-file digests of the symbols and edges rows: a small change rewrites only what differs.

@@ -23,6 +23,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use crate::analyze::packed::Names;
 use crate::analyze::{EdgeKind, FileAnalysis, Symbol, TYPE_KINDS};
+use crate::builtins;
 
 /// One analysed file, as input to resolution: its names (the whole analysis is only needed
 /// for the file's own rows, and is passed in then).
@@ -1139,6 +1140,14 @@ impl<'a> Index<'a> {
             // `self.f()` itself, or `self.field.f()` (a member of some type).
             let on_self = SELF_WORDS.contains(&q);
             if on_self || sup || q.starts_with("self.") || q.starts_with("this.") {
+                // `self.items.append(x)`: a field of a type the file does not declare, called
+                // by a standard method's name, is a built-in's (not this type's `append`).
+                if !(on_self || sup)
+                    && kind == EdgeKind::Calls
+                    && builtins::is_builtin_method(language, name)
+                {
+                    return None;
+                }
                 members_only = kind == EdgeKind::Calls;
                 not_of = own.filter(|_| sup);
                 if let Some(own) = own
@@ -1169,13 +1178,35 @@ impl<'a> Index<'a> {
                 // django.db import models`, names a member of what the file imported: found
                 // here when the repository has that module, else nothing here — not whatever
                 // `remove` or `Model` the repository defines (`MutableSet.remove`).
+                // Go: `strings.Split(s)` after `import "strings"` (or `str "strings"`) is the
+                // same: the imported package's function, or nothing here.
                 let head = q.split('.').next().unwrap_or(q);
-                if language == "python"
+                let names = self.files[fi].names;
+                let imported = names
+                    .imports_of(head)
+                    .next()
+                    .or_else(|| names.imports_of(q).next());
+                if matches!(language, "python" | "go")
                     && kind != EdgeKind::Imports
-                    && (self.files[fi].names.imports_of(head).next().is_some()
-                        || self.files[fi].names.imports_of(q).next().is_some())
+                    && let Some(module) = imported
                 {
-                    return matches_module(q).map(|c| (c, "import"));
+                    let module = match language {
+                        "go" => module.unwrap_or(q),
+                        _ => q,
+                    };
+                    return matches_module(module).map(|c| (c, "import"));
+                }
+                if kind == EdgeKind::Calls && self.external_receiver(fi, q, q_last, name) {
+                    return None;
+                }
+                // Rust: `config::load()`, `crate::util::join()` name a module's function: the
+                // files the path names, before any other `load` or `join`.
+                if language == "rust"
+                    && q.contains("::")
+                    && q_last.starts_with(|c: char| c.is_lowercase())
+                    && let Some(c) = matches_module(q)
+                {
+                    return Some((c, "import"));
                 }
             }
         }
@@ -1341,6 +1372,55 @@ impl<'a> Index<'a> {
         let owner = self.qualified_name(def);
         self.own_type_member(&cands, def.0 as usize, owner, EdgeKind::Calls, false, true)
             .map(|(c, _)| Some((c, "declared_type")))
+    }
+
+    /// Whether a call `q.name()` on a receiver that is not `self`, a type of the repository or
+    /// an imported module names something the repository cannot define: a literal's method
+    /// (`", ".join(xs)`), a global object's (`JSON.parse`), a member of a type no file defines
+    /// (`HashMap::new()`, `Math.max(…)`, `Console.WriteLine`), or a standard method on a value
+    /// whose type the file does not declare (`items.append(x)`, `opt.unwrap()`; see
+    /// [`builtins`]). Such a call is `unresolved`, not the nearest definition of that name.
+    fn external_receiver(&self, fi: usize, q: &str, q_last: &str, name: &str) -> bool {
+        let language = self.files[fi].language;
+        // C++'s standard library (`std::move`, `std::make_shared`).
+        if builtins::is_literal(q) || (language == "cpp" && (q == "std" || q.starts_with("std::")))
+        {
+            return true;
+        }
+        let names = self.files[fi].names;
+        let plain = |s: &str| {
+            !s.is_empty()
+                && s.chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+        };
+        if plain(q)
+            && builtins::is_global_object(language, q)
+            && names.imports_of(q).next().is_none()
+        {
+            return true;
+        }
+        // A type's name (`HashMap`, `Console`; not a constant's, `DEFAULT_CONFIG`) in a path
+        // of names, where types are written so.
+        let type_like = q_last.starts_with(|c: char| c.is_uppercase())
+            && (q_last.len() == 1 || q_last.contains(|c: char| c.is_lowercase()))
+            && q.chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '_' | ':' | '\\' | '.'));
+        if type_like
+            && !matches!(language, "go" | "c")
+            && self
+                .candidates(EdgeKind::Inherits, language, q_last)
+                .is_none()
+        {
+            return true;
+        }
+        // A Rust module path (`util::join`) is not a value; a type's path is (`T::default()`
+        // with no `default` of `T`'s here is derived or the standard library's).
+        let module_path = language == "rust"
+            && q.contains("::")
+            && q_last.starts_with(|c: char| c.is_lowercase())
+            && q.chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '_' | ':'));
+        builtins::is_builtin_method(language, name) && !module_path
     }
 
     /// An unqualified call in a method, in a language where it is a call on the instance
@@ -1973,6 +2053,163 @@ mod tests {
         assert_eq!(
             pick(2, EdgeKind::Calls, "new", Some("Arc")),
             Some(("Arc.new", "qualified"))
+        );
+    }
+
+    /// A call on a receiver the repository cannot have defined — a literal, a global object,
+    /// a type no file defines, a value of an undeclared type called by a standard method's
+    /// name — names nothing here; other calls on such values still go by name.
+    #[test]
+    fn receivers_the_repository_cannot_define_name_nothing_here() {
+        let in_lang = |language: &str,
+                       packed: &[(&str, Packed)],
+                       checks: &[(&str, &str, &str, Option<(&str, &str)>)]| {
+            let files = inputs(packed, language);
+            let index = Index::new(&files);
+            let last = files.len() - 1;
+            for &(source, name, q, want) in checks {
+                let got = index
+                    .pick(last, Some(source), EdgeKind::Calls, name, Some(q))
+                    .map(|(c, how)| (index.qualified_name(c), how));
+                assert_eq!(got, want, "{language}: {q}.{name}() in {source}");
+            }
+        };
+        let method = |name, parent| of_kind("method", name, Some(parent));
+        let class = |name| of_kind("class", name, None);
+        in_lang(
+            "python",
+            &[
+                (
+                    "buffer.py",
+                    pack(
+                        vec![
+                            class("Buffer"),
+                            method("append", "Buffer"),
+                            method("add", "Buffer"),
+                        ],
+                        vec![],
+                    ),
+                ),
+                (
+                    "checks.py",
+                    pack(
+                        vec![class("Checker"), method("validate", "Checker")],
+                        vec![],
+                    ),
+                ),
+                ("main.py", pack(vec![function("main", None)], vec![])),
+            ],
+            &[
+                ("main", "append", "items", None),
+                ("main", "join", "\", \"", None),
+                ("main", "join", "f\"{x}\"", None),
+                ("main", "fromkeys", "dict", None),
+                (
+                    "main",
+                    "validate",
+                    "checker",
+                    Some(("Checker.validate", "unique_name")),
+                ),
+                (
+                    "main",
+                    "append",
+                    "Buffer",
+                    Some(("Buffer.append", "qualified")),
+                ),
+            ],
+        );
+        // `self.items.append(x)` in `Buffer.add` is the list's, not `Buffer.append`.
+        let packed = [(
+            "buffer.py",
+            pack(
+                vec![
+                    class("Buffer"),
+                    method("append", "Buffer"),
+                    method("add", "Buffer"),
+                ],
+                vec![],
+            ),
+        )];
+        let files = inputs(&packed, "python");
+        let index = Index::new(&files);
+        let pick = |q| index.pick(0, Some("Buffer.add"), EdgeKind::Calls, "append", Some(q));
+        assert_eq!(pick("self.items"), None);
+        assert!(pick("self").is_some());
+        in_lang(
+            "rust",
+            &[
+                (
+                    "src/wrapper.rs",
+                    pack(
+                        vec![
+                            of_kind("struct", "Wrapper", None),
+                            method("unwrap", "Wrapper"),
+                            of_kind("struct", "Config", None),
+                            method("new", "Wrapper"),
+                        ],
+                        vec![],
+                    ),
+                ),
+                ("src/util.rs", pack(vec![function("join", None)], vec![])),
+                ("src/other.rs", pack(vec![function("join", None)], vec![])),
+                ("src/main.rs", pack(vec![function("main", None)], vec![])),
+            ],
+            &[
+                ("main", "unwrap", "opt", None),
+                ("main", "unwrap", "File::open(p)", None),
+                ("main", "new", "HashMap", None),
+                ("main", "new", "T", None),
+                ("main", "default", "Config", None),
+                ("main", "new", "Wrapper", Some(("Wrapper.new", "qualified"))),
+                ("main", "join", "crate::util", Some(("join", "import"))),
+            ],
+        );
+        in_lang(
+            "javascript",
+            &[
+                (
+                    "lib/parse.js",
+                    pack(vec![function("parse", None), function("map", None)], vec![]),
+                ),
+                ("main.js", pack(vec![function("main", None)], vec![])),
+            ],
+            &[
+                ("main", "parse", "JSON", None),
+                ("main", "map", "rows", None),
+                ("main", "parse", "parser", Some(("parse", "unique_name"))),
+            ],
+        );
+        in_lang(
+            "go",
+            &[
+                ("text/split.go", pack(vec![function("Split", None)], vec![])),
+                (
+                    "textutil/x.go",
+                    pack(vec![function("Fields", None)], vec![]),
+                ),
+                (
+                    "cmd/main.go",
+                    pack(
+                        vec![function("main", None)],
+                        vec![
+                            import("strings", Some("strings")),
+                            import("tu", Some("example.com/m/textutil")),
+                        ],
+                    ),
+                ),
+            ],
+            &[
+                ("main", "Split", "strings", None),
+                ("main", "Fields", "tu", Some(("Fields", "import"))),
+            ],
+        );
+        in_lang(
+            "cpp",
+            &[
+                ("util.cpp", pack(vec![function("move", None)], vec![])),
+                ("main.cpp", pack(vec![function("main", None)], vec![])),
+            ],
+            &[("main", "move", "std", None)],
         );
     }
 

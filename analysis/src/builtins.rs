@@ -1,0 +1,223 @@
+//! What each language's standard library names, for resolution to leave alone: a call on a
+//! receiver whose type the file does not declare (`items.append(x)`, `s.split(",")`,
+//! `v.unwrap()`) names a method of a built-in or standard type far more often than any
+//! definition of the repository, so it is `unresolved` rather than the nearest method that
+//! happens to share the name (every list's `append` had been some class's `append`,
+//! docs/architecture.md, "Resolution").
+//!
+//! The lists are names of methods of the types a program meets without importing them:
+//! strings, lists, maps, sets, options and results, iterators, files, regular-expression
+//! matches, loggers — not every method of the standard library. A name a repository commonly
+//! defines for its own types (`run`, `send`, `load`, `fmt`) is not in them.
+
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
+/// Python: `str`, `bytes`, `list`, `dict`, `set`, `re.Match`/`re.Pattern`, file objects,
+/// `logging.Logger`, `hashlib`'s digests.
+const PYTHON_METHODS: &str = "
+    capitalize casefold center count decode encode endswith expandtabs find format format_map
+    index isalnum isalpha isascii isdecimal isdigit isidentifier islower isnumeric isprintable
+    isspace istitle isupper join ljust lower lstrip partition removeprefix removesuffix replace
+    rfind rindex rjust rpartition rsplit rstrip split splitlines startswith strip swapcase title
+    translate upper zfill
+    append extend insert remove pop clear sort reverse copy
+    get items keys values update setdefault popitem fromkeys
+    add discard union intersection difference symmetric_difference issubset issuperset
+    isdisjoint intersection_update difference_update
+    group groups groupdict start end span fullmatch findall finditer sub subn search match
+    read readline readlines write writelines flush seek tell fileno close
+    debug info warning warn error exception critical
+    hexdigest
+";
+
+/// JavaScript and TypeScript: `Array`, `String`, `Map`/`Set`, `Promise`, `Function`,
+/// `Object.prototype`, `RegExp`, `Number`.
+const JS_METHODS: &str = "
+    push pop shift unshift slice splice concat join indexOf lastIndexOf includes find findIndex
+    findLast findLastIndex filter map forEach reduce reduceRight some every sort reverse flat
+    flatMap fill at entries keys values
+    split trim trimStart trimEnd toLowerCase toUpperCase startsWith endsWith replace replaceAll
+    substring substr charAt charCodeAt codePointAt padStart padEnd repeat match matchAll
+    localeCompare normalize toLocaleLowerCase toLocaleUpperCase
+    get set has delete add clear
+    then catch finally call apply bind
+    hasOwnProperty toString valueOf toFixed toPrecision test exec
+";
+
+/// Rust: `Option`, `Result`, `Iterator`, `Clone` and the conversion traits, `Vec`, slices,
+/// `str`/`String`, the maps and sets, `Mutex`/`RefCell`, the integers, `io::Read`/`Write`,
+/// `Any`; and the functions of `Default`, `From`, `FromStr` and `FromIterator` (`T::default()`
+/// where `T` has no `default` of its own here derives it).
+const RUST_METHODS: &str = "
+    unwrap expect unwrap_or unwrap_or_else unwrap_or_default unwrap_err expect_err
+    unwrap_unchecked map_err map_or map_or_else and_then or_else ok err ok_or ok_or_else
+    is_some is_none is_ok is_err is_some_and is_none_or is_ok_and is_err_and as_deref
+    as_deref_mut transpose flatten get_or_insert get_or_insert_with take replace
+    clone clone_from to_string to_owned into try_into as_ref as_mut borrow borrow_mut
+    iter iter_mut into_iter next next_back collect map filter filter_map flat_map enumerate zip
+    unzip chain rev skip skip_while take_while map_while step_by fold try_fold for_each
+    try_for_each any all find find_map position rposition count sum product min max min_by
+    max_by min_by_key max_by_key last nth peekable cloned copied inspect partition cycle fuse
+    by_ref
+    len is_empty push push_str push_back push_front pop pop_back pop_front insert remove
+    swap_remove extend extend_from_slice truncate clear contains contains_key starts_with
+    ends_with strip_prefix strip_suffix split split_at split_off split_whitespace splitn rsplit
+    split_once rsplit_once trim trim_start trim_end trim_matches lines chars char_indices bytes
+    as_bytes as_str as_slice as_mut_slice as_ptr as_mut_ptr get get_mut get_unchecked first
+    last first_mut last_mut sort sort_by sort_by_key sort_unstable sort_unstable_by
+    sort_unstable_by_key dedup retain drain windows chunks chunks_exact join concat
+    to_lowercase to_uppercase to_ascii_lowercase to_ascii_uppercase eq_ignore_ascii_case parse
+    copy_from_slice clone_from_slice fill swap reserve capacity entry keys values values_mut
+    or_insert or_insert_with or_default to_vec into_boxed_slice binary_search
+    lock try_lock
+    wrapping_add wrapping_sub wrapping_mul checked_add checked_sub checked_mul checked_div
+    saturating_add saturating_sub saturating_mul overflowing_add pow abs signum clamp
+    to_le_bytes to_be_bytes to_ne_bytes leading_zeros trailing_zeros count_ones
+    is_power_of_two rotate_left rotate_right
+    write_all write_fmt read_exact read_to_end read_to_string flush
+    downcast_ref downcast_mut
+    default from try_from from_str from_iter
+";
+
+/// C++: the standard containers, strings and smart pointers.
+const CPP_METHODS: &str = "
+    push_back emplace_back pop_back push_front emplace_front pop_front size empty begin end
+    cbegin cend rbegin rend c_str data find insert emplace erase at reserve resize clear front
+    back substr length count get reset release
+";
+
+/// C#: `List<T>`, `Dictionary`, `string`, `object` and LINQ.
+const CSHARP_METHODS: &str = "
+    Add AddRange Remove RemoveAt Insert Clear Contains ContainsKey TryGetValue IndexOf ToArray
+    ToList ToDictionary Select SelectMany Where First FirstOrDefault Last LastOrDefault Single
+    SingleOrDefault Any All Count OrderBy OrderByDescending ThenBy GroupBy Distinct Skip Take
+    Sum Min Max Aggregate Concat Zip ToString Equals GetHashCode GetType Split Trim TrimStart
+    TrimEnd Replace Substring StartsWith EndsWith ToLower ToUpper ToLowerInvariant
+    ToUpperInvariant Format Join
+";
+
+/// Ruby: `Array`, `Hash`, `String`, `Enumerable`, `Object`.
+const RUBY_METHODS: &str = "
+    each each_with_index each_with_object map select reject collect inject reduce find
+    detect include? push pop shift unshift length size empty? any? all? none? keys values
+    join split strip gsub sub to_s to_i to_f to_a to_h to_sym downcase upcase start_with?
+    end_with? merge fetch first last freeze dup compact flatten uniq sort sort_by group_by
+    min max sum count key? nil? is_a? respond_to? send tap
+";
+
+/// Global objects of JavaScript and its runtimes: `JSON.parse` is not a repository's `parse`.
+const JS_GLOBALS: &str = "
+    JSON Math Object Array Promise Number String Boolean Date Reflect Symbol BigInt RegExp
+    Error Map Set WeakMap WeakSet Intl console process window document navigator globalThis
+    Buffer URL
+";
+
+/// Python's built-in types, used as qualifiers (`str.join`, `dict.fromkeys`).
+const PYTHON_GLOBALS: &str = "str bytes list dict set frozenset tuple int float object type";
+
+fn set(words: &'static str) -> HashSet<&'static str> {
+    words.split_whitespace().collect()
+}
+
+struct Lists {
+    python: HashSet<&'static str>,
+    js: HashSet<&'static str>,
+    rust: HashSet<&'static str>,
+    cpp: HashSet<&'static str>,
+    csharp: HashSet<&'static str>,
+    ruby: HashSet<&'static str>,
+    js_globals: HashSet<&'static str>,
+    python_globals: HashSet<&'static str>,
+}
+
+static LISTS: LazyLock<Lists> = LazyLock::new(|| Lists {
+    python: set(PYTHON_METHODS),
+    js: set(JS_METHODS),
+    rust: set(RUST_METHODS),
+    cpp: set(CPP_METHODS),
+    csharp: set(CSHARP_METHODS),
+    ruby: set(RUBY_METHODS),
+    js_globals: set(JS_GLOBALS),
+    python_globals: set(PYTHON_GLOBALS),
+});
+
+/// Whether `name` is a method of a built-in or standard type of `language` (see the module
+/// documentation). Go and Java have none here: their receivers' types are declared (Go's
+/// built-in types have no methods).
+pub fn is_builtin_method(language: &str, name: &str) -> bool {
+    let l = &*LISTS;
+    match language {
+        "python" => l.python.contains(name),
+        "javascript" | "typescript" | "tsx" => l.js.contains(name),
+        "rust" => l.rust.contains(name),
+        "cpp" => l.cpp.contains(name),
+        "csharp" => l.csharp.contains(name),
+        "ruby" => l.ruby.contains(name),
+        _ => false,
+    }
+}
+
+/// Whether `name` is a global object or built-in type of `language` that a call may be
+/// qualified with (`JSON.parse`, `str.join`).
+pub fn is_global_object(language: &str, name: &str) -> bool {
+    let l = &*LISTS;
+    match language {
+        "javascript" | "typescript" | "tsx" => l.js_globals.contains(name),
+        "python" => l.python_globals.contains(name),
+        _ => false,
+    }
+}
+
+/// Whether a call's receiver is a literal — a string (`", ".join(xs)`, `f"{x}".strip()`,
+/// `b"ab".hex()`, `r#"…"#`), a number, a list, a map or a set: its type is a built-in one.
+pub fn is_literal(receiver: &str) -> bool {
+    let r = receiver.trim_start();
+    // String prefixes: Python's f/b/r/u (and pairs), Rust's b/r/br with `#`s, C++'s L/u8.
+    let unprefixed = match r.find(['"', '\'', '`']) {
+        Some(i) if i <= 3 => {
+            let prefix = &r[..i];
+            prefix.chars().all(|c| "fbruFBRUL8#".contains(c))
+        }
+        _ => false,
+    };
+    unprefixed || r.starts_with(|c: char| c.is_ascii_digit() || c == '[' || c == '{')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals_are_strings_numbers_and_collections() {
+        for r in [
+            "\", \"", "'-'", "f\"{x}\"", "b'ab'", "rb\"x\"", "r#\"x\"#", "`a`", "12", "[1, 2]",
+            "{'a': 1}",
+        ] {
+            assert!(is_literal(r), "{r}");
+        }
+        for r in [
+            "items",
+            "self.items",
+            "f(\"x\")",
+            "format_string",
+            "L",
+            "Foo",
+        ] {
+            assert!(!is_literal(r), "{r}");
+        }
+    }
+
+    #[test]
+    fn lists_are_per_language() {
+        assert!(is_builtin_method("python", "append"));
+        assert!(!is_builtin_method("python", "run"));
+        assert!(is_builtin_method("rust", "unwrap"));
+        assert!(!is_builtin_method("rust", "fmt"));
+        assert!(is_builtin_method("tsx", "forEach"));
+        assert!(!is_builtin_method("go", "append"));
+        assert!(!is_builtin_method("java", "add"));
+        assert!(is_global_object("javascript", "JSON"));
+        assert!(!is_global_object("rust", "JSON"));
+    }
+}
