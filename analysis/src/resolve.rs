@@ -22,7 +22,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::analyze::packed::Names;
-use crate::analyze::{EdgeKind, FileAnalysis, Symbol, TYPE_KINDS};
+use crate::analyze::{EdgeKind, FileAnalysis, RawEdge, Symbol, TYPE_KINDS};
 use crate::builtins;
 
 /// One analysed file, as input to resolution: its names (the whole analysis is only needed
@@ -1084,7 +1084,11 @@ impl<'a> Index<'a> {
         let matches_module = |m: &str| {
             let last = module_last_segment(m)?;
             let segment = ModuleSegment::new(last);
-            let named = |c: Cand| self.may_name(&segment, c.0) && segment.names(self.path(c));
+            let named = |c: Cand| {
+                self.may_name(&segment, c.0)
+                    && segment.names(self.path(c))
+                    && (language != "python" || python_module_names(m, self.path(c)))
+            };
             // One pass: per tier (top-level, nested), the first match and whether another
             // file has one too.
             let mut first: [Option<Cand>; 2] = [None, None];
@@ -1118,9 +1122,29 @@ impl<'a> Index<'a> {
                 .filter(|&c| keep(c))
                 .or_else(|| module.and_then(matches_module))
         };
+        // Python: `from M import N` is N as M's file defines it; else, when `M.N` is a module
+        // of its own, that file (`Resolver::edges`); else a definition of a file under M's
+        // package (which re-exports it) — never another module's N, nor a definition named
+        // like `import io`'s `io`.
+        if kind == EdgeKind::Imports && language == "python" {
+            let m = qualifier?;
+            if let Some(file) = self.python_module_file(path, m)
+                && let Some(&fi2) = self.by_path.get(file)
+                && let Some(c) = cands.in_file(fi2 as u32)
+            {
+                return Some((c, "import"));
+            }
+            if self
+                .python_module_file(path, &python_submodule(m, name))
+                .is_some()
+            {
+                return None;
+            }
+            return matches_module(m).map(|c| (c, "import"));
+        }
         // An import of a relative path names its file exactly.
         if kind == EdgeKind::Imports
-            && let Some(file) = qualifier.and_then(|m| self.relative_file(path, m))
+            && let Some(file) = qualifier.and_then(|m| self.relative_file(fi, m))
             && let Some(&fi2) = self.by_path.get(file)
             && let Some(c) = cands.in_file(fi2 as u32)
         {
@@ -1441,13 +1465,18 @@ impl<'a> Index<'a> {
         module: Option<&str>,
     ) -> Option<Cand> {
         let module = module.filter(|m| m.starts_with('.'))?;
-        let file = self.relative_file(self.files[fi].path, module)?;
+        let file = self.relative_file(fi, module)?;
         cands.in_file(*self.by_path.get(file)? as u32)
     }
 
     /// `./util` imported from `src/app.js` → `src/util.js` (or `src/util/index.js`);
-    /// `#include "util.h"` from `c/util.c` → `c/util.h`.
-    fn relative_file(&self, from: &str, module: &str) -> Option<&'a str> {
+    /// `#include "util.h"` from `c/util.c` → `c/util.h`; a Python module's file
+    /// ([`Self::python_module_file`]).
+    fn relative_file(&self, fi: usize, module: &str) -> Option<&'a str> {
+        let from = self.files[fi].path;
+        if self.files[fi].language == "python" {
+            return self.python_module_file(from, module);
+        }
         if !module.starts_with('.') {
             let sibling = match dir_of(from) {
                 "" => module.to_string(),
@@ -1488,6 +1517,110 @@ impl<'a> Index<'a> {
                 .map(|(k, _)| *k)
         })
     }
+}
+
+impl<'a> Index<'a> {
+    /// The file an import edge of file `fi` names when no definition is its target: a
+    /// relative path's file (`relative_path`); in Python, the module itself (`import a.b`,
+    /// `from pkg import submodule`), else the package it is imported from (`import`, or
+    /// `relative_path` for a relative module).
+    fn imported_file(&self, fi: usize, e: &RawEdge) -> Option<(&'a str, &'static str)> {
+        if e.kind != EdgeKind::Imports {
+            return None;
+        }
+        let module = e.qualifier.as_deref();
+        let file = if self.files[fi].language == "python" {
+            let path = self.files[fi].path;
+            let own = match module {
+                Some(m) => self.python_module_file(path, &python_submodule(m, &e.target_name)),
+                None => self.python_module_file(path, &e.target_name),
+            };
+            own.or_else(|| self.python_module_file(path, module?))
+        } else {
+            self.relative_file(fi, module?)
+        }?;
+        let relative = module.is_some_and(|m| m.starts_with('.'));
+        let python = self.files[fi].language == "python";
+        Some((
+            file,
+            if python && !relative {
+                "import"
+            } else {
+                "relative_path"
+            },
+        ))
+    }
+
+    /// The file a Python module names for file `from`: a relative module (`.case`, `..util`,
+    /// `.`) from the importing file's package; an absolute one (`email.utils`) under the
+    /// nearest ancestor directory of the importing file that has it (the repository's source
+    /// root: the root, `src/`, a package's parent). The module `a.b` is `a/b.py` or the
+    /// package `a/b/__init__.py` (or their `.pyi` stubs).
+    fn python_module_file(&self, from: &str, module: &str) -> Option<&'a str> {
+        let dots = module.len() - module.trim_start_matches('.').len();
+        let rest = module[dots..].replace('.', "/");
+        let lookup = |base: &str| -> Option<&'a str> {
+            let stem = match (base.is_empty(), rest.is_empty()) {
+                (true, _) => rest.clone(),
+                (false, true) => base.to_string(),
+                (false, false) => format!("{base}/{rest}"),
+            };
+            ["py", "pyi"].iter().find_map(|ext| {
+                // `from . import x` names the package alone, not a `pkg.py` beside it.
+                let module_file = (!rest.is_empty()).then(|| format!("{stem}.{ext}"));
+                let package = match stem.as_str() {
+                    "" => format!("__init__.{ext}"),
+                    s => format!("{s}/__init__.{ext}"),
+                };
+                module_file
+                    .iter()
+                    .chain([&package])
+                    .find_map(|p| self.by_path.get_key_value(p.as_str()).map(|(k, _)| *k))
+            })
+        };
+        if dots > 0 {
+            let mut dir = dir_of(from);
+            for _ in 1..dots {
+                if dir.is_empty() {
+                    return None;
+                }
+                dir = dir_of(dir);
+            }
+            return lookup(dir);
+        }
+        if rest.is_empty() {
+            return None;
+        }
+        ancestors(from).find_map(lookup)
+    }
+}
+
+/// Python's module `N` of package `M` (`from M import N`): `M.N`, `.N` for `from . import N`.
+fn python_submodule(m: &str, name: &str) -> String {
+    if m.ends_with('.') {
+        format!("{m}{name}")
+    } else {
+        format!("{m}.{name}")
+    }
+}
+
+/// Whether Python module `module` (`a.b`, `.a.b`) may name `path`: its names are consecutive
+/// directories of the path, ending at the file (`a/b.py`, `a/b/__init__.py`) or at a
+/// directory above it (`a/b/c.py`, a package re-exporting its modules' names) — or, when the
+/// repository's root is inside the package, the module's last names are the path's first.
+/// `os.path` does not name a repository's `util/path.py`.
+fn python_module_names(module: &str, path: &str) -> bool {
+    let segments: Vec<&str> = module.split('.').filter(|s| !s.is_empty()).collect();
+    let (dir, stem) = dir_and_stem(path);
+    let mut components: Vec<&str> = dir.split('/').filter(|s| !s.is_empty()).collect();
+    if stem != "__init__" {
+        components.push(stem);
+    }
+    if segments.is_empty() {
+        return false;
+    }
+    (0..components.len()).any(|i| components[i..].starts_with(&segments))
+        || (1..segments.len()).any(|m| components.starts_with(&segments[segments.len() - m..]))
 }
 
 /// Resolution over one repository: the candidate index is built once, then rows are produced
@@ -1675,13 +1808,8 @@ impl<'a> Resolver<'a> {
                     let (id, n) = symbol(c);
                     (Some(id), Some(n), how)
                 }
-                None => match e
-                    .qualifier
-                    .as_deref()
-                    .filter(|_| e.kind == EdgeKind::Imports)
-                    .and_then(|m| index.relative_file(f.path, m))
-                {
-                    Some(p) => (Some(Ident::File(p)), None, "relative_path"),
+                None => match index.imported_file(fi, e) {
+                    Some((p, how)) => (Some(Ident::File(p)), None, how),
                     None => (None, None, "unresolved"),
                 },
             };
@@ -2008,6 +2136,92 @@ mod tests {
         assert_eq!(pick("helper", "pkg.sub"), Some(("helper", "import")));
         // A receiver the file did not import still goes by name.
         assert_eq!(pick("exists", "checker"), Some(("exists", "unique_name")));
+    }
+
+    /// Python imports name what the module's file defines, the module's own file, or a
+    /// definition under the package — never another module's namesake.
+    #[test]
+    fn python_imports_name_the_modules_files() {
+        let imports = vec![
+            import("formatdate", Some("email.utils")),
+            import("join", Some("os.path")),
+            import("io", None),
+            import("utils", Some("email")),
+            import("message_from_string", Some("email")),
+            import("f", Some("pkg")),
+            import("email.utils", None),
+        ];
+        let packed = vec![
+            (
+                "src/email/__init__.py",
+                pack(vec![function("message_from_string", None)], vec![]),
+            ),
+            (
+                "src/email/utils.py",
+                pack(vec![function("formatdate", None)], vec![]),
+            ),
+            (
+                "src/email/_parseaddr.py",
+                pack(vec![function("parsedate", None)], vec![]),
+            ),
+            (
+                "src/util/path.py",
+                pack(vec![function("join", None)], vec![]),
+            ),
+            (
+                "src/typing.py",
+                pack(vec![of_kind("class", "io", None)], vec![]),
+            ),
+            ("src/pkg/__init__.py", pack(vec![], vec![])),
+            (
+                "src/pkg/sub/mod.py",
+                pack(vec![function("f", None)], vec![]),
+            ),
+            (
+                "src/pkg/utils.py",
+                pack(vec![function("formatdate", None)], vec![]),
+            ),
+            (
+                "src/email/mime/text.py",
+                pack(vec![], vec![import("parsedate", Some(".._parseaddr"))]),
+            ),
+            (
+                "src/app/main.py",
+                pack(vec![function("main", None)], imports.clone()),
+            ),
+        ];
+        let files = inputs(&packed, "python");
+        let index = Index::new(&files);
+        let resolve = |fi: usize, e: &RawEdge| {
+            let name = &*e.target_name;
+            match index.pick(fi, None, EdgeKind::Imports, name, e.qualifier.as_deref()) {
+                Some((c, how)) => Some((index.path(c), index.qualified_name(c), how)),
+                None => index.imported_file(fi, e).map(|(p, how)| (p, "", how)),
+            }
+        };
+        let main = files.len() - 1;
+        let got: Vec<_> = imports.iter().map(|e| resolve(main, e)).collect();
+        assert_eq!(
+            got,
+            [
+                Some(("src/email/utils.py", "formatdate", "import")),
+                None,
+                None,
+                Some(("src/email/utils.py", "", "import")),
+                Some(("src/email/__init__.py", "message_from_string", "import")),
+                Some(("src/pkg/sub/mod.py", "f", "import")),
+                Some(("src/email/utils.py", "", "import")),
+            ]
+        );
+        assert_eq!(
+            resolve(main - 1, &import("parsedate", Some(".._parseaddr"))),
+            Some(("src/email/_parseaddr.py", "parsedate", "import"))
+        );
+        assert!(python_module_names("os.path", "lib/os/path.py"));
+        assert!(python_module_names("pkg", "src/pkg/sub/mod.py"));
+        assert!(!python_module_names("os.path", "src/util/path.py"));
+        // The repository's root inside the package: `requests.api` is `api.py`.
+        assert!(python_module_names("requests.api", "api.py"));
     }
 
     /// Rust: what a file takes from the standard library (`use std::sync::Arc`, `std::…`
