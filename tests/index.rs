@@ -209,6 +209,89 @@ fn self_calls_resolve_through_base_types() {
     );
 }
 
+/// What a reader takes an edge to mean: a renamed import's alias is the name it imports; a
+/// Python import names its module's file; a call on a list, a string literal, a global
+/// object, a standard type or an imported module the repository lacks names nothing here,
+/// however many definitions share its name; a Rust module path names its file.
+#[test]
+fn imports_and_standard_names_resolve_as_a_reader_would() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("repo");
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write("pkg/__init__.py", "");
+    write(
+        "pkg/shapes.py",
+        "class Circle:\n    def __init__(self, r):\n        self.r = r\n\n    def append(self, x):\n        return x\n\n\ndef total_area(items):\n    return sum(i.r for i in items)\n",
+    );
+    write(
+        "lib/arrays.py",
+        "def array(xs):\n    return xs\n\n\ndef join(xs):\n    return xs\n",
+    );
+    write(
+        "pkg/report.py",
+        "import numpy as np\nfrom pkg import shapes as sh\nfrom pkg.shapes import Circle as C, total_area\n\n\ndef summary(items):\n    names = []\n    names.append(\"x\")\n    big = C(2.0)\n    np.array(names)\n    return \", \".join(names) + str(sh.total_area(items) + total_area([big]))\n",
+    );
+    write(
+        "src/lib.rs",
+        "mod util;\nuse std::collections::HashMap as Map;\n\npub struct Wrapper;\n\nimpl Wrapper {\n    pub fn unwrap(self) -> u8 {\n        0\n    }\n}\n\npub fn run<T: Default>(v: Option<u8>) -> Map<String, T> {\n    let _n = v.unwrap();\n    util::join();\n    Map::new()\n}\n",
+    );
+    write("src/util.rs", "pub fn join() {}\n");
+    write("src/other.rs", "pub fn join() {}\npub struct T;\n");
+    write(
+        "web/app.js",
+        "import { clamp as limit } from './util.js';\n\nexport function grow(xs) {\n  const data = JSON.parse('[]');\n  return xs.map((x) => limit(x)).concat(data);\n}\n",
+    );
+    write(
+        "web/util.js",
+        "export function clamp(x) {\n  return x;\n}\n\nexport function parse(s) {\n  return s;\n}\n\nexport function map(f) {\n  return f;\n}\n",
+    );
+    let store = tmp.path().join("store");
+    quarry_ok(
+        &store,
+        &["index", dir.to_str().unwrap(), "--name", "reader"],
+    );
+    let edges = sql_lines(&store, EDGES_SQL);
+    let has = |needle: &str| has_row(&edges, needle);
+    // Python.
+    has("pkg/report.py|imports|<file>|numpy|NULL|NULL|unresolved|1|");
+    has("pkg/report.py|imports|<file>|shapes|pkg|pkg/shapes.py|import|2|");
+    has("pkg/report.py|imports|<file>|Circle|pkg.shapes|pkg/shapes.py::Circle|import|3|");
+    has("pkg/report.py|calls|summary|append|names|NULL|unresolved|8|");
+    has("pkg/report.py|calls|summary|C|NULL|pkg/shapes.py::Circle|import|9|");
+    has("pkg/report.py|calls|summary|array|np|NULL|unresolved|10|");
+    has("pkg/report.py|calls|summary|join|\", \"|NULL|unresolved|11|");
+    has("pkg/report.py|calls|summary|total_area|sh|pkg/shapes.py::total_area|import|11|");
+    has("pkg/report.py|calls|summary|total_area|NULL|pkg/shapes.py::total_area|import|11|");
+    // Rust.
+    has("src/lib.rs|calls|run|unwrap|v|NULL|unresolved|13|");
+    has("src/lib.rs|calls|run|join|util|src/util.rs::join|import|14|");
+    has("src/lib.rs|calls|run|new|Map|NULL|unresolved|15|");
+    has("src/lib.rs|references|run|Option|NULL|NULL|unresolved|12|");
+    has("src/lib.rs|references|run|T|NULL|NULL|unresolved|12|");
+    // JavaScript.
+    has("web/app.js|calls|grow|parse|JSON|NULL|unresolved|4|");
+    has("web/app.js|calls|grow|map|xs|NULL|unresolved|5|");
+    has("web/app.js|calls|grow|limit|NULL|web/util.js::clamp|import|5|");
+    assert_eq!(
+        sql_lines(
+            &store,
+            "SELECT source_path, target_name, alias FROM edges WHERE alias IS NOT NULL \
+             ORDER BY source_path, line, target_name"
+        ),
+        [
+            "pkg/report.py|numpy|np",
+            "pkg/report.py|shapes|sh",
+            "pkg/report.py|Circle|C",
+            "src/lib.rs|HashMap|Map",
+            "web/app.js|clamp|limit",
+        ]
+    );
+}
+
 #[test]
 fn polyglot_symbols_and_edges_are_exact() {
     let tmp = tempfile::tempdir().unwrap();

@@ -170,6 +170,9 @@ pub struct RawEdge {
     /// or parameter `engine` is declared `Engine`): its path as written (`sql.DB`), without
     /// generic arguments, pointers or references ([`rules::type_name`]). Calls only.
     pub receiver_type: Option<Box<str>>,
+    /// The name an import binds the target to when it renames it (`np` in `import numpy as
+    /// np`, `E` in `use a::Entry as E`). Imports only.
+    pub alias: Option<Box<str>>,
 }
 
 /// Everything analysis finds in one file.
@@ -931,6 +934,7 @@ impl<'s> Walker<'s> {
             target_name: name.into(),
             qualifier: qualifier.map(|q| q.into()),
             receiver_type: None,
+            alias: None,
         });
     }
 
@@ -942,8 +946,12 @@ impl<'s> Walker<'s> {
         }
         let imports = rules::imports(lang, node, self.src);
         if !imports.is_empty() {
-            for (name, qual) in imports {
+            for (name, qual, alias) in imports {
+                let n = self.out.edges.len();
                 self.push_edge(EdgeKind::Imports, None, node, &name, qual.as_deref());
+                if let Some(e) = self.out.edges.get_mut(n) {
+                    e.alias = alias.filter(|a| *a != name).map(Into::into);
+                }
             }
             return;
         }

@@ -81,6 +81,7 @@ impl<'a> Loader<'a> {
         "target_name",
         "target_qualifier",
         "receiver_type",
+        "alias",
     ];
 
     /// Move on to `path` (when it is not the current file); `edges`: resume its analysis.
@@ -199,7 +200,7 @@ impl<'a> Loader<'a> {
     /// returns where it stopped.
     pub fn edges(&mut self, batch: &RecordBatch, row: usize, bound: Option<&str>) -> Result<usize> {
         let c = Columns::new(batch);
-        let (kind, sq, sp, line, ch, tn, tq, rt) = (
+        let (kind, sq, sp, line, ch, tn, tq, rt, al) = (
             c.str("kind")?,
             c.str("source_qname")?,
             c.str("source_path")?,
@@ -208,6 +209,7 @@ impl<'a> Loader<'a> {
             c.str("target_name")?,
             c.str("target_qualifier")?,
             c.str("receiver_type")?,
+            c.str("alias")?,
         );
         for i in row..batch.num_rows() {
             if bound.is_some_and(|b| sp.value(i) >= b) {
@@ -231,6 +233,7 @@ impl<'a> Loader<'a> {
                 target_name: tn.value(i).into(),
                 qualifier: opt_str(tq, i).map(Into::into),
                 receiver_type: opt_str(rt, i).map(Into::into),
+                alias: opt_str(al, i).map(Into::into),
             });
         }
         Ok(batch.num_rows())
@@ -302,6 +305,7 @@ mod tests {
             ("target_name", strs(&[Some("three")])),
             ("target_qualifier", strs(&[None])),
             ("receiver_type", strs(&[None])),
+            ("alias", strs(&[None])),
         ])
         .unwrap();
         assert_eq!(loader.edges(&edges, 0, None).unwrap(), 1);

@@ -80,6 +80,8 @@ pub struct EdgeRow<'a> {
     pub target_name: &'a str,
     pub target_qualifier: Option<&'a str>,
     pub receiver_type: Option<&'a str>,
+    /// What an import binds its target to when it renames it ([`RawEdge::alias`]).
+    pub alias: Option<&'a str>,
     pub target: Option<Ident<'a>>,
     /// The target symbol's number, when the target is a symbol (not a file, not unresolved).
     pub target_number: Option<usize>,
@@ -139,6 +141,43 @@ const RUST_PRELUDE_CALLS: &[&str] = &[
     "size_of_val",
     "align_of",
     "align_of_val",
+];
+/// Types and traits Rust's prelude puts in scope, named bare.
+const RUST_PRELUDE_TYPES: &[&str] = &[
+    "Option",
+    "Result",
+    "Vec",
+    "String",
+    "Box",
+    "From",
+    "Into",
+    "TryFrom",
+    "TryInto",
+    "Send",
+    "Sync",
+    "Sized",
+    "Unpin",
+    "Default",
+    "Drop",
+    "Clone",
+    "Copy",
+    "Iterator",
+    "IntoIterator",
+    "DoubleEndedIterator",
+    "ExactSizeIterator",
+    "Extend",
+    "FromIterator",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "PartialEq",
+    "Eq",
+    "PartialOrd",
+    "Ord",
+    "AsRef",
+    "AsMut",
+    "ToString",
+    "ToOwned",
 ];
 /// Whether a Rust path starts in the standard library's crates (`std::…`, `::core::…`).
 fn is_rust_std_path(path: &str) -> bool {
@@ -1209,16 +1248,28 @@ impl<'a> Index<'a> {
                 let imported = names
                     .imports_of(head)
                     .next()
-                    .or_else(|| names.imports_of(q).next());
+                    .map(|m| (head, m))
+                    .or_else(|| names.imports_of(q).next().map(|m| (q, m)));
                 if matches!(language, "python" | "go")
                     && kind != EdgeKind::Imports
-                    && let Some(module) = imported
+                    && let Some((bound, module)) = imported
                 {
-                    let module = match language {
-                        "go" => module.unwrap_or(q),
-                        _ => q,
+                    if language == "go" {
+                        return matches_module(module.unwrap_or(q)).map(|c| (c, "import"));
+                    }
+                    // The module's whole path: `django.db.models` for `models.Model` after
+                    // `from django.db import models`; its own file first, then the files
+                    // under its package.
+                    let full = match module {
+                        Some(m) => format!("{}{}", python_submodule(m, bound), &q[bound.len()..]),
+                        None => q.to_string(),
                     };
-                    return matches_module(module).map(|c| (c, "import"));
+                    let own_file = self
+                        .python_module_file(path, &full)
+                        .and_then(|file| cands.in_file(*self.by_path.get(file)? as u32));
+                    return own_file
+                        .or_else(|| matches_module(&full))
+                        .map(|c| (c, "import"));
                 }
                 if kind == EdgeKind::Calls && self.external_receiver(fi, q, q_last, name) {
                     return None;
@@ -1226,8 +1277,7 @@ impl<'a> Index<'a> {
                 // Rust: `config::load()`, `crate::util::join()` name a module's function: the
                 // files the path names, before any other `load` or `join`.
                 if language == "rust"
-                    && q.contains("::")
-                    && q_last.starts_with(|c: char| c.is_lowercase())
+                    && self.rust_module_path(fi, q, q_last)
                     && let Some(c) = matches_module(q)
                 {
                     return Some((c, "import"));
@@ -1296,10 +1346,21 @@ impl<'a> Index<'a> {
             let dot = self.files[fi].names.imports_of("*").find_map(in_module);
             return dot.map(|c| (c, "import"));
         }
-        // Rust's prelude names these: another file's `fn Ok` (anyhow's) is called only where
-        // it is imported (above).
-        if bare && language == "rust" && RUST_PRELUDE_CALLS.contains(&name) {
-            return None;
+        // Names a file uses without defining or importing them (above), which are not another
+        // file's: Rust's prelude (`Ok(…)`, `Option`, `Vec`, `Result` — not anyhow's `fn Ok` or
+        // `type Result` where the file does not import them), and a generic parameter (`T`,
+        // `K`: one capital letter) — found in a module the file imports whole (`use a::*`)
+        // or nowhere.
+        let prelude = language == "rust"
+            && match kind {
+                EdgeKind::Calls => bare && RUST_PRELUDE_CALLS.contains(&name),
+                _ => RUST_PRELUDE_TYPES.contains(&name),
+            };
+        let generic =
+            qualifier.is_none() && name.len() == 1 && name.as_bytes()[0].is_ascii_uppercase();
+        if prelude || generic {
+            let star = self.files[fi].names.imports_of("*").find_map(in_module);
+            return star.map(|c| (c, "import"));
         }
         if bare || enclosing {
             let first = cands.first(near)?;
@@ -1439,12 +1500,23 @@ impl<'a> Index<'a> {
         }
         // A Rust module path (`util::join`) is not a value; a type's path is (`T::default()`
         // with no `default` of `T`'s here is derived or the standard library's).
-        let module_path = language == "rust"
-            && q.contains("::")
-            && q_last.starts_with(|c: char| c.is_lowercase())
+        builtins::is_builtin_method(language, name)
+            && !(language == "rust" && self.rust_module_path(fi, q, q_last))
+    }
+
+    /// Whether Rust qualifier `q` of a call in file `fi` is a module's path (`a::b`,
+    /// `crate::util`, or `util` where the file declares `mod util`), not a value (`v` in
+    /// `v.join()`: one name alone is written the same either way).
+    fn rust_module_path(&self, fi: usize, q: &str, q_last: &str) -> bool {
+        if !(q_last.starts_with(|c: char| c.is_lowercase())
             && q.chars()
-                .all(|c| c.is_alphanumeric() || matches!(c, '_' | ':'));
-        builtins::is_builtin_method(language, name) && !module_path
+                .all(|c| c.is_alphanumeric() || matches!(c, '_' | ':')))
+        {
+            return false;
+        }
+        let names = self.files[fi].names;
+        q.contains("::")
+            || (0..names.symbol_count()).any(|i| names.kind(i) == "module" && names.name(i) == q)
     }
 
     /// An unqualified call in a method, in a language where it is a call on the instance
@@ -1786,8 +1858,31 @@ impl<'a> Resolver<'a> {
                     .and_then(|(ty, _)| index.implicit_receiver(fi, ty, &e.target_name)),
                 _ => None,
             };
+            // A renamed import's name is looked up as what it imports: `b()` after `from m
+            // import a as b` as `a()`, `np.array()` after `import numpy as np` as
+            // `numpy.array()`, `E::new()` after `use a::Entry as E` as `Entry::new()`.
+            let renamed = |n: &str| f.names.renamed(n).filter(|o| *o != "*");
+            let (renamed_name, renamed_qualifier) = match (e.kind, qualifier) {
+                (EdgeKind::Imports, _) => (None, None),
+                (_, None) => (renamed(&e.target_name), None),
+                (_, Some(q)) => {
+                    let head_end = q.find(['.', ':']).unwrap_or(q.len());
+                    let q = renamed(&q[..head_end]).map(|o| format!("{o}{}", &q[head_end..]));
+                    (None, q)
+                }
+            };
             let picked = match typed {
                 Some(found) => found,
+                None if renamed_name.is_some() || renamed_qualifier.is_some() => on_instance
+                    .or_else(|| {
+                        index.pick(
+                            fi,
+                            e.source.as_deref(),
+                            e.kind,
+                            renamed_name.unwrap_or(&e.target_name),
+                            renamed_qualifier.as_deref().or(qualifier),
+                        )
+                    }),
                 None => on_instance.or_else(|| {
                     let source = e.source.as_deref();
                     let owner = if enclosing_only(e.kind, f.language, qualifier) {
@@ -1824,6 +1919,7 @@ impl<'a> Resolver<'a> {
                 target_name: &e.target_name,
                 target_qualifier: e.qualifier.as_deref(),
                 receiver_type: e.receiver_type.as_deref(),
+                alias: e.alias.as_deref(),
                 target,
                 target_number,
                 resolution,
@@ -1878,6 +1974,7 @@ mod tests {
             target_name: name.into(),
             qualifier: module.map(Into::into),
             receiver_type: None,
+            alias: None,
         }
     }
 
@@ -2224,6 +2321,126 @@ mod tests {
         assert!(python_module_names("requests.api", "api.py"));
     }
 
+    /// A renamed import's alias is looked up as the name it imports: bare (`g()` after `from
+    /// m import f as g`) or as a receiver (`np.array()`, `m.f()`).
+    #[test]
+    fn aliases_resolve_as_what_they_import() {
+        let aliased = |name: &str, module: Option<&str>, alias: &str| RawEdge {
+            alias: Some(alias.into()),
+            ..import(name, module)
+        };
+        let call = |name: &str, q: Option<&str>| RawEdge {
+            kind: EdgeKind::Calls,
+            source: Some("main".into()),
+            qualifier: q.map(Into::into),
+            ..import(name, None)
+        };
+        let analyses = [
+            (
+                "pkg/mod.py",
+                FileAnalysis {
+                    symbols: vec![function("f", None)],
+                    ..Default::default()
+                },
+            ),
+            (
+                "lib/arrays.py",
+                FileAnalysis {
+                    symbols: vec![function("array", None)],
+                    ..Default::default()
+                },
+            ),
+            (
+                "main.py",
+                FileAnalysis {
+                    symbols: vec![function("main", None)],
+                    edges: vec![
+                        aliased("numpy", None, "np"),
+                        aliased("mod", Some("pkg"), "m"),
+                        aliased("f", Some("pkg.mod"), "g"),
+                        call("array", Some("np")),
+                        call("f", Some("m")),
+                        call("g", None),
+                    ],
+                    ..Default::default()
+                },
+            ),
+        ];
+        let packed: Vec<_> = analyses
+            .iter()
+            .map(|(p, a)| (*p, Packed::new(a).unwrap()))
+            .collect();
+        let files = inputs(&packed, "python");
+        let resolver = Resolver::new(&files);
+        let rows = resolver.edges(2, &analyses[2].1);
+        let got: Vec<_> = rows
+            .iter()
+            .map(|r| (r.target_name, r.alias, r.target, r.resolution))
+            .collect();
+        let f = Some(Ident::Symbol("pkg/mod.py", "f"));
+        assert_eq!(
+            got,
+            [
+                ("numpy", Some("np"), None, "unresolved"),
+                ("mod", Some("m"), Some(Ident::File("pkg/mod.py")), "import"),
+                ("f", Some("g"), f, "import"),
+                ("array", None, None, "unresolved"),
+                ("f", None, f, "import"),
+                ("g", None, f, "import"),
+            ]
+        );
+    }
+
+    /// Rust's prelude types and generic parameters (`T`) are another file's only where the
+    /// file imports them (by name or a whole module); its own come first.
+    #[test]
+    fn prelude_types_and_generic_parameters_stay_in_their_file() {
+        let packed = vec![
+            (
+                "a/lib.rs",
+                pack(
+                    vec![
+                        of_kind("type_alias", "Result", None),
+                        of_kind("struct", "T", None),
+                    ],
+                    vec![],
+                ),
+            ),
+            ("b/main.rs", pack(vec![function("main", None)], vec![])),
+            (
+                "c/uses.rs",
+                pack(
+                    vec![function("main", None)],
+                    vec![import("Result", Some("a"))],
+                ),
+            ),
+            (
+                "d/star.rs",
+                pack(vec![function("main", None)], vec![import("*", Some("a"))]),
+            ),
+            (
+                "e/own.rs",
+                pack(
+                    vec![of_kind("struct", "T", None), function("main", None)],
+                    vec![],
+                ),
+            ),
+        ];
+        let files = inputs(&packed, "rust");
+        let index = Index::new(&files);
+        let pick = |fi: usize, name: &str| {
+            index
+                .pick(fi, Some("main"), EdgeKind::References, name, None)
+                .map(|(c, how)| (index.path(c), how))
+        };
+        assert_eq!(pick(1, "Result"), None);
+        assert_eq!(pick(1, "T"), None);
+        assert_eq!(pick(2, "Result"), Some(("a/lib.rs", "import")));
+        assert_eq!(pick(3, "T"), Some(("a/lib.rs", "import")));
+        assert_eq!(pick(3, "Result"), Some(("a/lib.rs", "import")));
+        assert_eq!(pick(4, "T"), Some(("e/own.rs", "same_file")));
+    }
+
     /// Rust: what a file takes from the standard library (`use std::sync::Arc`, `std::…`
     /// paths) is never a definition of the repository, whatever its files are named.
     #[test]
@@ -2509,6 +2726,7 @@ mod tests {
             target_name: base.into(),
             qualifier: None,
             receiver_type: None,
+            alias: None,
         };
         // A file from its definitions ("class T", "T.method", "function") and clauses.
         let file = |defs: &[&str], bases: &[(&str, &str)]| {

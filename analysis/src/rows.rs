@@ -365,6 +365,7 @@ fn edge_cells(b: &mut impl Cells, (source_id, prefix): (&str, &str), e: &resolve
     put_ident(b, 9, prefix, e.target);
     b.str(10, Some(e.resolution));
     b.str(11, e.receiver_type);
+    b.str(12, e.alias);
 }
 
 /// The digest of one file's edge rows.

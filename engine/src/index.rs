@@ -55,7 +55,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// 7: a call's receiver over 200 bytes (a chain over many lines) is kept shortened, not
 ///    dropped (dropped, the call read as a bare one).
 /// 8: a Go import binds its alias (`str "strings"`), and a dot import `*`.
-pub const ANALYZER_VERSION: u32 = 8;
+/// 9: imports keep the alias they bind (`alias`: `np` in `import numpy as np`; Python, JS/TS,
+///    Rust, Go, PHP); a Go import's name is its path's last segment, its alias apart.
+pub const ANALYZER_VERSION: u32 = 9;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;

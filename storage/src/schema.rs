@@ -76,6 +76,7 @@ pub static EDGES: LazyLock<SchemaRef> = LazyLock::new(|| {
         utf8("target", true),
         utf8("resolution", false),
         utf8("receiver_type", true),
+        utf8("alias", true),
     ]))
 });
 

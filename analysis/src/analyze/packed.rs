@@ -100,7 +100,8 @@ pub struct Names {
     symbols: Box<[NameEntry]>,
     /// (symbol number, its spans) of the symbols whose entry says [`WIDE`], by number.
     wide: Box<[(u32, Spans)]>,
-    imports: Box<[(Span, Option<Span>)]>,
+    /// (the name the file binds, the module, the imported name when the import renames it).
+    imports: Box<[(Span, Option<Span>, Option<Span>)]>,
     /// Inheritance and implementation: (the type's qualified name, the base type's name, its
     /// qualifier).
     heritage: Box<[(Span, Span, Option<Span>)]>,
@@ -163,11 +164,22 @@ impl Names {
             };
             symbols.push(entry);
         }
-        let imports: Vec<(Span, Option<Span>)> = a
+        let imports: Vec<(Span, Option<Span>, Option<Span>)> = a
             .edges
             .iter()
             .filter(|e| e.kind == EdgeKind::Imports)
-            .map(|e| (push(&e.target_name), e.qualifier.as_deref().map(&mut push)))
+            .map(|e| match e.alias.as_deref() {
+                Some(alias) => (
+                    push(alias),
+                    e.qualifier.as_deref().map(&mut push),
+                    Some(push(&e.target_name)),
+                ),
+                None => (
+                    push(&e.target_name),
+                    e.qualifier.as_deref().map(&mut push),
+                    None,
+                ),
+            })
             .collect();
         let heritage: Vec<(Span, Span, Option<Span>)> = a
             .edges
@@ -263,7 +275,7 @@ impl Names {
     pub fn imports(&self) -> impl Iterator<Item = (&str, Option<&str>)> {
         self.imports
             .iter()
-            .map(|&(n, q)| (self.get(n), q.map(|q| self.get(q))))
+            .map(|&(n, q, o)| (self.get(o.unwrap_or(n)), q.map(|q| self.get(q))))
     }
 
     /// Whether the file imports anything (a JavaScript or TypeScript file that does is a
@@ -273,12 +285,25 @@ impl Names {
     }
 
     /// The module qualifiers of the file's imports of `name`, in order (what resolution asks
-    /// for each name it looks up: an import of another length is passed over unread).
+    /// for each name it looks up: an import of another length is passed over unread). A
+    /// renaming import (`from m import a as b`) counts for both names: resolution looks up
+    /// `b` as `a` ([`Self::renamed`]).
     pub fn imports_of<'s>(&'s self, name: &'s str) -> impl Iterator<Item = Option<&'s str>> {
+        let is = move |s: Span| s.len as usize == name.len() && self.get(s) == name;
         self.imports
             .iter()
-            .filter(move |(n, _)| n.len as usize == name.len() && self.get(*n) == name)
-            .map(|&(_, q)| q.map(|q| self.get(q)))
+            .filter(move |&&(n, _, o)| is(n) || o.is_some_and(is))
+            .map(|&(_, q, _)| q.map(|q| self.get(q)))
+    }
+
+    /// The name an import renamed to `name` imports (`numpy` for `np` after `import numpy as
+    /// np`, `Entry` for `E` after `use a::Entry as E`).
+    pub fn renamed(&self, name: &str) -> Option<&str> {
+        self.imports.iter().find_map(|&(n, _, o)| {
+            (n.len as usize == name.len() && self.get(n) == name)
+                .then(|| o.map(|o| self.get(o)))
+                .flatten()
+        })
     }
 }
 
@@ -442,6 +467,7 @@ fn encode(a: &FileAnalysis) -> Vec<u8> {
         put_str(&mut out, &e.target_name);
         put_opt_str(&mut out, e.qualifier.as_deref());
         put_opt_str(&mut out, e.receiver_type.as_deref());
+        put_opt_str(&mut out, e.alias.as_deref());
     }
     out
 }
@@ -565,6 +591,7 @@ fn decode(bytes: &[u8], with_edges: bool) -> Option<FileAnalysis> {
         let target_name = r.str()?.into();
         let qualifier = r.opt_str()?.map(Into::into);
         let receiver_type = r.opt_str()?.map(Into::into);
+        let alias = r.opt_str()?.map(Into::into);
         edges.push(RawEdge {
             kind,
             source,
@@ -573,6 +600,7 @@ fn decode(bytes: &[u8], with_edges: bool) -> Option<FileAnalysis> {
             target_name,
             qualifier,
             receiver_type,
+            alias,
         });
     }
     (r.at == bytes.len()).then_some(FileAnalysis {

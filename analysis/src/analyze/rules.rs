@@ -705,7 +705,7 @@ pub fn is_builtin_type(lang: Lang, name: &str) -> bool {
                 | "complex128"
                 | "any"
         ),
-        Lang::Rust => name == "Self",
+        Lang::Rust => matches!(name, "Self" | "_"),
         Lang::C | Lang::Cpp => matches!(
             name,
             "size_t"
@@ -1264,20 +1264,33 @@ fn type_names(container: Node) -> Vec<(Node, Option<Node>)> {
     out
 }
 
-/// An import's (name, module) pairs: each name it binds, or the module's last path part when
-/// it binds none (`import './polyfill'`, a bare `require('x')`).
-fn bound_from(mut names: Vec<String>, module: String) -> Vec<(String, Option<String>)> {
+/// An import's names, from one module: each name it binds (with its alias), or the module's
+/// last path part when it binds none (`import './polyfill'`, a bare `require('x')`).
+fn bound_from(mut names: Vec<(String, Option<String>)>, module: String) -> Vec<Import> {
     if names.is_empty() {
-        names.push(module.rsplit('/').next().unwrap_or(&module).to_string());
+        names.push((
+            module.rsplit('/').next().unwrap_or(&module).to_string(),
+            None,
+        ));
     }
     names
         .into_iter()
-        .map(|x| (x, Some(module.clone())))
+        .map(|(x, alias)| (x, Some(module.clone()), alias))
         .collect()
 }
 
-/// Imports declared by a node: (imported name, module qualifier).
-pub fn imports(lang: Lang, n: Node, src: &str) -> Vec<(String, Option<String>)> {
+/// One name an import binds: (the imported name, the module qualifier, the alias the file
+/// binds it to when it renames it — `np` in `import numpy as np`, `E` in `use a::Entry as E`,
+/// `ns` in `import * as ns from './m'`).
+pub type Import = (String, Option<String>, Option<String>);
+
+/// An import without an alias.
+fn plain((name, module): (String, Option<String>)) -> Import {
+    (name, module, None)
+}
+
+/// Imports declared by a node.
+pub fn imports(lang: Lang, n: Node, src: &str) -> Vec<Import> {
     let text = |x: Node| src.get(x.byte_range()).unwrap_or("").to_string();
     let unquote = |s: String| s.trim_matches(['"', '\'', '`', '<', '>']).to_string();
     match (lang, kind_of(n)) {
@@ -1290,10 +1303,13 @@ pub fn imports(lang: Lang, n: Node, src: &str) -> Vec<(String, Option<String>)> 
         (Lang::Python, "import_statement") => named_children(n)
             .into_iter()
             .map(|c| match kind_of(c) {
-                "aliased_import" => field(c, "name").map(text).unwrap_or_default(),
-                _ => text(c),
+                "aliased_import" => (
+                    field(c, "name").map(text).unwrap_or_default(),
+                    None,
+                    field(c, "alias").map(text),
+                ),
+                _ => (text(c), None, None),
             })
-            .map(|m| (m.clone(), None))
             .collect(),
         (Lang::Python, "import_from_statement") => {
             let module = field(n, "module_name").map(text);
@@ -1301,14 +1317,20 @@ pub fn imports(lang: Lang, n: Node, src: &str) -> Vec<(String, Option<String>)> 
             let names: Vec<_> = n
                 .children_by_field_name("name", &mut c)
                 .map(|x| match kind_of(x) {
-                    "aliased_import" => field(x, "name").map(text).unwrap_or_default(),
-                    _ => text(x),
+                    "aliased_import" => (
+                        field(x, "name").map(text).unwrap_or_default(),
+                        field(x, "alias").map(text),
+                    ),
+                    _ => (text(x), None),
                 })
                 .collect();
             if names.is_empty() {
-                vec![("*".to_string(), module)]
+                vec![("*".to_string(), module, None)]
             } else {
-                names.into_iter().map(|x| (x, module.clone())).collect()
+                names
+                    .into_iter()
+                    .map(|(x, alias)| (x, module.clone(), alias))
+                    .collect()
             }
         }
         (Lang::JavaScript | Lang::TypeScript | Lang::Tsx, "import_statement") => {
@@ -1319,9 +1341,19 @@ pub fn imports(lang: Lang, n: Node, src: &str) -> Vec<(String, Option<String>)> 
             let mut stack = named_children(n);
             while let Some(c) = stack.pop() {
                 match kind_of(c) {
-                    "import_specifier" => names.extend(field(c, "name").map(text)),
-                    "identifier" if parent_kind(c) == "import_clause" => names.push(text(c)),
-                    "namespace_import" => names.push("*".into()),
+                    "import_specifier" => names
+                        .extend(field(c, "name").map(|x| (text(x), field(c, "alias").map(text)))),
+                    "identifier" if parent_kind(c) == "import_clause" => {
+                        names.push((text(c), None))
+                    }
+                    // `* as ns`: the module's names, bound to `ns`.
+                    "namespace_import" => names.push((
+                        "*".into(),
+                        named_children(c)
+                            .into_iter()
+                            .find(|x| kind_of(*x) == "identifier")
+                            .map(text),
+                    )),
                     "import_clause" | "named_imports" => stack.extend(named_children(c)),
                     _ => {}
                 }
@@ -1350,12 +1382,20 @@ pub fn imports(lang: Lang, n: Node, src: &str) -> Vec<(String, Option<String>)> 
                 .and_then(|d| field(d, "name"))
             {
                 match kind_of(bound) {
-                    "identifier" => names.push(text(bound)),
+                    "identifier" => names.push((text(bound), None)),
                     "object_pattern" => {
                         for c in named_children(bound) {
                             match kind_of(c) {
-                                "shorthand_property_identifier_pattern" => names.push(text(c)),
-                                "pair_pattern" => names.extend(field(c, "key").map(text)),
+                                "shorthand_property_identifier_pattern" => {
+                                    names.push((text(c), None))
+                                }
+                                // `{ a: c }` binds `a` as `c`.
+                                "pair_pattern" => names.extend(field(c, "key").map(|k| {
+                                    let value = field(c, "value")
+                                        .filter(|v| kind_of(*v) == "identifier")
+                                        .map(text);
+                                    (text(k), value)
+                                })),
                                 _ => {}
                             }
                         }
@@ -1369,31 +1409,36 @@ pub fn imports(lang: Lang, n: Node, src: &str) -> Vec<(String, Option<String>)> 
             let Some(path) = field(n, "path").map(|p| unquote(text(p))) else {
                 return vec![];
             };
-            // The name the file uses: an alias (`str "strings"`), `*` for a dot import
-            // (`. "fmt"`: the package's names unqualified), else the path's last segment.
-            let name = match field(n, "name") {
-                Some(alias) if kind_of(alias) == "dot" => "*".to_string(),
-                Some(alias) if kind_of(alias) == "package_identifier" => text(alias),
-                _ => path.rsplit('/').next().unwrap_or(&path).to_string(),
+            // The package by its path's last segment, bound to its alias (`str "strings"`);
+            // `*` for a dot import (`. "fmt"`: the package's names unqualified).
+            let last = path.rsplit('/').next().unwrap_or(&path).to_string();
+            let (name, alias) = match field(n, "name") {
+                Some(alias) if kind_of(alias) == "dot" => ("*".to_string(), None),
+                Some(alias) if kind_of(alias) == "package_identifier" => (last, Some(text(alias))),
+                _ => (last, None),
             };
-            vec![(name, Some(path))]
+            vec![(name, Some(path), alias)]
         }
         (Lang::Java, "import_declaration") => named_children(n)
             .into_iter()
             .filter(|c| matches!(kind_of(c), "scoped_identifier" | "identifier"))
-            .map(|c| split_path(&text(c), "."))
+            .map(|c| plain(split_path(&text(c), ".")))
             .collect(),
         (Lang::C | Lang::Cpp, "preproc_include") => field(n, "path")
             .map(|p| {
                 let p = unquote(text(p));
-                (p.rsplit('/').next().unwrap_or(&p).to_string(), Some(p))
+                (
+                    p.rsplit('/').next().unwrap_or(&p).to_string(),
+                    Some(p),
+                    None,
+                )
             })
             .into_iter()
             .collect(),
         (Lang::CSharp, "using_directive") => named_children(n)
             .into_iter()
             .rfind(|c| matches!(kind_of(c), "qualified_name" | "identifier"))
-            .map(|c| split_path(&text(c), "."))
+            .map(|c| plain(split_path(&text(c), ".")))
             .into_iter()
             .collect(),
         (Lang::Ruby, "call") => {
@@ -1407,7 +1452,11 @@ pub fn imports(lang: Lang, n: Node, src: &str) -> Vec<(String, Option<String>)> 
                 .and_then(|a| a.named_child(0))
                 .map(|s| {
                     let p = unquote(text(s));
-                    (p.rsplit('/').next().unwrap_or(&p).to_string(), Some(p))
+                    (
+                        p.rsplit('/').next().unwrap_or(&p).to_string(),
+                        Some(p),
+                        None,
+                    )
                 })
                 .into_iter()
                 .collect()
@@ -1415,7 +1464,10 @@ pub fn imports(lang: Lang, n: Node, src: &str) -> Vec<(String, Option<String>)> 
         (Lang::Php, "namespace_use_clause") => named_children(n)
             .into_iter()
             .find(|c| matches!(kind_of(c), "qualified_name" | "name"))
-            .map(|c| split_path(&text(c), "\\"))
+            .map(|c| {
+                let (name, module) = split_path(&text(c), "\\");
+                (name, module, field(n, "alias").map(text))
+            })
             .into_iter()
             .collect(),
         _ => vec![],
@@ -1430,8 +1482,8 @@ fn split_path(path: &str, sep: &str) -> (String, Option<String>) {
     }
 }
 
-/// `a::b::{C, d::E as F}` → [(C, a::b), (E, a::b::d)].
-fn expand_rust_use(arg: &str) -> Vec<(String, Option<String>)> {
+/// `a::b::{C, d::E as F}` → [(C, a::b), (E, a::b::d, as F)].
+fn expand_rust_use(arg: &str) -> Vec<Import> {
     // Keep `as` renames recognisable: `Entry as E` → `Entry@E`.
     let flat = arg
         .split_whitespace()
@@ -1444,7 +1496,7 @@ fn expand_rust_use(arg: &str) -> Vec<(String, Option<String>)> {
     out
 }
 
-fn expand_use_into(s: &str, prefix: &str, out: &mut Vec<(String, Option<String>)>) {
+fn expand_use_into(s: &str, prefix: &str, out: &mut Vec<Import>) {
     if out.len() > 256 {
         return;
     }
@@ -1478,7 +1530,11 @@ fn expand_use_into(s: &str, prefix: &str, out: &mut Vec<(String, Option<String>)
     if s.is_empty() {
         return;
     }
-    let s = s.split('@').next().unwrap_or(s);
+    let (s, alias) = match s.split_once('@') {
+        // `use a::b as _` imports a trait's methods and binds no name.
+        Some((s, alias)) => (s, Some(alias.to_string()).filter(|a| a != "_")),
+        None => (s, None),
+    };
     let full = join(prefix, s);
     let (name, q) = split_path(&full, "::");
     let name = if name == "self" {
@@ -1489,7 +1545,7 @@ fn expand_use_into(s: &str, prefix: &str, out: &mut Vec<(String, Option<String>)
     } else {
         name
     };
-    out.push((name, q));
+    out.push((name, q, alias));
 }
 
 /// A non-call use of a type or field: the node naming it.
