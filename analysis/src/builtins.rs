@@ -3,12 +3,15 @@
 //! `v.unwrap()`) names a method of a built-in or standard type far more often than any
 //! definition of the repository, so it is `unresolved` rather than the nearest method that
 //! happens to share the name (every list's `append` had been some class's `append`,
-//! docs/architecture.md, "Resolution").
+//! docs/architecture.md, "Life of an index run", resolve edges).
 //!
 //! The lists are names of methods of the types a program meets without importing them:
 //! strings, lists, maps, sets, options and results, iterators, files, regular-expression
-//! matches, loggers — not every method of the standard library. A name a repository commonly
-//! defines for its own types (`run`, `send`, `load`, `fmt`) is not in them.
+//! matches, loggers — not every method of the standard library, and not names that programs
+//! mostly define for their own types (`run`, `send`, `load`, `fmt`). They trade recall for
+//! precision: a repository's own `append`, called on a receiver whose type the file does not
+//! declare, is left unresolved rather than every list's `append` being a call to it. A
+//! declared receiver's type (`receiver_type`) decides before these lists are read.
 
 use std::collections::HashSet;
 use std::sync::LazyLock;

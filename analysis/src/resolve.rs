@@ -8,11 +8,14 @@
 //! | `qualified`     | `Type::f()` / `Type.f()`: a member of the named type               |
 //! | `declared_type` | `x.f()` where `x` is declared of a type: a member of it or its bases |
 //! | `same_file`     | a definition of that name in the same file                         |
-//! | `import`        | a definition the file imports (by name or module path)             |
+//! | `import`        | a definition the file imports (by name or module path); for a      |
+//! |                 | Python import, also the module's file                              |
 //! | `relative_path` | an import of a relative path that names a file of the repository   |
 //! | `unique_name`   | the only definition of that name in the repository                 |
 //! | `ambiguous`     | several candidates; the nearest by directory was chosen            |
-//! | `unresolved`    | no definition in the repository (external or dynamic); target null |
+//! | `unresolved`    | no definition in the repository (external or dynamic: also a call  |
+//! |                 | on a literal, a global, or a standard type's method, [`builtins`]); |
+//! |                 | target null                                                        |
 //!
 //! Resolution is recomputed for every edge on every index run (it is cheap); only parsing is
 //! incremental.
