@@ -1129,7 +1129,11 @@ impl<'a> Index<'a> {
             let named = |c: Cand| {
                 self.may_name(&segment, c.0)
                     && segment.names(self.path(c))
-                    && (language != "python" || python_module_names(m, self.path(c)))
+                    && match language {
+                        "python" => python_module_names(m, self.path(c)),
+                        "java" => java_package_names(m, self.path(c)),
+                        _ => true,
+                    }
             };
             // One pass: per tier (top-level, nested), the first match and whether another
             // file has one too.
@@ -1311,8 +1315,21 @@ impl<'a> Index<'a> {
             if let Some(c) = in_module(module) {
                 return Some((c, "import"));
             }
-            if kind == EdgeKind::Imports && cands.all.len() == 1 {
+            if kind == EdgeKind::Imports && cands.all.len() == 1 && language != "java" {
                 return Some((cands.all[0], "unique_name"));
+            }
+        }
+        // Java: `import a.b.C;` names one class, in package `a.b`'s directory (above), or a
+        // nested one (`import java.lang.Thread.Builder;`: a member of `Thread`'s `Builder`);
+        // else a library's — not another package's `C`.
+        if language == "java" {
+            let mut modules = self.files[fi].names.imports_of(name).flatten().peekable();
+            if modules.peek().is_some() {
+                let nested = modules
+                    .filter_map(module_last_segment)
+                    .filter(|outer| outer.starts_with(|c: char| c.is_uppercase()))
+                    .find_map(|outer| cands.with_parent_last(self, outer));
+                return nested.map(|c| (c, "import"));
             }
         }
         // A Python name is defined in its file, imported or built in: a bare call reaches
@@ -1668,6 +1685,17 @@ impl<'a> Index<'a> {
         }
         ancestors(from).find_map(lookup)
     }
+}
+
+/// Whether Java package `package` (`a.b`) may name `path`: the file is directly in a
+/// directory whose last names are the package's (`src/main/java/a/b/C.java`), or, when the
+/// repository's root is inside the package, its directories are the package's last names.
+/// `java.security` does not name `sun/security/util/Key.java`.
+fn java_package_names(package: &str, path: &str) -> bool {
+    let segments: Vec<&str> = package.split('.').filter(|s| !s.is_empty()).collect();
+    let dirs: Vec<&str> = dir_of(path).split('/').filter(|s| !s.is_empty()).collect();
+    !segments.is_empty()
+        && (dirs.ends_with(&segments) || (!dirs.is_empty() && segments.ends_with(&dirs)))
 }
 
 /// Python's module `N` of package `M` (`from M import N`): `M.N`, `.N` for `from . import N`.
@@ -2442,6 +2470,80 @@ mod tests {
         assert_eq!(pick(3, "T"), Some(("a/lib.rs", "import")));
         assert_eq!(pick(3, "Result"), Some(("a/lib.rs", "import")));
         assert_eq!(pick(4, "T"), Some(("e/own.rs", "same_file")));
+    }
+
+    /// Java: a single-type import names its package's class (its directory exactly), or a
+    /// nested class; a class of that name elsewhere is not it.
+    #[test]
+    fn java_imports_name_their_package() {
+        let packed = vec![
+            (
+                "src/main/java/com/acme/util/Key.java",
+                pack(vec![of_kind("class", "Key", None)], vec![]),
+            ),
+            (
+                "src/main/java/com/acme/model/Thing.java",
+                pack(
+                    vec![
+                        of_kind("class", "Thing", None),
+                        of_kind("class", "Inner", Some("Thing")),
+                    ],
+                    vec![],
+                ),
+            ),
+            (
+                "src/main/java/com/acme/App.java",
+                pack(
+                    vec![function("main", None)],
+                    vec![
+                        import("Key", Some("java.security")),
+                        import("Thing", Some("com.acme.model")),
+                        import("Inner", Some("com.acme.model.Thing")),
+                    ],
+                ),
+            ),
+            (
+                "src/main/java/com/acme/Other.java",
+                pack(vec![function("main", None)], vec![]),
+            ),
+        ];
+        let files = inputs(&packed, "java");
+        let index = Index::new(&files);
+        let pick = |fi: usize, kind: EdgeKind, name: &str, q: Option<&str>| {
+            index
+                .pick(fi, Some("main"), kind, name, q)
+                .map(|(c, how)| (index.qualified_name(c), how))
+        };
+        assert_eq!(pick(2, EdgeKind::References, "Key", None), None);
+        assert_eq!(
+            pick(2, EdgeKind::Imports, "Key", Some("java.security")),
+            None
+        );
+        assert_eq!(
+            pick(2, EdgeKind::References, "Thing", None),
+            Some(("Thing", "import"))
+        );
+        assert_eq!(
+            pick(2, EdgeKind::References, "Inner", None),
+            Some(("Thing.Inner", "import"))
+        );
+        // Without an import, by name as before (the same package, or `java.lang`'s).
+        assert_eq!(
+            pick(3, EdgeKind::References, "Key", None),
+            Some(("Key", "unique_name"))
+        );
+        assert!(java_package_names(
+            "com.acme.util",
+            "src/main/java/com/acme/util/Key.java"
+        ));
+        assert!(!java_package_names(
+            "java.security",
+            "sun/security/util/Key.java"
+        ));
+        assert!(!java_package_names(
+            "com.acme",
+            "src/main/java/com/acme/util/Key.java"
+        ));
     }
 
     /// Rust: what a file takes from the standard library (`use std::sync::Arc`, `std::…`
