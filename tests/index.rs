@@ -135,11 +135,15 @@ fn self_calls_resolve_through_base_types() {
     // the base class's (not `Counter.size` beside it, nor `size` of the nested
     // `Counter.Stack`, a type of the same name), and a Ruby method's bare `sound(2)` is
     // `Animal#sound` before the top-level `sound` of its own file.
-    has("java/Stack.java|calls|Stack.empty|size|NULL|java/base/Base.java::Base.size|inherited|7|");
     has(
-        "java/Stack.java|calls|Stack.peek|helper|NULL|java/Stack.java::Stack.helper|same_class|11|",
+        "java/shop/Stack.java|calls|Stack.empty|size|NULL|java/shop/base/Base.java::Base.size|inherited|7|",
     );
-    has("java/Stack.java|calls|Stack.helper|clamp|Util|java/Util.java::Util.clamp|qualified|15|");
+    has(
+        "java/shop/Stack.java|calls|Stack.peek|helper|NULL|java/shop/Stack.java::Stack.helper|same_class|11|",
+    );
+    has(
+        "java/shop/Stack.java|calls|Stack.helper|clamp|Util|java/shop/Util.java::Util.clamp|qualified|15|",
+    );
     has("ruby/dog.rb|calls|Dog.speak|sound|NULL|ruby/animal.rb::Animal.sound|inherited|5|");
     // Ruby calls without parentheses or arguments; locals are not calls.
     has("ruby/dog.rb|calls|Dog.loud|speak|NULL|ruby/dog.rb::Dog.speak|same_class|11|");
@@ -167,10 +171,10 @@ fn self_calls_resolve_through_base_types() {
             // A Go method's receiver is typed too; its calls stay calls on `self`.
             "go/handlers.go|Server.Handle|notFound|Server|go/server.go::Server.notFound|same_class|9",
             "go/handlers.go|Server.Handle|Describe|Server|go/server.go::Base.Describe|inherited|9",
-            "java/Stack.java|Stack.total|append|StringBuilder|NULL|unresolved|21",
-            "java/Stack.java|Stack.total|size|Base|java/base/Base.java::Base.size|declared_type|21",
-            "java/Stack.java|Stack.total|size|Counter|java/Counter.java::Counter.size|declared_type|22",
-            "java/Stack.java|Stack.total|size|Counter|java/Counter.java::Counter.size|declared_type|22",
+            "java/shop/Stack.java|Stack.total|append|StringBuilder|NULL|unresolved|21",
+            "java/shop/Stack.java|Stack.total|size|Base|java/shop/base/Base.java::Base.size|declared_type|21",
+            "java/shop/Stack.java|Stack.total|size|Counter|java/shop/Counter.java::Counter.size|declared_type|22",
+            "java/shop/Stack.java|Stack.total|size|Counter|java/shop/Counter.java::Counter.size|declared_type|22",
             // Python: an annotated parameter, and a variable assigned a class's instance
             // (whose method is its base's).
             "python/accounts.py|reconcile|audit|Audited|python/accounts.py::AuditMixin.audit|declared_type|54",

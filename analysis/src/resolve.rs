@@ -1201,6 +1201,8 @@ impl<'a> Index<'a> {
         let mut members_only = false;
         // For `super().f()`: the caller's own type, whose members are not targets.
         let mut not_of: Option<&str> = None;
+        // For `self.f()`: whether the caller's type has a base the repository does not define.
+        let mut external_base = false;
         if let Some(q) = qualifier {
             let q = q.trim();
             let own = source_qname
@@ -1226,6 +1228,9 @@ impl<'a> Index<'a> {
                 {
                     return Some(found);
                 }
+                external_base = (on_self || sup)
+                    && kind == EdgeKind::Calls
+                    && own.is_some_and(|own| self.has_external_base(fi, own));
             } else {
                 let q_last = q
                     .rsplit(['.', ':', '/', '\\'])
@@ -1257,12 +1262,23 @@ impl<'a> Index<'a> {
                     .next()
                     .map(|m| (head, m))
                     .or_else(|| names.imports_of(q).next().map(|m| (q, m)));
-                if matches!(language, "python" | "go")
-                    && kind != EdgeKind::Imports
+                if matches!(
+                    language,
+                    "python" | "go" | "javascript" | "typescript" | "tsx"
+                ) && kind != EdgeKind::Imports
                     && let Some((bound, module)) = imported
                 {
-                    if language == "go" {
-                        return matches_module(module.unwrap_or(q)).map(|c| (c, "import"));
+                    // Go and JavaScript/TypeScript: the package or module the import names
+                    // (`path.resolve()` after `require('path')` is Node's, not a `resolve`
+                    // of the repository).
+                    if language != "python" {
+                        let found = match module {
+                            Some(m) if m.starts_with('.') => {
+                                self.in_relative_module(&cands, fi, Some(m))
+                            }
+                            m => matches_module(m.unwrap_or(q)),
+                        };
+                        return found.map(|c| (c, "import"));
                     }
                     // The module's whole path: `django.db.models` for `models.Model` after
                     // `from django.db import models`; its own file first, then the files
@@ -1292,6 +1308,11 @@ impl<'a> Index<'a> {
             }
         }
         if members_only {
+            // A type with a base the repository does not define (`EventEmitter`,
+            // `unittest.TestCase` outside the standard library) has its `self.emit()` there.
+            if external_base {
+                return None;
+            }
             // Another type's member of that name: in this file, the only one, or the nearest
             // by directory.
             let ix = self;
@@ -1310,6 +1331,14 @@ impl<'a> Index<'a> {
             && let Some(c) = cands.in_file_where(fi as u32, near)
         {
             return Some((c, "same_file"));
+        }
+        // JavaScript and TypeScript: a name imported from a package (not a relative path) is
+        // that package's, found by its name, or a library's (`resolve` from `'path'`).
+        if kind == EdgeKind::Imports
+            && matches!(language, "javascript" | "typescript" | "tsx")
+            && qualifier.is_some_and(|m| !m.starts_with('.'))
+        {
+            return in_module(qualifier).map(|c| (c, "import"));
         }
         for module in self.files[fi].names.imports_of(name) {
             if let Some(c) = in_module(module) {
@@ -1537,6 +1566,16 @@ impl<'a> Index<'a> {
         let names = self.files[fi].names;
         q.contains("::")
             || (0..names.symbol_count()).any(|i| names.kind(i) == "module" && names.name(i) == q)
+    }
+
+    /// Whether type `own`, as file `fi` declares it, names a base the repository does not
+    /// define (each of the file's clauses for it resolved as its own edge is).
+    fn has_external_base(&self, fi: usize, own: &str) -> bool {
+        self.files[fi]
+            .names
+            .heritage()
+            .filter(|(ty, _, _)| *ty == own)
+            .any(|(_, base, q)| self.pick(fi, None, EdgeKind::Inherits, base, q).is_none())
     }
 
     /// An unqualified call in a method, in a language where it is a call on the instance
@@ -2266,6 +2305,48 @@ mod tests {
         assert_eq!(pick("exists", "checker"), Some(("exists", "unique_name")));
     }
 
+    /// `self.f()` that neither the caller's type nor its bases here define is another type's
+    /// `f` only when every base is the repository's: else it is the outside base's.
+    #[test]
+    fn self_calls_stay_with_a_base_from_outside() {
+        let inherits = |ty: &str, base: &str| RawEdge {
+            kind: EdgeKind::Inherits,
+            source: Some(ty.into()),
+            ..import(base, None)
+        };
+        let method = |name, parent| of_kind("method", name, Some(parent));
+        let packed = vec![
+            (
+                "other.py",
+                pack(
+                    vec![of_kind("class", "Other", None), method("emit", "Other")],
+                    vec![],
+                ),
+            ),
+            (
+                "handler.py",
+                pack(
+                    vec![
+                        of_kind("class", "Handler", None),
+                        method("run", "Handler"),
+                        of_kind("class", "Plain", None),
+                        method("run", "Plain"),
+                    ],
+                    vec![inherits("Handler", "EventEmitter")],
+                ),
+            ),
+        ];
+        let files = inputs(&packed, "python");
+        let index = Index::new(&files);
+        let pick = |source: &str| {
+            index
+                .pick(1, Some(source), EdgeKind::Calls, "emit", Some("self"))
+                .map(|(c, how)| (index.qualified_name(c), how))
+        };
+        assert_eq!(pick("Handler.run"), None);
+        assert_eq!(pick("Plain.run"), Some(("Other.emit", "unique_name")));
+    }
+
     /// Python imports name what the module's file defines, the module's own file, or a
     /// definition under the package — never another module's namesake.
     #[test]
@@ -2705,14 +2786,37 @@ mod tests {
             &[
                 (
                     "lib/parse.js",
-                    pack(vec![function("parse", None), function("map", None)], vec![]),
+                    pack(
+                        vec![
+                            function("parse", None),
+                            function("map", None),
+                            function("resolve", None),
+                        ],
+                        vec![],
+                    ),
                 ),
-                ("main.js", pack(vec![function("main", None)], vec![])),
+                (
+                    "semver/functions/valid.js",
+                    pack(vec![function("valid", None)], vec![]),
+                ),
+                (
+                    "main.js",
+                    pack(
+                        vec![function("main", None)],
+                        vec![
+                            import("path", Some("path")),
+                            import("semver", Some("semver")),
+                        ],
+                    ),
+                ),
             ],
             &[
                 ("main", "parse", "JSON", None),
                 ("main", "map", "rows", None),
                 ("main", "parse", "parser", Some(("parse", "unique_name"))),
+                // Node's `path`, which the repository does not have; a package it has.
+                ("main", "resolve", "path", None),
+                ("main", "valid", "semver", Some(("valid", "import"))),
             ],
         );
         in_lang(
