@@ -1241,8 +1241,9 @@ impl<'a> Index<'a> {
                     return Some((c, "qualified"));
                 }
                 // `module.f()` where the file imported `module`: from the file a relative
-                // import names, else by the module's name.
-                if let Some(module) = self.files[fi].names.imports_of(q_last).next()
+                // import names, else by the module's name (Python's, below, by its whole path).
+                if language != "python"
+                    && let Some(module) = self.files[fi].names.imports_of(q_last).next()
                     && let Some(c) = self
                         .in_relative_module(&cands, fi, module)
                         .or_else(|| matches_module(q))
@@ -1257,16 +1258,17 @@ impl<'a> Index<'a> {
                 // same: the imported package's function, or nothing here.
                 let head = q.split('.').next().unwrap_or(q);
                 let names = self.files[fi].names;
+                // The import binding the receiver's first name (or the whole receiver: `import
+                // os.path`): its module, and the name it imports (`numpy` for `np`).
                 let imported = names
-                    .imports_of(head)
-                    .next()
-                    .map(|m| (head, m))
-                    .or_else(|| names.imports_of(q).next().map(|m| (q, m)));
+                    .import_bound(head)
+                    .map(|i| (head, i))
+                    .or_else(|| names.import_bound(q).map(|i| (q, i)));
                 if matches!(
                     language,
                     "python" | "go" | "javascript" | "typescript" | "tsx"
                 ) && kind != EdgeKind::Imports
-                    && let Some((bound, module)) = imported
+                    && let Some((bound, (module, _))) = imported
                 {
                     // Go and JavaScript/TypeScript: the package or module the import names
                     // (`path.resolve()` after `require('path')` is Node's, not a `resolve`
@@ -1283,15 +1285,13 @@ impl<'a> Index<'a> {
                     // The module's whole path: `django.db.models` for `models.Model` after
                     // `from django.db import models`; its own file first, then the files
                     // under its package.
-                    let full = match module {
-                        Some(m) => format!("{}{}", python_submodule(m, bound), &q[bound.len()..]),
-                        None => q.to_string(),
-                    };
-                    let own_file = self
-                        .python_module_file(path, &full)
-                        .and_then(|file| cands.in_file(*self.by_path.get(file)? as u32));
-                    return own_file
-                        .or_else(|| matches_module(&full))
+                    let rest = &q[bound.len()..];
+                    let mut paths = Vec::new();
+                    let found = names
+                        .import_bindings(bound)
+                        .find_map(|b| self.python_member(&cands, path, b, rest, &mut paths));
+                    return found
+                        .or_else(|| paths.iter().find_map(|p| matches_module(p)))
                         .map(|c| (c, "import"));
                 }
                 if kind == EdgeKind::Calls && self.external_receiver(fi, q, q_last, name) {
@@ -1568,6 +1568,39 @@ impl<'a> Index<'a> {
             || (0..names.symbol_count()).any(|i| names.kind(i) == "module" && names.name(i) == q)
     }
 
+    /// A member of the Python module a receiver's import names (`(module, name)`: `os.path`
+    /// is `(Some("os"), "path")`, `np` is `(None, "numpy")`, `rest` any further names of the
+    /// receiver): defined in that module's own file. When no file is that module, but the
+    /// module it is imported from imports it in turn (`from tests.unit import unittest`, with
+    /// `import unittest` in `tests/unit/__init__.py`), each such import is followed (`try:
+    /// import unittest2 as unittest` / `except: import unittest`), a few levels at most.
+    /// `paths` gets each module path tried: with no such member, the files under those
+    /// modules' packages are [`Index::pick`]'s to look through.
+    fn python_member(
+        &self,
+        cands: &Cands<'_, 'a>,
+        from: &'a str,
+        (module, name): (Option<&'a str>, &'a str),
+        rest: &str,
+        paths: &mut Vec<String>,
+    ) -> Option<Cand> {
+        let path = python_path(module, name, rest);
+        if let Some(file) = self.python_module_file(from, &path) {
+            paths.push(path);
+            return cands.in_file(*self.by_path.get(file)? as u32);
+        }
+        paths.push(path);
+        if paths.len() > 8 {
+            return None;
+        }
+        // The module it is imported from, importing it in turn.
+        let file = self.python_module_file(from, module?)?;
+        let names = self.files[*self.by_path.get(file)?].names;
+        names
+            .import_bindings(name)
+            .find_map(|(m2, n2)| self.python_member(cands, file, (m2, n2), rest, paths))
+    }
+
     /// Whether type `own`, as file `fi` declares it, names a base the repository does not
     /// define (each of the file's clauses for it resolved as its own edge is).
     fn has_external_base(&self, fi: usize, own: &str) -> bool {
@@ -1735,6 +1768,15 @@ fn java_package_names(package: &str, path: &str) -> bool {
     let dirs: Vec<&str> = dir_of(path).split('/').filter(|s| !s.is_empty()).collect();
     !segments.is_empty()
         && (dirs.ends_with(&segments) || (!dirs.is_empty() && segments.ends_with(&dirs)))
+}
+
+/// The dotted path of what a Python import binds, and names after it: `(Some("a"), "b")`
+/// with `.c` is `a.b.c`; `(None, "numpy")` is `numpy`.
+fn python_path(module: Option<&str>, name: &str, rest: &str) -> String {
+    match module {
+        Some(m) => format!("{}{rest}", python_submodule(m, name)),
+        None => format!("{name}{rest}"),
+    }
 }
 
 /// Python's module `N` of package `M` (`from M import N`): `M.N`, `.N` for `from . import N`.
@@ -1935,6 +1977,9 @@ impl<'a> Resolver<'a> {
             let (renamed_name, renamed_qualifier) = match (e.kind, qualifier) {
                 (EdgeKind::Imports, _) => (None, None),
                 (_, None) => (renamed(&e.target_name), None),
+                // Python's receivers are looked up through their import in `pick`, which
+                // tells two aliases of one name apart (`flags as compute_flags`).
+                (_, Some(_)) if f.language == "python" => (None, None),
                 (_, Some(q)) => {
                     let head_end = q.find(['.', ':']).unwrap_or(q.len());
                     let q = renamed(&q[..head_end]).map(|o| format!("{o}{}", &q[head_end..]));
@@ -2347,6 +2392,36 @@ mod tests {
         assert_eq!(pick("Plain.run"), Some(("Other.emit", "unique_name")));
     }
 
+    /// A module imported from a package that itself imports it (`from tests.unit import
+    /// unittest`, `import unittest` in `tests/unit/__init__.py`) is followed there.
+    #[test]
+    fn python_imports_are_followed_through_a_package() {
+        let packed = vec![
+            (
+                "py/unittest/case.py",
+                pack(vec![of_kind("class", "TestCase", None)], vec![]),
+            ),
+            (
+                "boto/tests/unit/__init__.py",
+                pack(vec![], vec![import("unittest", None)]),
+            ),
+            (
+                "boto/tests/unit/test_x.py",
+                pack(vec![], vec![import("unittest", Some("tests.unit"))]),
+            ),
+            (
+                "other/case.py",
+                pack(vec![of_kind("class", "TestCase", None)], vec![]),
+            ),
+        ];
+        let files = inputs(&packed, "python");
+        let index = Index::new(&files);
+        let got = index
+            .pick(2, None, EdgeKind::Inherits, "TestCase", Some("unittest"))
+            .map(|(c, how)| (index.path(c), how));
+        assert_eq!(got, Some(("py/unittest/case.py", "import")));
+    }
+
     /// Python imports name what the module's file defines, the module's own file, or a
     /// definition under the package — never another module's namesake.
     #[test]
@@ -2499,6 +2574,65 @@ mod tests {
                 ("array", None, None, "unresolved"),
                 ("f", None, f, "import"),
                 ("g", None, f, "import"),
+            ]
+        );
+        // Two aliases of one module name (`flags as compute_flags`, `flags as routers_flags`)
+        // each stay with their own module.
+        let analyses = [
+            (
+                "cli/compute/flags.py",
+                FileAnalysis {
+                    symbols: vec![function("AddRegionFlag", None)],
+                    ..Default::default()
+                },
+            ),
+            (
+                "cli/routers/flags.py",
+                FileAnalysis {
+                    symbols: vec![function("AddRouterFlag", None)],
+                    ..Default::default()
+                },
+            ),
+            (
+                "cli/ad/flags.py",
+                FileAnalysis {
+                    symbols: vec![function("AddRegionFlag", None)],
+                    ..Default::default()
+                },
+            ),
+            (
+                "cli/main.py",
+                FileAnalysis {
+                    symbols: vec![function("main", None)],
+                    edges: vec![
+                        aliased("flags", Some("cli.compute"), "compute_flags"),
+                        aliased("flags", Some("cli.routers"), "routers_flags"),
+                        call("AddRegionFlag", Some("compute_flags")),
+                        call("AddRegionFlag", Some("routers_flags")),
+                        call("AddRouterFlag", Some("routers_flags")),
+                    ],
+                    ..Default::default()
+                },
+            ),
+        ];
+        let packed: Vec<_> = analyses
+            .iter()
+            .map(|(p, a)| (*p, Packed::new(a).unwrap()))
+            .collect();
+        let files = inputs(&packed, "python");
+        let resolver = Resolver::new(&files);
+        let targets: Vec<_> = resolver
+            .edges(3, &analyses[3].1)
+            .iter()
+            .filter(|r| r.kind == EdgeKind::Calls)
+            .map(|r| r.target)
+            .collect();
+        assert_eq!(
+            targets,
+            [
+                Some(Ident::Symbol("cli/compute/flags.py", "AddRegionFlag")),
+                None,
+                Some(Ident::Symbol("cli/routers/flags.py", "AddRouterFlag")),
             ]
         );
     }

@@ -296,6 +296,25 @@ impl Names {
             .map(|&(_, q, _)| q.map(|q| self.get(q)))
     }
 
+    /// The imports that bind `name` in the file (`import_bound` is the first): each one's
+    /// module qualifier and the name it imports (`name` itself unless the import renames:
+    /// `numpy` for `np`). A file may bind a name twice (`try: import unittest2 as unittest`
+    /// / `except ImportError: import unittest`).
+    pub fn import_bindings<'s, 'n>(
+        &'s self,
+        name: &'n str,
+    ) -> impl Iterator<Item = (Option<&'s str>, &'s str)> + use<'s, 'n> {
+        self.imports.iter().filter_map(move |&(n, q, o)| {
+            (n.len as usize == name.len() && self.get(n) == name)
+                .then(|| (q.map(|q| self.get(q)), self.get(o.unwrap_or(n))))
+        })
+    }
+
+    /// The first of [`Self::import_bindings`].
+    pub fn import_bound(&self, name: &str) -> Option<(Option<&str>, &str)> {
+        self.import_bindings(name).next()
+    }
+
     /// The name an import renamed to `name` imports (`numpy` for `np` after `import numpy as
     /// np`, `Entry` for `E` after `use a::Entry as E`).
     pub fn renamed(&self, name: &str) -> Option<&str> {
