@@ -1595,10 +1595,19 @@ impl<'a> Index<'a> {
         }
         // The module it is imported from, importing it in turn.
         let file = self.python_module_file(from, module?)?;
-        let names = self.files[*self.by_path.get(file)?].names;
-        names
-            .import_bindings(name)
-            .find_map(|(m2, n2)| self.python_member(cands, file, (m2, n2), rest, paths))
+        let fi = *self.by_path.get(file)?;
+        let names = self.files[fi].names;
+        let mut bindings = names.import_bindings(name).peekable();
+        if bindings.peek().is_some() {
+            return bindings
+                .find_map(|(m2, n2)| self.python_member(cands, file, (m2, n2), rest, paths));
+        }
+        // Else `name` is that module's own object (`from …openssl.backend import backend as
+        // ossl`, then `ossl.load_pkcs12()`), whose members are defined beside it; or a
+        // package the module puts on the path at run time (`from setuptools.extern import
+        // packaging`: a vendored `packaging`), found by its own name.
+        paths.push(python_path(None, name, rest));
+        cands.in_file(fi as u32)
     }
 
     /// Whether type `own`, as file `fi` declares it, names a base the repository does not
