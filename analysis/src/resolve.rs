@@ -2429,6 +2429,38 @@ mod tests {
             .pick(2, None, EdgeKind::Inherits, "TestCase", Some("unittest"))
             .map(|(c, how)| (index.path(c), how));
         assert_eq!(got, Some(("py/unittest/case.py", "import")));
+        // A module's own object, renamed (`from crypto.backend import backend as ossl`):
+        // `ossl.load()` is a member defined beside it.
+        let ossl = RawEdge {
+            alias: Some("ossl".into()),
+            ..import("backend", Some("crypto.backend"))
+        };
+        let packed = vec![
+            (
+                "crypto/backend.py",
+                pack(
+                    vec![
+                        of_kind("class", "Backend", None),
+                        of_kind("method", "load", Some("Backend")),
+                    ],
+                    vec![],
+                ),
+            ),
+            (
+                "other/loader.py",
+                pack(vec![function("load", None)], vec![]),
+            ),
+            (
+                "crypto/x509.py",
+                pack(vec![function("main", None)], vec![ossl]),
+            ),
+        ];
+        let files = inputs(&packed, "python");
+        let index = Index::new(&files);
+        let got = index
+            .pick(2, Some("main"), EdgeKind::Calls, "load", Some("ossl"))
+            .map(|(c, how)| (index.qualified_name(c), how));
+        assert_eq!(got, Some(("Backend.load", "import")));
     }
 
     /// Python imports name what the module's file defines, the module's own file, or a
