@@ -1104,10 +1104,12 @@ impl<'a> Index<'a> {
         // Nor, from another file, a function nested in a function (a test's local `drop`,
         // `f`): it is visible only inside the function that defines it.
         let bare = kind == EdgeKind::Calls && qualifier.is_none() && !implicit_this(language);
+        // Rust's macros are invoked with `!`, which is no call edge: `f(x)` is not `f!`.
         let keep = |c: Cand| {
-            !bare
-                || !(matches!(self.kind(c), "method" | "constructor")
-                    || (c.0 != fi as u32 && self.nested_in_function(c)))
+            !(language == "rust" && kind == EdgeKind::Calls && self.kind(c) == "macro")
+                && (!bare
+                    || !(matches!(self.kind(c), "method" | "constructor")
+                        || (c.0 != fi as u32 && self.nested_in_function(c))))
         };
         // Beyond imports, see [`enclosing_only`]: `Outer.Inner.run` may call `Outer.helper`.
         let enclosing = enclosing_only(kind, language, qualifier);
@@ -1410,6 +1412,19 @@ impl<'a> Index<'a> {
         if prelude || generic {
             let star = self.files[fi].names.imports_of("*").find_map(in_module);
             return star.map(|c| (c, "import"));
+        }
+        // Rust: another module's function is called bare only where the file imports it — by
+        // name (a `use` whose path did not name a file here: a re-export, a crate renamed,
+        // so by name below) or with its module (`use a::*`). A name the file does not
+        // import, with no glob import, is no other file's (a closure `f(x)`, a parameter).
+        if bare && language == "rust" {
+            let names = self.files[fi].names;
+            if let Some(c) = names.imports_of("*").find_map(in_module) {
+                return Some((c, "import"));
+            }
+            if names.imports_of("*").next().is_none() && names.imports_of(name).next().is_none() {
+                return None;
+            }
         }
         if bare || enclosing {
             let first = cands.first(near)?;
@@ -2208,10 +2223,10 @@ mod tests {
                 // Not the only method of that name, not the method in the caller's own file.
                 assert_eq!(pick("print", None), None, "{language}");
                 assert_eq!(pick("run", None), None, "{language}");
-                // The function, though a method of that name comes first (in Python only
-                // if imported: below).
-                // (In Go only in the caller's package: below.)
-                let elsewhere = !matches!(language, "python" | "go");
+                // The function, though a method of that name comes first (in Python and
+                // Rust only if imported: `rust_bare_calls_need_an_import`; in Go only in
+                // the caller's package: below).
+                let elsewhere = !matches!(language, "python" | "go" | "rust");
                 let helper = elsewhere.then_some(("helper", "unique_name"));
                 assert_eq!(pick("helper", None), helper, "{language}");
                 // Rust's `Ok(x)` is the prelude's, not another file's `fn Ok`.
@@ -2800,6 +2815,49 @@ mod tests {
             "com.acme",
             "src/main/java/com/acme/util/Key.java"
         ));
+    }
+
+    /// A Rust bare call reaches another file's function only through an import: by name
+    /// (found by name when its path names no file here, as a re-export's does), or of its
+    /// module whole. A macro is never a call's target (`f!` is no call edge).
+    #[test]
+    fn rust_bare_calls_need_an_import() {
+        let packed = vec![
+            (
+                "src/util.rs",
+                pack(
+                    vec![function("helper", None), of_kind("macro", "f", None)],
+                    vec![],
+                ),
+            ),
+            ("src/plain.rs", pack(vec![function("main", None)], vec![])),
+            (
+                "src/glob.rs",
+                pack(
+                    vec![function("main", None)],
+                    vec![import("*", Some("crate::util"))],
+                ),
+            ),
+            (
+                "src/reexport.rs",
+                pack(
+                    vec![function("main", None)],
+                    vec![import("helper", Some("crate::prelude"))],
+                ),
+            ),
+        ];
+        let files = inputs(&packed, "rust");
+        let index = Index::new(&files);
+        let pick = |fi: usize, name: &str| {
+            index
+                .pick(fi, Some("main"), EdgeKind::Calls, name, None)
+                .map(|(c, how)| (index.path(c), how))
+        };
+        assert_eq!(pick(1, "helper"), None);
+        assert_eq!(pick(1, "f"), None);
+        assert_eq!(pick(2, "helper"), Some(("src/util.rs", "import")));
+        assert_eq!(pick(3, "helper"), Some(("src/util.rs", "unique_name")));
+        assert_eq!(pick(0, "f"), None);
     }
 
     /// Rust: what a file takes from the standard library (`use std::sync::Arc`, `std::…`
