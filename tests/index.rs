@@ -1379,11 +1379,24 @@ fn tables_from_an_older_analyzer_answer_the_same() {
             .await
             .unwrap();
         snap.symbols = Some(ds.version().version);
+        // Nor had its edges the imports' `alias` (analyzer version 9).
+        let mut ds = quarry_storage::tables::checkout_for_update(
+            catalog.store(),
+            &src.id,
+            "edges",
+            snap.edges.unwrap(),
+        )
+        .await
+        .unwrap();
+        ds.drop_columns(&["alias"]).await.unwrap();
+        snap.edges = Some(ds.version().version);
         snap.analyzer = 1;
         catalog.put_source(&src).await.unwrap();
     });
     let nulls = sql_old("SELECT COUNT(*) AS n, COUNT(incoming_calls) AS counted FROM symbols");
     assert!(nulls.contains("\"counted\": 0"), "{nulls}");
+    let nulls = sql_old("SELECT COUNT(*) AS n, COUNT(alias) AS aliased FROM edges");
+    assert!(nulls.contains("\"aliased\": 0"), "{nulls}");
     assert_eq!(answers("old"), before, "an old table answers as before");
 
     // A workspace over an old and a new repository: the union reads both.
@@ -1400,9 +1413,23 @@ fn tables_from_an_older_analyzer_answer_the_same() {
     assert_eq!(v["rows"][0]["n"], one["n"].as_i64().unwrap() * 2, "{out}");
     assert_eq!(v["rows"][0]["c"], one["c"].as_i64().unwrap() * 2, "{out}");
 
+    let both = quarry_ok(
+        &store,
+        &[
+            "sql",
+            "--json",
+            "--source",
+            "both",
+            "SELECT COUNT(*) AS n, COUNT(alias) AS a FROM edges",
+        ],
+    );
+    assert!(both.contains("\"n\": "), "{both}");
+
     // Re-indexing brings the counts back as columns.
     index_old();
     let counted = sql_old("SELECT COUNT(*) - COUNT(incoming_calls) AS missing FROM symbols");
     assert!(counted.contains("\"missing\": 0"), "{counted}");
+    let schema = sql_old("SELECT alias FROM edges LIMIT 1");
+    assert!(schema.contains("alias"), "{schema}");
     assert_eq!(answers("old"), before);
 }
