@@ -1626,13 +1626,20 @@ impl<'a> Index<'a> {
     }
 
     /// Whether type `own`, as file `fi` declares it, names a base the repository does not
-    /// define (each of the file's clauses for it resolved as its own edge is).
+    /// define: no type of the repository has that name. (A base the resolver fails to
+    /// resolve, but that the repository may define — a PHP `\google\net\ProtocolMessage` —
+    /// does not count.)
     fn has_external_base(&self, fi: usize, own: &str) -> bool {
+        let language = self.files[fi].language;
         self.files[fi]
             .names
             .heritage()
             .filter(|(ty, _, _)| *ty == own)
-            .any(|(_, base, q)| self.pick(fi, None, EdgeKind::Inherits, base, q).is_none())
+            .any(|(_, base, _)| {
+                let base = base.rsplit(['.', ':', '\\']).next().unwrap_or(base);
+                self.candidates(EdgeKind::Inherits, language, base)
+                    .is_none()
+            })
     }
 
     /// An unqualified call in a method, in a language where it is a call on the instance
