@@ -56,7 +56,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 ///    dropped (dropped, the call read as a bare one).
 /// 8: a Go import binds its alias (`str "strings"`), and a dot import `*`.
 /// 9: imports keep the alias they bind (`alias`: `np` in `import numpy as np`; Python, JS/TS,
-///    Rust, Go, PHP); a Go import's name is its path's last segment, its alias apart.
+///    Rust, Go, PHP); a Go import's name is its path's last segment, its alias apart; a PHP
+///    fully qualified base or class (`\google\net\ProtocolMessage`) is its last name, its
+///    namespace the qualifier.
 pub const ANALYZER_VERSION: u32 = 9;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.

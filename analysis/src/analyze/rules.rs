@@ -610,9 +610,22 @@ fn last_name(n: Node) -> Node {
         | "scope_resolution"
         | "qualified_name"
         | "scoped_type_identifier"
-        | "nested_type_identifier" => field(n, "name").map(last_name).unwrap_or(n),
+        | "nested_type_identifier" => field(n, "name")
+            .or_else(|| php_name_part(n, "name"))
+            .map(last_name)
+            .unwrap_or(n),
         _ => n,
     }
+}
+
+/// A PHP `qualified_name`'s (`\google\net\ProtocolMessage`) child of `kind`: `name` for the
+/// last name, `namespace_name` for the namespace before it. PHP's grammar gives neither a
+/// field (its `prefix` field is the leading `\` and the namespace together).
+fn php_name_part<'t>(n: Node<'t>, kind: &str) -> Option<Node<'t>> {
+    if kind_of(n) != "qualified_name" {
+        return None;
+    }
+    named_children(n).into_iter().rfind(|c| kind_of(*c) == kind)
 }
 
 /// Clean a name: strip PHP's `$`, Ruby's symbol `:`, generic arguments and surrounding
@@ -1126,7 +1139,12 @@ fn split_callee(c: Node) -> Option<(Node, Option<Node>)> {
             let (n, _) = split_callee(field(c, "name")?)?;
             Some((n, field(c, "scope")))
         }
-        "qualified_name" => Some((field(c, "name").unwrap_or(c), field(c, "prefix"))),
+        "qualified_name" => Some((
+            field(c, "name")
+                .or_else(|| php_name_part(c, "name"))
+                .unwrap_or(c),
+            php_name_part(c, "namespace_name").or_else(|| field(c, "prefix")),
+        )),
         "generic_function" => split_callee(field(c, "function")?),
         "generic_name" | "generic_type" | "template_function" | "template_type" => {
             split_callee(field(c, "name").or_else(|| c.named_child(0))?)
@@ -1240,7 +1258,9 @@ fn type_names(container: Node) -> Vec<(Node, Option<Node>)> {
                 let qualifier = match k {
                     "scoped_type_identifier" | "scoped_identifier" => field(n, "path"),
                     "qualified_identifier" | "scope_resolution" => field(n, "scope"),
-                    "qualified_name" => field(n, "qualifier").or_else(|| field(n, "prefix")),
+                    "qualified_name" => field(n, "qualifier")
+                        .or_else(|| php_name_part(n, "namespace_name"))
+                        .or_else(|| field(n, "prefix")),
                     "nested_type_identifier" => field(n, "module"),
                     _ => None,
                 };

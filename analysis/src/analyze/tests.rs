@@ -763,3 +763,29 @@ fn summaries_cut_at_characters() {
         }
     }
 }
+
+/// A PHP base or class written fully qualified (`\google\net\ProtocolMessage`) is its last
+/// name, its namespace the qualifier: the whole path had been the name, which no definition
+/// has.
+#[test]
+fn php_qualified_names_split_into_name_and_namespace() {
+    let src = "<?php\nnamespace app;\nclass PointValue extends \\google\\net\\ProtocolMessage implements \\Iterator {\n  function f() { return new \\google\\net\\Decoder(); }\n}\n";
+    let a = analyze(Lang::Php, src);
+    let edges: Vec<_> = a
+        .edges
+        .iter()
+        .map(|e| (e.kind, &*e.target_name, e.qualifier.as_deref()))
+        .collect();
+    assert!(
+        edges.contains(&(EdgeKind::Inherits, "ProtocolMessage", Some("google\\net"))),
+        "{edges:?}"
+    );
+    assert!(
+        edges.contains(&(EdgeKind::Implements, "Iterator", Some("\\"))),
+        "{edges:?}"
+    );
+    assert!(
+        edges.contains(&(EdgeKind::Calls, "Decoder", Some("google\\net"))),
+        "{edges:?}"
+    );
+}
