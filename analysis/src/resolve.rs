@@ -1426,7 +1426,17 @@ impl<'a> Index<'a> {
                 return None;
             }
         }
-        if bare || enclosing {
+        // Python: a reference without a receiver is a name used bare — the file's, imported
+        // (above) or built in — or an attribute whose receiver is not kept (`x.path`), which
+        // is some type's member. So it takes no other file's top-level definition (`Any` is
+        // `typing`'s, not a vendored `typing_extensions.Any`), and a dunder attribute
+        // (`__name__`, `__dict__`) is the language's.
+        let attribute = language == "python" && kind == EdgeKind::References && qualifier.is_none();
+        if attribute && name.starts_with("__") && name.ends_with("__") {
+            return None;
+        }
+        let near = |c: Cand| near(c) && (!attribute || self.parent(c).is_some());
+        if bare || enclosing || attribute {
             let first = cands.first(near)?;
             if !cands.all.iter().any(|&c| c != first && near(c)) {
                 return Some((first, "unique_name"));
@@ -2483,6 +2493,45 @@ mod tests {
             .pick(2, Some("main"), EdgeKind::Calls, "load", Some("ossl"))
             .map(|(c, how)| (index.qualified_name(c), how));
         assert_eq!(got, Some(("Backend.load", "import")));
+    }
+
+    /// A Python reference without a receiver is a bare name (the file's, imported, or built
+    /// in) or an attribute (a member): never another file's top-level definition by name.
+    #[test]
+    fn python_references_take_members_or_imports() {
+        let packed = vec![
+            (
+                "vendor/typing_extensions.py",
+                pack(
+                    vec![
+                        of_kind("class", "Any", None),
+                        of_kind("class", "Prefix", None),
+                        of_kind("field", "path", Some("Prefix")),
+                        of_kind("field", "__name__", Some("Prefix")),
+                    ],
+                    vec![],
+                ),
+            ),
+            ("app/main.py", pack(vec![function("main", None)], vec![])),
+            (
+                "app/typed.py",
+                pack(
+                    vec![function("main", None)],
+                    vec![import("Any", Some("vendor.typing_extensions"))],
+                ),
+            ),
+        ];
+        let files = inputs(&packed, "python");
+        let index = Index::new(&files);
+        let pick = |fi: usize, name: &str| {
+            index
+                .pick(fi, Some("main"), EdgeKind::References, name, None)
+                .map(|(c, how)| (index.qualified_name(c), how))
+        };
+        assert_eq!(pick(1, "Any"), None);
+        assert_eq!(pick(1, "path"), Some(("Prefix.path", "unique_name")));
+        assert_eq!(pick(1, "__name__"), None);
+        assert_eq!(pick(2, "Any"), Some(("Any", "import")));
     }
 
     /// Python imports name what the module's file defines, the module's own file, or a
