@@ -640,6 +640,17 @@ fn module_last_segment(module: &str) -> Option<&str> {
     module.rsplit(['.', ':', '\\']).find(keep)
 }
 
+/// The name a Rust path gives the crate in directory `dir`, when it differs from the
+/// directory's name: `-` is `_` (`my-lib` is `my_lib`), and a registry's version suffix is
+/// dropped (`rand-0.8.8` is `rand`, `lance-index-14.0.2` is `lance_index`).
+fn rust_crate_name(dir: &str) -> Option<String> {
+    let base = match dir.rfind('-') {
+        Some(i) if dir[i + 1..].starts_with(|c: char| c.is_ascii_digit()) => &dir[..i],
+        _ => dir,
+    };
+    (base.len() < dir.len() || base.contains('-')).then(|| base.replace('-', "_"))
+}
+
 /// A hash of a path segment (a directory's or file's name, or a file's stem), for
 /// [`Index::may_name`].
 fn segment_hash(segment: &str) -> u64 {
@@ -762,6 +773,12 @@ impl<'a> Index<'a> {
             segment_starts.push(segment_hashes.len() as u32);
             segment_hashes.push(segment_hash(dir_and_stem(f.path).1));
             segment_hashes.extend(f.path.split('/').map(segment_hash));
+            // A Rust crate's directory by the name its paths use (`my-lib` is `my_lib`,
+            // a registry's `rand-0.8.8` is `rand`).
+            if f.language == "rust" {
+                let dirs = dir_of(f.path).split('/');
+                segment_hashes.extend(dirs.filter_map(rust_crate_name).map(|n| segment_hash(&n)));
+            }
         }
         segment_starts.push(segment_hashes.len() as u32);
         let dir_ranges = spans
@@ -1130,7 +1147,12 @@ impl<'a> Index<'a> {
             let segment = ModuleSegment::new(last);
             let named = |c: Cand| {
                 self.may_name(&segment, c.0)
-                    && segment.names(self.path(c))
+                    && (segment.names(self.path(c))
+                        || (language == "rust"
+                            && dir_of(self.path(c))
+                                .split('/')
+                                .filter_map(rust_crate_name)
+                                .any(|n| n == last)))
                     && match language {
                         "python" => python_module_names(m, self.path(c)),
                         "java" => java_package_names(m, self.path(c)),
@@ -2914,6 +2936,54 @@ mod tests {
         assert_eq!(pick(2, "helper"), Some(("src/util.rs", "import")));
         assert_eq!(pick(3, "helper"), Some(("src/util.rs", "unique_name")));
         assert_eq!(pick(0, "f"), None);
+        // A crate's directory by the name its paths use: `my-lib` is `my_lib`, a registry's
+        // `rand-0.8.8` is `rand`.
+        assert_eq!(rust_crate_name("rand-0.8.8").as_deref(), Some("rand"));
+        assert_eq!(
+            rust_crate_name("lance-index-14.0.2").as_deref(),
+            Some("lance_index")
+        );
+        assert_eq!(rust_crate_name("my-lib").as_deref(), Some("my_lib"));
+        assert_eq!(rust_crate_name("src"), None);
+        let packed = vec![
+            (
+                "vendor/rand-0.8.8/src/rng.rs",
+                pack(vec![of_kind("trait", "Rng", None)], vec![]),
+            ),
+            (
+                "crates/my-lib/src/util.rs",
+                pack(vec![function("helper", None)], vec![]),
+            ),
+            (
+                "other/util.rs",
+                pack(vec![function("helper", None)], vec![]),
+            ),
+            (
+                "crates/app/src/main.rs",
+                pack(
+                    vec![function("main", None)],
+                    vec![
+                        import("Rng", Some("rand")),
+                        import("helper", Some("my_lib::util")),
+                    ],
+                ),
+            ),
+        ];
+        let files = inputs(&packed, "rust");
+        let index = Index::new(&files);
+        let pick = |kind: EdgeKind, name: &str| {
+            index
+                .pick(3, Some("main"), kind, name, None)
+                .map(|(c, how)| (index.path(c), how))
+        };
+        assert_eq!(
+            pick(EdgeKind::References, "Rng"),
+            Some(("vendor/rand-0.8.8/src/rng.rs", "import"))
+        );
+        assert_eq!(
+            pick(EdgeKind::Calls, "helper"),
+            Some(("crates/my-lib/src/util.rs", "import"))
+        );
     }
 
     /// Rust: what a file takes from the standard library (`use std::sync::Arc`, `std::…`
