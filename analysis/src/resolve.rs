@@ -1155,7 +1155,8 @@ impl<'a> Index<'a> {
                                 .any(|n| n == last)))
                     && match language {
                         "python" => python_module_names(m, self.path(c)),
-                        "java" => java_package_names(m, self.path(c)),
+                        "java" => package_dir_names(m, '.', self.path(c)),
+                        "go" => package_dir_names(m, '/', self.path(c)),
                         _ => true,
                     }
             };
@@ -1822,12 +1823,14 @@ impl<'a> Index<'a> {
     }
 }
 
-/// Whether Java package `package` (`a.b`) may name `path`: the file is directly in a
+/// Whether a package named by directories — Java's `a.b` (`sep` `.`), Go's import path
+/// `example.com/m/internal/util` (`sep` `/`) — may name `path`: the file is directly in a
 /// directory whose last names are the package's (`src/main/java/a/b/C.java`), or, when the
-/// repository's root is inside the package, its directories are the package's last names.
-/// `java.security` does not name `sun/security/util/Key.java`.
-fn java_package_names(package: &str, path: &str) -> bool {
-    let segments: Vec<&str> = package.split('.').filter(|s| !s.is_empty()).collect();
+/// repository's root is inside the package's path (a Go module's root), its directories are
+/// the package's last names (`internal/util/x.go`). `java.security` does not name
+/// `sun/security/util/Key.java`, nor Go's `net/http` a repository's `api/http/`.
+fn package_dir_names(package: &str, sep: char, path: &str) -> bool {
+    let segments: Vec<&str> = package.split(sep).filter(|s| !s.is_empty()).collect();
     let dirs: Vec<&str> = dir_of(path).split('/').filter(|s| !s.is_empty()).collect();
     !segments.is_empty()
         && (dirs.ends_with(&segments) || (!dirs.is_empty() && segments.ends_with(&dirs)))
@@ -2881,18 +2884,20 @@ mod tests {
             pick(3, EdgeKind::References, "Key", None),
             Some(("Key", "unique_name"))
         );
-        assert!(java_package_names(
+        let java = |p, path| package_dir_names(p, '.', path);
+        assert!(java(
             "com.acme.util",
             "src/main/java/com/acme/util/Key.java"
         ));
-        assert!(!java_package_names(
-            "java.security",
-            "sun/security/util/Key.java"
-        ));
-        assert!(!java_package_names(
-            "com.acme",
-            "src/main/java/com/acme/util/Key.java"
-        ));
+        assert!(!java("java.security", "sun/security/util/Key.java"));
+        assert!(!java("com.acme", "src/main/java/com/acme/util/Key.java"));
+        // Go: an import path's last names are the package's directory; a module's root is
+        // inside the path.
+        let go = |p, path| package_dir_names(p, '/', path);
+        assert!(go("example.com/m/internal/util", "internal/util/x.go"));
+        assert!(!go("example.com/m/internal/util", "pkg/util/x.go"));
+        assert!(!go("net/http", "api/http/server.go"));
+        assert!(go("gopkg.in/yaml.v3", "yaml.v3/decode.go"));
     }
 
     /// A Rust bare call reaches another file's function only through an import: by name
