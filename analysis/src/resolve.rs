@@ -1285,15 +1285,17 @@ impl<'a> Index<'a> {
                 let names = self.files[fi].names;
                 // The import binding the receiver's first name (or the whole receiver: `import
                 // os.path`): its module, and the name it imports (`numpy` for `np`).
-                let imported = names
-                    .import_bound(head)
-                    .map(|i| (head, i))
-                    .or_else(|| names.import_bound(q).map(|i| (q, i)));
+                let imported = || {
+                    names
+                        .import_bound(head)
+                        .map(|i| (head, i))
+                        .or_else(|| names.import_bound(q).map(|i| (q, i)))
+                };
                 if matches!(
                     language,
                     "python" | "go" | "javascript" | "typescript" | "tsx"
                 ) && kind != EdgeKind::Imports
-                    && let Some((bound, (module, _))) = imported
+                    && let Some((bound, (module, _))) = imported()
                 {
                     // Go and JavaScript/TypeScript: the package or module the import names
                     // (`path.resolve()` after `require('path')` is Node's, not a `resolve`
@@ -1365,7 +1367,9 @@ impl<'a> Index<'a> {
         {
             return in_module(qualifier).map(|c| (c, "import"));
         }
+        let mut imported_by_name = false;
         for module in self.files[fi].names.imports_of(name) {
+            imported_by_name = true;
             if let Some(c) = in_module(module) {
                 return Some((c, "import"));
             }
@@ -1441,11 +1445,12 @@ impl<'a> Index<'a> {
         // so by name below) or with its module (`use a::*`). A name the file does not
         // import, with no glob import, is no other file's (a closure `f(x)`, a parameter).
         if bare && language == "rust" {
-            let names = self.files[fi].names;
-            if let Some(c) = names.imports_of("*").find_map(in_module) {
+            let mut globs = self.files[fi].names.imports_of("*").peekable();
+            let globbed = globs.peek().is_some();
+            if let Some(c) = globs.find_map(in_module) {
                 return Some((c, "import"));
             }
-            if names.imports_of("*").next().is_none() && names.imports_of(name).next().is_none() {
+            if !globbed && !imported_by_name {
                 return None;
             }
         }
@@ -2039,7 +2044,13 @@ impl<'a> Resolver<'a> {
             // A renamed import's name is looked up as what it imports: `b()` after `from m
             // import a as b` as `a()`, `np.array()` after `import numpy as np` as
             // `numpy.array()`, `E::new()` after `use a::Entry as E` as `Entry::new()`.
-            let renamed = |n: &str| f.names.renamed(n).filter(|o| *o != "*");
+            let renamed = |n: &str| {
+                f.names
+                    .renames()
+                    .then(|| f.names.renamed(n))
+                    .flatten()
+                    .filter(|o| *o != "*")
+            };
             let (renamed_name, renamed_qualifier) = match (e.kind, qualifier) {
                 (EdgeKind::Imports, _) => (None, None),
                 (_, None) => (renamed(&e.target_name), None),

@@ -102,6 +102,8 @@ pub struct Names {
     wide: Box<[(u32, Spans)]>,
     /// (the name the file binds, the module, the imported name when the import renames it).
     imports: Box<[(Span, Option<Span>, Option<Span>)]>,
+    /// Whether any import renames ([`Self::renames`]).
+    renames: bool,
     /// Inheritance and implementation: (the type's qualified name, the base type's name, its
     /// qualifier).
     heritage: Box<[(Span, Span, Option<Span>)]>,
@@ -192,6 +194,7 @@ impl Names {
             })
             .collect();
         Names {
+            renames: imports.iter().any(|i| i.2.is_some()),
             text: text.into_boxed_str(),
             symbols: symbols.into_boxed_slice(),
             wide: wide.into_boxed_slice(),
@@ -313,6 +316,12 @@ impl Names {
     /// The first of [`Self::import_bindings`].
     pub fn import_bound(&self, name: &str) -> Option<(Option<&str>, &str)> {
         self.import_bindings(name).next()
+    }
+
+    /// Whether any of the file's imports renames what it imports (most do not: resolution
+    /// asks [`Self::renamed`] only then).
+    pub fn renames(&self) -> bool {
+        self.renames
     }
 
     /// The name an import renamed to `name` imports (`numpy` for `np` after `import numpy as
