@@ -292,11 +292,16 @@ impl Names {
     /// renaming import (`from m import a as b`) counts for both names: resolution looks up
     /// `b` as `a` ([`Self::renamed`]).
     pub fn imports_of<'s>(&'s self, name: &'s str) -> impl Iterator<Item = Option<&'s str>> {
-        let is = move |s: Span| s.len as usize == name.len() && self.get(s) == name;
+        let is = move |s: Span| self.is(s, name);
         self.imports
             .iter()
             .filter(move |&&(n, _, o)| is(n) || o.is_some_and(is))
             .map(|&(_, q, _)| q.map(|q| self.get(q)))
+    }
+
+    /// Whether span `s` holds `name` (its length compared first: most spans differ there).
+    fn is(&self, s: Span, name: &str) -> bool {
+        s.len as usize == name.len() && self.get(s) == name
     }
 
     /// The imports that bind `name` in the file (`import_bound` is the first): each one's
@@ -308,7 +313,7 @@ impl Names {
         name: &'n str,
     ) -> impl Iterator<Item = (Option<&'s str>, &'s str)> + use<'s, 'n> {
         self.imports.iter().filter_map(move |&(n, q, o)| {
-            (n.len as usize == name.len() && self.get(n) == name)
+            self.is(n, name)
                 .then(|| (q.map(|q| self.get(q)), self.get(o.unwrap_or(n))))
         })
     }
@@ -327,11 +332,10 @@ impl Names {
     /// The name an import renamed to `name` imports (`numpy` for `np` after `import numpy as
     /// np`, `Entry` for `E` after `use a::Entry as E`).
     pub fn renamed(&self, name: &str) -> Option<&str> {
-        self.imports.iter().find_map(|&(n, _, o)| {
-            (n.len as usize == name.len() && self.get(n) == name)
-                .then(|| o.map(|o| self.get(o)))
-                .flatten()
-        })
+        self.imports
+            .iter()
+            .find_map(|&(n, _, o)| self.is(n, name).then_some(o).flatten())
+            .map(|o| self.get(o))
     }
 }
 
