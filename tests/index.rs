@@ -1367,29 +1367,27 @@ fn tables_from_an_older_analyzer_answer_the_same() {
             .find(|s| s.name == "old")
             .unwrap();
         let snap = src.snapshot.as_mut().unwrap();
-        let mut ds = quarry_storage::tables::checkout_for_update(
-            catalog.store(),
-            &src.id,
-            "symbols",
-            snap.symbols.unwrap(),
-        )
-        .await
-        .unwrap();
-        ds.drop_columns(&quarry_storage::schema::SYMBOL_COUNT_COLUMNS)
+        // Nor had its edges the imports' `alias` (analyzer version 9).
+        let dropped: [(&str, &[&str]); 2] = [
+            ("symbols", &quarry_storage::schema::SYMBOL_COUNT_COLUMNS),
+            ("edges", &["alias"]),
+        ];
+        for (table, columns) in dropped {
+            let version = match table {
+                "symbols" => &mut snap.symbols,
+                _ => &mut snap.edges,
+            };
+            let mut ds = quarry_storage::tables::checkout_for_update(
+                catalog.store(),
+                &src.id,
+                table,
+                version.unwrap(),
+            )
             .await
             .unwrap();
-        snap.symbols = Some(ds.version().version);
-        // Nor had its edges the imports' `alias` (analyzer version 9).
-        let mut ds = quarry_storage::tables::checkout_for_update(
-            catalog.store(),
-            &src.id,
-            "edges",
-            snap.edges.unwrap(),
-        )
-        .await
-        .unwrap();
-        ds.drop_columns(&["alias"]).await.unwrap();
-        snap.edges = Some(ds.version().version);
+            ds.drop_columns(columns).await.unwrap();
+            *version = Some(ds.version().version);
+        }
         snap.analyzer = 1;
         catalog.put_source(&src).await.unwrap();
     });

@@ -644,11 +644,27 @@ fn module_last_segment(module: &str) -> Option<&str> {
 /// directory's name: `-` is `_` (`my-lib` is `my_lib`), and a registry's version suffix is
 /// dropped (`rand-0.8.8` is `rand`, `lance-index-14.0.2` is `lance_index`).
 fn rust_crate_name(dir: &str) -> Option<String> {
-    let base = match dir.rfind('-') {
+    let base = without_version(dir);
+    (base.len() < dir.len() || base.contains('-')).then(|| base.replace('-', "_"))
+}
+
+/// Whether crate directory `dir` is named `name` by Rust paths ([`rust_crate_name`], without
+/// allocating: asked of each directory of each candidate a module path may name).
+fn rust_crate_dir_is(dir: &str, name: &str) -> bool {
+    let base = without_version(dir);
+    base.len() == name.len()
+        && base
+            .bytes()
+            .zip(name.bytes())
+            .all(|(a, b)| a == b || (a == b'-' && b == b'_'))
+}
+
+/// A registry directory's name without its version (`rand-0.8.8` → `rand`).
+fn without_version(dir: &str) -> &str {
+    match dir.rfind('-') {
         Some(i) if dir[i + 1..].starts_with(|c: char| c.is_ascii_digit()) => &dir[..i],
         _ => dir,
-    };
-    (base.len() < dir.len() || base.contains('-')).then(|| base.replace('-', "_"))
+    }
 }
 
 /// A hash of a path segment (a directory's or file's name, or a file's stem), for
@@ -1151,8 +1167,7 @@ impl<'a> Index<'a> {
                         || (language == "rust"
                             && dir_of(self.path(c))
                                 .split('/')
-                                .filter_map(rust_crate_name)
-                                .any(|n| n == last)))
+                                .any(|d| rust_crate_dir_is(d, last))))
                     && match language {
                         "python" => python_module_names(m, self.path(c)),
                         "java" => package_dir_names(m, '.', self.path(c)),
@@ -1762,18 +1777,15 @@ impl<'a> Index<'a> {
             return None;
         }
         let module = e.qualifier.as_deref();
-        let file = if self.files[fi].language == "python" {
+        let python = self.files[fi].language == "python";
+        let file = if python {
             let path = self.files[fi].path;
-            let own = match module {
-                Some(m) => self.python_module_file(path, &python_submodule(m, &e.target_name)),
-                None => self.python_module_file(path, &e.target_name),
-            };
-            own.or_else(|| self.python_module_file(path, module?))
+            self.python_module_file(path, &python_path(module, &e.target_name, ""))
+                .or_else(|| self.python_module_file(path, module?))
         } else {
             self.relative_file(fi, module?)
         }?;
         let relative = module.is_some_and(|m| m.starts_with('.'));
-        let python = self.files[fi].language == "python";
         Some((
             file,
             if python && !relative {
@@ -2147,13 +2159,16 @@ mod tests {
     }
 
     /// A file's packed analysis from its symbols and raw edges.
-    fn pack(symbols: Vec<Symbol>, edges: Vec<RawEdge>) -> Packed {
-        Packed::new(&FileAnalysis {
+    fn analysis(symbols: Vec<Symbol>, edges: Vec<RawEdge>) -> FileAnalysis {
+        FileAnalysis {
             symbols,
             edges,
             ..Default::default()
-        })
-        .unwrap()
+        }
+    }
+
+    fn pack(symbols: Vec<Symbol>, edges: Vec<RawEdge>) -> Packed {
+        Packed::new(&analysis(symbols, edges)).unwrap()
     }
 
     /// An import of `name` from `module` (`None`: `import name` itself).
@@ -2671,25 +2686,16 @@ mod tests {
             ..import(name, None)
         };
         let analyses = [
-            (
-                "pkg/mod.py",
-                FileAnalysis {
-                    symbols: vec![function("f", None)],
-                    ..Default::default()
-                },
-            ),
+            ("pkg/mod.py", analysis(vec![function("f", None)], vec![])),
             (
                 "lib/arrays.py",
-                FileAnalysis {
-                    symbols: vec![function("array", None)],
-                    ..Default::default()
-                },
+                analysis(vec![function("array", None)], vec![]),
             ),
             (
                 "main.py",
-                FileAnalysis {
-                    symbols: vec![function("main", None)],
-                    edges: vec![
+                analysis(
+                    vec![function("main", None)],
+                    vec![
                         aliased("numpy", None, "np"),
                         aliased("mod", Some("pkg"), "m"),
                         aliased("f", Some("pkg.mod"), "g"),
@@ -2697,8 +2703,7 @@ mod tests {
                         call("f", Some("m")),
                         call("g", None),
                     ],
-                    ..Default::default()
-                },
+                ),
             ),
         ];
         let packed: Vec<_> = analyses
@@ -2729,38 +2734,28 @@ mod tests {
         let analyses = [
             (
                 "cli/compute/flags.py",
-                FileAnalysis {
-                    symbols: vec![function("AddRegionFlag", None)],
-                    ..Default::default()
-                },
+                analysis(vec![function("AddRegionFlag", None)], vec![]),
             ),
             (
                 "cli/routers/flags.py",
-                FileAnalysis {
-                    symbols: vec![function("AddRouterFlag", None)],
-                    ..Default::default()
-                },
+                analysis(vec![function("AddRouterFlag", None)], vec![]),
             ),
             (
                 "cli/ad/flags.py",
-                FileAnalysis {
-                    symbols: vec![function("AddRegionFlag", None)],
-                    ..Default::default()
-                },
+                analysis(vec![function("AddRegionFlag", None)], vec![]),
             ),
             (
                 "cli/main.py",
-                FileAnalysis {
-                    symbols: vec![function("main", None)],
-                    edges: vec![
+                analysis(
+                    vec![function("main", None)],
+                    vec![
                         aliased("flags", Some("cli.compute"), "compute_flags"),
                         aliased("flags", Some("cli.routers"), "routers_flags"),
                         call("AddRegionFlag", Some("compute_flags")),
                         call("AddRegionFlag", Some("routers_flags")),
                         call("AddRouterFlag", Some("routers_flags")),
                     ],
-                    ..Default::default()
-                },
+                ),
             ),
         ];
         let packed: Vec<_> = analyses
