@@ -121,6 +121,31 @@ const JS_GLOBALS: &str = "
 /// Python's built-in types, used as qualifiers (`str.join`, `dict.fromkeys`).
 const PYTHON_GLOBALS: &str = "str bytes list dict set frozenset tuple int float object type";
 
+/// The C and C++ standard libraries' headers and POSIX's common ones, named by a single
+/// component (`<stdio.h>`, `<vector>`): an `#include` of one of these is the system's, not a
+/// namesake elsewhere in the repository (jemalloc's `msvc_compat/strings.h` is included only
+/// on Windows, through an include directory the build adds). A header beside the including
+/// file is still found first.
+const C_STANDARD_HEADERS: &str = "
+    assert.h complex.h ctype.h errno.h fenv.h float.h inttypes.h iso646.h limits.h locale.h
+    math.h setjmp.h signal.h stdalign.h stdarg.h stdatomic.h stdbool.h stddef.h stdint.h
+    stdio.h stdlib.h stdnoreturn.h string.h tgmath.h threads.h time.h uchar.h wchar.h wctype.h
+    aio.h dirent.h dlfcn.h fcntl.h fnmatch.h glob.h grp.h iconv.h langinfo.h libgen.h
+    malloc.h netdb.h poll.h pthread.h pwd.h regex.h sched.h semaphore.h spawn.h strings.h
+    syslog.h termios.h unistd.h utime.h wordexp.h alloca.h endian.h execinfo.h getopt.h
+    windows.h winsock2.h io.h intrin.h
+    algorithm any array atomic barrier bit bitset cassert cctype cerrno cfenv cfloat charconv
+    chrono cinttypes climits clocale cmath codecvt compare complex concepts condition_variable
+    coroutine csetjmp csignal cstdarg cstddef cstdint cstdio cstdlib cstring ctime cuchar
+    cwchar cwctype deque exception execution expected filesystem format forward_list fstream
+    functional future initializer_list iomanip ios iosfwd iostream istream iterator latch
+    limits list locale map memory memory_resource mutex new numbers numeric optional ostream
+    print queue random ranges ratio regex scoped_allocator semaphore set shared_mutex
+    source_location span sstream stack stdexcept stop_token streambuf string string_view
+    syncstream system_error thread tuple type_traits typeindex typeinfo unordered_map
+    unordered_set utility valarray variant vector version
+";
+
 fn set(words: &'static str) -> HashSet<&'static str> {
     words.split_whitespace().collect()
 }
@@ -134,6 +159,7 @@ struct Lists {
     ruby: HashSet<&'static str>,
     js_globals: HashSet<&'static str>,
     python_globals: HashSet<&'static str>,
+    c_headers: HashSet<&'static str>,
 }
 
 static LISTS: LazyLock<Lists> = LazyLock::new(|| Lists {
@@ -145,6 +171,7 @@ static LISTS: LazyLock<Lists> = LazyLock::new(|| Lists {
     ruby: set(RUBY_METHODS),
     js_globals: set(JS_GLOBALS),
     python_globals: set(PYTHON_GLOBALS),
+    c_headers: set(C_STANDARD_HEADERS),
 });
 
 /// Whether `name` is a method of a built-in or standard type of `language` (see the module
@@ -172,6 +199,12 @@ pub fn is_global_object(language: &str, name: &str) -> bool {
         "python" => l.python_globals.contains(name),
         _ => false,
     }
+}
+
+/// Whether an `#include` path names a header of the C or C++ standard library or POSIX by a
+/// single component (`stdio.h`, `vector`; not `sys/types.h` or `jemalloc/internal/util.h`).
+pub fn is_c_standard_header(path: &str) -> bool {
+    LISTS.c_headers.contains(path)
 }
 
 /// Whether a call's receiver is a literal — a string (`", ".join(xs)`, `f"{x}".strip()`,
@@ -224,5 +257,9 @@ mod tests {
         assert!(!is_builtin_method("java", "add"));
         assert!(is_global_object("javascript", "JSON"));
         assert!(!is_global_object("rust", "JSON"));
+        assert!(is_c_standard_header("stdio.h"));
+        assert!(is_c_standard_header("vector"));
+        assert!(!is_c_standard_header("util.h"));
+        assert!(!is_c_standard_header("sys/types.h"));
     }
 }

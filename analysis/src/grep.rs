@@ -388,7 +388,7 @@ impl FileHit<'_> {
                 (m.line_number, char_column(&m.text, e))
             })
             .unwrap_or((1, 0));
-        let language = crate::lang::Lang::detect(self.path)
+        let language = crate::lang::Lang::detect_in(self.path, self.content)
             .map(|l| l.name())
             .unwrap_or("text");
         let plural =

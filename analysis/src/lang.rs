@@ -119,6 +119,78 @@ impl Lang {
     }
 }
 
+impl Lang {
+    /// The language of a file, from its path and its text: as [`Lang::detect`], except that
+    /// a `.h` header — C's extension, and most C++ projects' too — is C++ when its text uses
+    /// what only C++ has ([`looks_like_cpp`]). A C++ header parsed as C yields nonsense (a
+    /// `class` read as a function named after its namespace).
+    pub fn detect_in(path: &str, text: &str) -> Option<Lang> {
+        match Lang::detect(path)? {
+            Lang::C if content_decides(path) && looks_like_cpp(text) => Some(Lang::Cpp),
+            lang => Some(lang),
+        }
+    }
+}
+
+/// Whether a path's language also depends on its text ([`Lang::detect_in`]): a `.h` header.
+pub fn content_decides(path: &str) -> bool {
+    path.len() > 2 && path.as_bytes()[path.len() - 2..].eq_ignore_ascii_case(b".h")
+}
+
+/// Bytes of a header read for [`looks_like_cpp`].
+const SNIFF_BYTES: usize = 64 << 10;
+
+/// Whether a header's text is C++ rather than C, by the lines GitHub's Linguist reads it by
+/// (its `.h` heuristics): an `#include` of a C++ standard header (`<vector>`, `<string>`), a
+/// `template <`, `try`/`catch (`/`constexpr`, `class`/`namespace`/`using namespace` with a
+/// name, an access label (`public:`), `std::` with a name, `__has_cpp_attribute` or
+/// `__cplusplus >=`. Comments are not skipped, but a comment line starts with `/` or `*`.
+pub fn looks_like_cpp(text: &str) -> bool {
+    let mut end = text.len().min(SNIFF_BYTES);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let text = &text[..end];
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    // `word` then (after blanks) something that `next` accepts.
+    let keyword = |t: &str, word: &str, next: &dyn Fn(&str) -> bool| {
+        t.strip_prefix(word)
+            .is_some_and(|rest| !rest.starts_with(ident) && next(rest.trim_start()))
+    };
+    let named = |rest: &str| rest.starts_with(ident);
+    if text.contains("__has_cpp_attribute") || text.contains("__cplusplus >=") {
+        return true;
+    }
+    if text
+        .match_indices("std::")
+        .any(|(i, _)| text[i + 5..].starts_with(ident) && !text[..i].ends_with(ident))
+    {
+        return true;
+    }
+    text.lines().any(|line| {
+        let t = line.trim_start();
+        if let Some(directive) = t.strip_prefix('#') {
+            return directive
+                .trim_start()
+                .strip_prefix("include")
+                .map(str::trim_start)
+                .and_then(|r| r.strip_prefix('<'))
+                .and_then(|r| r.split_once('>'))
+                .is_some_and(|(h, _)| {
+                    !h.contains('.') && crate::builtins::is_c_standard_header(h)
+                });
+        }
+        matches!(t.trim_end(), "public:" | "private:" | "protected:")
+            || keyword(t, "template", &|r| r.starts_with('<'))
+            || keyword(t, "try", &|_| true)
+            || keyword(t, "constexpr", &|_| true)
+            || keyword(t, "catch", &|r| r.starts_with('('))
+            || keyword(t, "class", &named)
+            || keyword(t, "namespace", &named)
+            || keyword(t, "using", &|r| keyword(r, "namespace", &named))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -130,6 +202,47 @@ mod tests {
         assert_eq!(Lang::detect("include/x.hpp"), Some(Lang::Cpp));
         assert_eq!(Lang::detect("Makefile").map(Lang::name), Some("makefile"));
         assert_eq!(Lang::detect("LICENSE"), None);
+    }
+
+    #[test]
+    fn a_header_is_cpp_when_its_text_is() {
+        let cpp = [
+            "#pragma once\nnamespace geo {\nint f();\n}\n",
+            "class Shape {\npublic:\n  virtual ~Shape();\n};\n",
+            "#include <vector>\nint f(const std::vector<int>& v);\n",
+            "template <typename T>\nT max(T a, T b);\n",
+            "#if __cplusplus >= 201103L\n#endif\n",
+        ];
+        for text in cpp {
+            assert_eq!(
+                Lang::detect_in("include/x.h", text),
+                Some(Lang::Cpp),
+                "{text}"
+            );
+        }
+        let c = [
+            "#include <stdio.h>\n#ifdef __cplusplus\nextern \"C\" {\n#endif\nint f(void);\n",
+            "typedef struct arena_s arena_t;\n/* the class of size */\nint class_of(int);\n",
+            "int try_lock(int *m);\n#define mystd::x 1\n",
+            "",
+        ];
+        for text in c {
+            assert_eq!(
+                Lang::detect_in("include/x.h", text),
+                Some(Lang::C),
+                "{text}"
+            );
+        }
+        // Only a header's language depends on its text.
+        assert_eq!(Lang::detect_in("src/x.c", "namespace a {}"), Some(Lang::C));
+        assert_eq!(
+            Lang::detect_in("src/X.H", "namespace a {}"),
+            Some(Lang::Cpp)
+        );
+        assert_eq!(
+            Lang::detect_in("x.py", "class A:\n  pass"),
+            Some(Lang::Python)
+        );
     }
 
     #[test]

@@ -279,6 +279,9 @@ struct Cands<'x, 'a> {
 /// per name, for names with one or two definitions).
 const SCAN_MAX: usize = 16;
 
+/// The most files a C or C++ file's include closure holds ([`Index::with_include_closure`]).
+const MAX_INCLUDE_CLOSURE: usize = 4096;
+
 /// What a name with many candidates keeps beside them. Maps by file, by (file, parent) and by
 /// directory were kept here too until session 14: 1.85 M entries on the cargo registry, about
 /// half of the resolver's 125 MB; binary searches over the candidates answer the same.
@@ -577,6 +580,17 @@ struct Index<'a> {
     /// The files with a clause naming a base type of this name (its last segment), in file
     /// order: where a mixin's subclasses are.
     base_files: HashMap<&'a str, Vec<u32>>,
+    /// C and C++: the files each file's `#include`s name ([`Index::include_file`]), file `i`'s
+    /// being `includes[include_starts[i]..include_starts[i + 1]]`; both empty when the
+    /// repository has no C or C++.
+    include_starts: Vec<u32>,
+    includes: Vec<u32>,
+    /// C and C++: every file by its name (its path's last component), for `#include` paths
+    /// found under an include directory. Empty when the repository has no C or C++.
+    by_file_name: HashMap<&'a str, Vec<u32>>,
+    /// Distinct for every index the process builds: the key of the per-thread cache of
+    /// include closures ([`Index::with_include_closure`]).
+    id: u64,
 }
 
 /// Languages whose definitions can refer to each other.
@@ -814,7 +828,19 @@ impl<'a> Index<'a> {
                 }
             }
         }
-        Index {
+        let c_family = files.iter().any(|f| matches!(f.language, "c" | "cpp"));
+        let by_file_name = if c_family {
+            let mut m: HashMap<&'a str, Vec<u32>> = HashMap::default();
+            for (fi, f) in files.iter().enumerate() {
+                let name = f.path.rsplit('/').next().unwrap_or(f.path);
+                m.entry(name).or_default().push(fi as u32);
+            }
+            m
+        } else {
+            HashMap::default()
+        };
+        static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let mut index = Index {
             files,
             families,
             file_family,
@@ -829,7 +855,140 @@ impl<'a> Index<'a> {
             dir_ranges,
             clause_files,
             base_files,
+            include_starts: Vec::new(),
+            includes: Vec::new(),
+            by_file_name,
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+        };
+        if c_family {
+            let mut starts = Vec::with_capacity(files.len() + 1);
+            let mut includes = Vec::new();
+            for (fi, f) in files.iter().enumerate() {
+                starts.push(includes.len() as u32);
+                if matches!(f.language, "c" | "cpp") {
+                    let found = f.names.imports().filter_map(|(_, path)| {
+                        path.and_then(|p| index.include_file(fi, p)).map(|(i, _)| i)
+                    });
+                    includes.extend(found);
+                }
+            }
+            starts.push(includes.len() as u32);
+            index.include_starts = starts;
+            index.includes = includes;
         }
+        index
+    }
+
+    /// The file a C or C++ `#include` path of file `fi` names, and how it was found: beside
+    /// the including file, or by a path relative to it (`../x.h`: `relative_path`); else, as
+    /// through an include directory the build adds, a file whose path ends with the include's
+    /// whole path (`jemalloc/internal/mutex.h` is `include/jemalloc/internal/mutex.h`) — the
+    /// nearest by directory (`import`, or `ambiguous` among several). A standard header
+    /// named alone (`stdio.h`, `vector`) is only ever the file beside the includer: elsewhere
+    /// in the repository it is a compatibility copy for another platform.
+    fn include_file(&self, fi: usize, include: &str) -> Option<(u32, &'static str)> {
+        let from = self.files[fi].path;
+        let mut parts: Vec<&str> = dir_of(from).split('/').filter(|s| !s.is_empty()).collect();
+        let mut rest = include;
+        let mut ok = true;
+        for seg in include.split('/') {
+            match seg {
+                "." | "" => {}
+                ".." => ok &= parts.pop().is_some(),
+                _ => break,
+            }
+            rest = rest.get(seg.len() + 1..).unwrap_or("");
+        }
+        if ok && !rest.is_empty() {
+            let beside = if parts.is_empty() {
+                rest.to_string()
+            } else {
+                format!("{}/{rest}", parts.join("/"))
+            };
+            if let Some(&f) = self.by_path.get(beside.as_str()) {
+                return Some((f as u32, "relative_path"));
+            }
+        }
+        if rest.is_empty() || builtins::is_c_standard_header(rest) {
+            return None;
+        }
+        let name = rest.rsplit('/').next().unwrap_or(rest);
+        let named = |f: &&u32| {
+            let p = self.files[**f as usize].path;
+            p == rest || p.strip_suffix(rest).is_some_and(|head| head.ends_with('/'))
+        };
+        let mut found = self.by_file_name.get(name)?.iter().filter(named);
+        let first = *found.next()?;
+        if found.next().is_none() {
+            return Some((first, "import"));
+        }
+        let dir = dir_of(from);
+        let best = self.by_file_name[name]
+            .iter()
+            .filter(named)
+            .copied()
+            .max_by_key(|&f| {
+                (
+                    nearness(dir, self.files[f as usize].path),
+                    std::cmp::Reverse(f),
+                )
+            })?;
+        Some((best, "ambiguous"))
+    }
+
+    /// Runs `f` with the files C or C++ file `fi` includes, directly or through other
+    /// headers (at most [`MAX_INCLUDE_CLOSURE`]), each with its rank in breadth-first order
+    /// (the file's own includes first). Cached per thread for the last file asked: the
+    /// resolver asks for one file's edges at a time.
+    fn with_include_closure<R>(&self, fi: usize, f: impl FnOnce(&HashMap<u32, u32>) -> R) -> R {
+        thread_local! {
+            static CLOSURE: std::cell::RefCell<(u64, u32, HashMap<u32, u32>)> =
+                std::cell::RefCell::new((u64::MAX, 0, HashMap::default()));
+        }
+        CLOSURE.with(|cell| {
+            let mut cached = cell.borrow_mut();
+            if cached.0 != self.id || cached.1 != fi as u32 {
+                let rank = &mut cached.2;
+                rank.clear();
+                let mut order = vec![fi as u32];
+                rank.insert(fi as u32, 0);
+                let mut at = 0;
+                while at < order.len() && order.len() < MAX_INCLUDE_CLOSURE {
+                    let file = order[at] as usize;
+                    at += 1;
+                    let Some(range) = self
+                        .include_starts
+                        .get(file)
+                        .zip(self.include_starts.get(file + 1))
+                    else {
+                        continue;
+                    };
+                    for &inc in &self.includes[*range.0 as usize..*range.1 as usize] {
+                        if order.len() >= MAX_INCLUDE_CLOSURE {
+                            break;
+                        }
+                        let next = order.len() as u32;
+                        rank.entry(inc).or_insert_with(|| {
+                            order.push(inc);
+                            next
+                        });
+                    }
+                }
+                rank.remove(&(fi as u32));
+                cached.0 = self.id;
+                cached.1 = fi as u32;
+            }
+            f(&cached.2)
+        })
+    }
+
+    /// Whether candidate `c` is visible only inside its own file: in a C or C++ source file
+    /// (not a header), a `static` definition or a macro.
+    fn file_local(&self, c: Cand) -> bool {
+        let path = self.path(c);
+        let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
+        matches!(ext, "c" | "cc" | "cpp" | "cxx" | "c++" | "m" | "mm" | "cu")
+            && (self.kind(c) == "macro" || !self.files[c.0 as usize].names.is_public(c.1 as usize))
     }
 
     /// A member of a base type of `ty` (a qualified name, of a type of file `fi`), the nearest
@@ -1126,6 +1285,12 @@ impl<'a> Index<'a> {
             if external {
                 return None;
             }
+        }
+        // C: a call on a field (`hooks->purge(…)`, `ops.read(…)`) goes through a function
+        // pointer, set at run time: no definition is its target by that name (a test's
+        // `static void purge(void)` is not).
+        if language == "c" && kind == EdgeKind::Calls && qualifier.is_some() {
+            return None;
         }
         let cands = self.candidates(kind, language, name)?;
         let path = self.files[fi].path;
@@ -1469,6 +1634,63 @@ impl<'a> Index<'a> {
                 return None;
             }
         }
+        // C and C++: a name is declared in the file or in a header it includes, directly or
+        // through other headers: a definition there first (the nearest include; `assert` is
+        // `jemalloc/internal/assert.h`'s where a file includes it). Else a definition another
+        // file links in: never a `static` function or a macro of another source file, which
+        // only that file sees.
+        if matches!(language, "c" | "cpp") && kind != EdgeKind::Imports && qualifier.is_none() {
+            let included = self.with_include_closure(fi, |rank| {
+                let mut best: Option<(u32, Cand)> = None;
+                let mut files = 0;
+                let mut consider = |c: Cand| {
+                    let Some(&r) = rank.get(&c.0) else { return };
+                    match best {
+                        Some((_, b)) if b.0 == c.0 => {}
+                        Some((br, _)) => {
+                            files += 1;
+                            if r < br {
+                                best = Some((r, c));
+                            }
+                        }
+                        None => {
+                            files = 1;
+                            best = Some((r, c));
+                        }
+                    }
+                };
+                if cands.all.len() <= rank.len() {
+                    cands
+                        .all
+                        .iter()
+                        .copied()
+                        .filter(|&c| near(c))
+                        .for_each(&mut consider);
+                } else {
+                    for &file in rank.keys() {
+                        if let Some(c) = cands.in_file_where(file, near) {
+                            consider(c);
+                        }
+                    }
+                }
+                best.map(|(_, c)| (c, if files > 1 { "ambiguous" } else { "import" }))
+            });
+            if included.is_some() {
+                return included;
+            }
+            // Definitions in one file are one definition under `#if` branches (`thd_create`
+            // for Windows and for POSIX).
+            let visible = |c: Cand| near(c) && !self.file_local(c);
+            let first = cands.first(visible)?;
+            if !cands.all.iter().any(|&c| c.0 != first.0 && visible(c)) {
+                return Some((first, "unique_name"));
+            }
+            let best = match cands.maps {
+                None => cands.nearest_where(self, path, visible),
+                Some(_) => ancestors(path).find_map(|d| cands.under_dir(self, d, visible)),
+            }?;
+            return Some((best, "ambiguous"));
+        }
         // Python: a reference without a receiver is a name used bare — the file's, imported
         // (above) or built in — or an attribute whose receiver is not kept (`x.path`), which
         // is some type's member. So it takes no other file's top-level definition (`Any` is
@@ -1777,6 +1999,10 @@ impl<'a> Index<'a> {
             return None;
         }
         let module = e.qualifier.as_deref();
+        if matches!(self.files[fi].language, "c" | "cpp") {
+            let (file, how) = self.include_file(fi, module?)?;
+            return Some((self.files[file as usize].path, how));
+        }
         let python = self.files[fi].language == "python";
         let file = if python {
             let path = self.files[fi].path;
@@ -3415,6 +3641,118 @@ mod tests {
         };
         assert_eq!(base_of(2), Some(("app/models/base.py", "Model", "import")));
         assert_eq!(base_of(5), Some(("lib/base.py", "Model", "import")));
+    }
+
+    /// C: an `#include` names a file beside the includer or, as through an include
+    /// directory, one whose path ends with it; a name is first a definition in the headers
+    /// the file includes, directly or not; another source file's `static` function or macro
+    /// is never a target; a call on a field goes through a function pointer.
+    #[test]
+    fn c_names_resolve_through_includes() {
+        let of = |kind: &'static str, name: &str, public: bool| {
+            let mut s = of_kind(kind, name, None);
+            s.is_public = public;
+            s
+        };
+        let include = |path: &str| import(path.rsplit('/').next().unwrap(), Some(path));
+        let packed = [
+            (
+                "include/lib/inner.h",
+                pack(vec![of("macro", "likely", true)], vec![]),
+            ),
+            (
+                "include/lib/util.h",
+                pack(
+                    vec![of("macro", "assert", true), of("function", "fast", false)],
+                    vec![include("lib/inner.h")],
+                ),
+            ),
+            (
+                "src/a.c",
+                pack(
+                    vec![of("function", "run", true)],
+                    vec![
+                        include("lib/util.h"),
+                        include("local.h"),
+                        include("stdio.h"),
+                    ],
+                ),
+            ),
+            (
+                "src/b.c",
+                pack(
+                    vec![
+                        of("function", "helper", false),
+                        of("function", "shared", true),
+                        of("macro", "assert", true),
+                        of("macro", "likely", true),
+                        of("macro", "only_here", true),
+                    ],
+                    vec![],
+                ),
+            ),
+            (
+                "src/compat/stdio.h",
+                pack(vec![of("function", "printf", true)], vec![]),
+            ),
+            (
+                "src/d.c",
+                pack(vec![of("function", "helper", false)], vec![]),
+            ),
+            ("src/local.h", pack(vec![], vec![])),
+            (
+                "tests/check.h",
+                pack(
+                    vec![of("macro", "assert", true), of("macro", "likely", true)],
+                    vec![],
+                ),
+            ),
+        ];
+        let files = inputs(&packed, "c");
+        let index = Index::new(&files);
+        let include_of = |fi: usize, p: &str| {
+            index
+                .include_file(fi, p)
+                .map(|(f, how)| (files[f as usize].path, how))
+        };
+        assert_eq!(
+            include_of(2, "lib/util.h"),
+            Some(("include/lib/util.h", "import"))
+        );
+        assert_eq!(
+            include_of(2, "local.h"),
+            Some(("src/local.h", "relative_path"))
+        );
+        assert_eq!(
+            include_of(2, "./local.h"),
+            Some(("src/local.h", "relative_path"))
+        );
+        assert_eq!(
+            include_of(2, "../src/local.h"),
+            Some(("src/local.h", "relative_path"))
+        );
+        // A standard header is the system's, not a compatibility copy elsewhere.
+        assert_eq!(include_of(2, "stdio.h"), None);
+        assert_eq!(include_of(2, "missing/util.h"), None);
+        let pick = |name: &str, qualifier: Option<&str>| {
+            index
+                .pick(2, Some("run"), EdgeKind::Calls, name, qualifier)
+                .map(|(c, how)| (index.path(c), how))
+        };
+        // In an included header (through another one for `likely`), not another file's.
+        assert_eq!(pick("assert", None), Some(("include/lib/util.h", "import")));
+        assert_eq!(
+            pick("likely", None),
+            Some(("include/lib/inner.h", "import"))
+        );
+        // A header's static inline function is seen where the header is included.
+        assert_eq!(pick("fast", None), Some(("include/lib/util.h", "import")));
+        // Linked in from another source file: its public function, not its statics.
+        assert_eq!(pick("shared", None), Some(("src/b.c", "unique_name")));
+        assert_eq!(pick("helper", None), None);
+        assert_eq!(pick("only_here", None), None);
+        // A call through a function pointer field.
+        assert_eq!(pick("shared", Some("ops")), None);
     }
 
     #[test]

@@ -59,7 +59,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 ///    Rust, Go, PHP); a Go import's name is its path's last segment, its alias apart; a PHP
 ///    fully qualified base or class (`\google\net\ProtocolMessage`) is its last name, its
 ///    namespace the qualifier.
-pub const ANALYZER_VERSION: u32 = 9;
+/// 10: the name a C or C++ `typedef` defines is not a reference to itself.
+pub const ANALYZER_VERSION: u32 = 10;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;
@@ -360,6 +361,10 @@ impl FileStream {
         let crate::source::Blob::Git(id) = &entry.blob else {
             return None;
         };
+        // A `.h` header's language is read from its text (`Lang::detect_in`).
+        if quarry_analysis::lang::content_decides(&entry.path) {
+            return None;
+        }
         let (published, len) = self.previous.blobs.get(&entry.path)?;
         let hash = self.previous.files.get(&entry.path)?;
         (self.only_changes && self.previous.reusable && published == id).then(|| {
@@ -422,6 +427,7 @@ impl FileStream {
                     }
                 };
                 let text = classify_content(bytes)?;
+                let lang = lang.and_then(|_| Lang::detect_in(&entry.path, text));
                 let hash = hash_bytes(bytes);
                 let unchanged = previous.reusable && previous.files.get(&entry.path) == Some(&hash);
                 let parse_as = if unchanged { None } else { lang };

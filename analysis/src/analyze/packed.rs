@@ -83,6 +83,9 @@ struct NameEntry {
     parent_len: u16,
     /// The kind's number in [`super::KINDS`] (a byte rather than a `&'static str`).
     kind: u8,
+    /// [`Symbol::is_public`](super::Symbol::is_public) (in the byte the alignment leaves):
+    /// C's `static` functions are not visible from other files.
+    public: bool,
 }
 
 const _: () = assert!(std::mem::size_of::<NameEntry>() == 16);
@@ -152,6 +155,7 @@ impl Names {
                         n => n as u16,
                     },
                     kind,
+                    public: s.is_public,
                 }
             } else {
                 wide.push((symbols.len() as u32, (qualified_name, name, s.parent_len)));
@@ -162,6 +166,7 @@ impl Names {
                     name_len: 0,
                     parent_len: NO_PARENT_16,
                     kind,
+                    public: s.is_public,
                 }
             };
             symbols.push(entry);
@@ -222,6 +227,11 @@ impl Names {
             .unwrap_or_else(|| static_kind(""))
     }
 
+    /// Whether symbol `i` is public (for C and C++, not `static`).
+    pub fn is_public(&self, i: usize) -> bool {
+        self.symbols[i].public
+    }
+
     /// Symbol `i`'s spans.
     fn spans(&self, i: usize) -> Spans {
         let e = &self.symbols[i];
@@ -273,8 +283,7 @@ impl Names {
     }
 
     /// The file's imports: (imported name, module qualifier). Resolution asks
-    /// [`Self::imports_of`] a name; the whole list is for checking the packing.
-    #[cfg(test)]
+    /// [`Self::imports_of`] a name, and reads the whole list for C and C++'s `#include`s.
     pub fn imports(&self) -> impl Iterator<Item = (&str, Option<&str>)> {
         self.imports
             .iter()

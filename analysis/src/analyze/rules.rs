@@ -586,11 +586,20 @@ pub fn def_names(lang: Lang, n: Node) -> Vec<Node> {
                     | "operator_name" | "primitive_type" => return vec![x],
                     "qualified_identifier" => return vec![last_name(x)],
                     _ => {
+                        // A parenthesized declarator (`(*hook_t)` in `typedef void
+                        // (*hook_t)(int);`) holds its declarator as a plain child.
                         d = field(x, "declarator").or_else(|| {
                             named_children(x).into_iter().find(|c| {
                                 matches!(
                                     kind_of(c),
-                                    "identifier" | "field_identifier" | "qualified_identifier"
+                                    "identifier"
+                                        | "field_identifier"
+                                        | "qualified_identifier"
+                                        | "type_identifier"
+                                        | "pointer_declarator"
+                                        | "function_declarator"
+                                        | "array_declarator"
+                                        | "parenthesized_declarator"
                                 )
                             })
                         })
@@ -1592,6 +1601,23 @@ pub fn reference_target<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>) -> Option<N
             // Not the name of a definition, not inside heritage (those are edges already).
             if field(p, "name").is_some_and(|x| x.id() == n.id()) {
                 return None;
+            }
+            // C and C++: the name a `typedef` defines (`pac_t` in `typedef struct pac_s
+            // pac_t;`, `fn_t` in `typedef void (*fn_t)(int);`), under its declarators.
+            if matches!(lang, Lang::C | Lang::Cpp) {
+                let (mut child, mut at) = (n, Some(p));
+                for _ in 0..8 {
+                    let Some(x) = at else { break };
+                    if kind_of(x) != "parenthesized_declarator"
+                        && field(x, "declarator").is_none_or(|d| d.id() != child.id())
+                    {
+                        break;
+                    }
+                    if kind_of(x) == "type_definition" {
+                        return None;
+                    }
+                    (child, at) = (x, up.parent(x));
+                }
             }
             if matches!(
                 kind_of(p),

@@ -789,3 +789,31 @@ fn php_qualified_names_split_into_name_and_namespace() {
         "{edges:?}"
     );
 }
+
+/// The name a C `typedef` defines is no reference to itself; its uses are.
+#[test]
+fn c_typedef_names_are_definitions_not_references() {
+    let src = "typedef struct pac_s pac_t;\ntypedef void (*hook_t)(int);\ntypedef pac_t *pac_ptr_t;\nvoid f(pac_t *p, hook_t h) {}\n";
+    for lang in [Lang::C, Lang::Cpp] {
+        let a = analyze(lang, src);
+        assert_eq!(qnames(&a, "type_alias"), ["pac_t", "hook_t", "pac_ptr_t"]);
+        let refs: Vec<(Option<&str>, &str)> = a
+            .edges
+            .iter()
+            .filter(|e| e.kind == EdgeKind::References)
+            .map(|e| (e.source.as_deref(), &*e.target_name))
+            .collect();
+        assert!(
+            !refs.iter().any(|(s, t)| *s == Some(*t)),
+            "{lang:?}: {refs:?}"
+        );
+        assert!(
+            has_edge(&a, EdgeKind::References, "pac_ptr_t", "pac_t"),
+            "{lang:?}: {refs:?}"
+        );
+        assert!(
+            has_edge(&a, EdgeKind::References, "f", "hook_t"),
+            "{lang:?}: {refs:?}"
+        );
+    }
+}
