@@ -296,6 +296,103 @@ fn imports_and_standard_names_resolve_as_a_reader_would() {
     );
 }
 
+/// C and C++ as their compilers read them: `#include` paths found as through the build's
+/// include directories, a name first in the headers a file includes, another source file's
+/// `static` function or macro never a target, the C library's functions the system's, and a
+/// `.h` header that holds C++ parsed as C++.
+#[test]
+fn c_and_cpp_names_resolve_through_includes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("repo");
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write(
+        "clib/include/clib/util.h",
+        "#pragma once\n#define CLAMP(x) ((x) < 0 ? 0 : (x))\nstatic inline int fast(int x) { return CLAMP(x); }\ntypedef struct buf_s buf_t;\nint util_run(buf_t *b);\n",
+    );
+    write(
+        "clib/src/util.c",
+        "#include \"clib/util.h\"\n#include <stdlib.h>\n\nstatic int helper(int x) { return x; }\n\nint util_run(buf_t *b) {\n    free(b);\n    return fast(helper(CLAMP(1)));\n}\n",
+    );
+    write(
+        "clib/src/other.c",
+        "#include \"clib/util.h\"\n\n#define CLAMP(x) (x)\nstatic int helper(int x) { return x; }\n\nint other(void) {\n    return util_run(0) + helper(CLAMP(2));\n}\n",
+    );
+    write(
+        "clib/src/main.c",
+        "#include \"clib/util.h\"\n\nint main(void) {\n    return helper(1) + util_run(0);\n}\n",
+    );
+    write(
+        "clib/wasm/stdlib.h",
+        "static inline void free(void *p) { (void)p; }\n",
+    );
+    write(
+        "geo/include/geo/shape.h",
+        "#pragma once\n\nnamespace geo {\n\nclass Shape {\npublic:\n    virtual double area() const = 0;\n};\n\nclass Circle : public Shape {\npublic:\n    double area() const override { return r_ * r_; }\nprivate:\n    double r_ = 1;\n};\n\n}  // namespace geo\n",
+    );
+    write(
+        "geo/src/main.cpp",
+        "#include \"geo/shape.h\"\n#include <vector>\n\ndouble twice(const geo::Circle& c) { return 2 * c.area(); }\n",
+    );
+    let store = tmp.path().join("store");
+    quarry_ok(
+        &store,
+        &["index", dir.to_str().unwrap(), "--name", "native"],
+    );
+    let edges = sql_lines(&store, EDGES_SQL);
+    let has = |needle: &str| has_row(&edges, needle);
+    // Includes, through the include directory; the standard library's are the system's.
+    has("clib/src/util.c|imports|<file>|util.h|clib/util.h|clib/include/clib/util.h|import|1|");
+    has("clib/src/util.c|imports|<file>|stdlib.h|stdlib.h|NULL|unresolved|2|");
+    has("geo/src/main.cpp|imports|<file>|shape.h|geo/shape.h|geo/include/geo/shape.h|import|1|");
+    // Names from the included header, not another file's macro of that name.
+    has("clib/src/util.c|calls|util_run|free|NULL|NULL|unresolved|7|");
+    has("clib/src/util.c|calls|util_run|fast|NULL|clib/include/clib/util.h::fast|import|8|");
+    has("clib/src/util.c|calls|util_run|helper|NULL|clib/src/util.c::helper|same_file|8|");
+    has("clib/src/util.c|calls|util_run|CLAMP|NULL|clib/include/clib/util.h::CLAMP|import|8|");
+    has("clib/src/util.c|references|util_run|buf_t|NULL|clib/include/clib/util.h::buf_t|import|6|");
+    // Linked from another source file; never another file's `static`.
+    has("clib/src/other.c|calls|other|util_run|NULL|clib/src/util.c::util_run|unique_name|7|");
+    has("clib/src/other.c|calls|other|CLAMP|NULL|clib/src/other.c::CLAMP|same_file|7|");
+    has("clib/src/main.c|calls|main|helper|NULL|NULL|unresolved|4|");
+    // A typedef's own name is no reference to itself.
+    assert!(
+        !edges
+            .iter()
+            .any(|e| e.starts_with("clib/include/clib/util.h|references|buf_t|buf_t|")),
+        "{edges:#?}"
+    );
+    // The `.h` with classes is C++: its classes, methods and base are there.
+    assert_eq!(
+        sql_lines(
+            &store,
+            "SELECT language, kind, qualified_name FROM symbols \
+             WHERE path = 'geo/include/geo/shape.h' ORDER BY start_line, qualified_name"
+        ),
+        [
+            "cpp|module|geo",
+            "cpp|class|geo.Shape",
+            "cpp|method|geo.Shape.area",
+            "cpp|class|geo.Circle",
+            "cpp|method|geo.Circle.area",
+            "cpp|field|geo.Circle.r_",
+        ]
+    );
+    has(
+        "geo/include/geo/shape.h|inherits|geo.Circle|Shape|NULL|geo/include/geo/shape.h::geo.Shape|same_file|10|",
+    );
+    assert_eq!(
+        sql_lines(
+            &store,
+            "SELECT language, count(*) FROM files GROUP BY language ORDER BY language"
+        ),
+        ["c|5", "cpp|2"]
+    );
+}
+
 #[test]
 fn polyglot_symbols_and_edges_are_exact() {
     let tmp = tempfile::tempdir().unwrap();

@@ -146,6 +146,34 @@ const C_STANDARD_HEADERS: &str = "
     unordered_set utility valarray variant vector version
 ";
 
+/// Functions (and function-like macros) of the C standard library and POSIX that C and C++
+/// call bare: where no header the file includes defines one, the call is the system's, not a
+/// namesake elsewhere in the repository (a wasm shim's `free`, a freestanding test's
+/// `memcpy`).
+const C_LIBRARY_FUNCTIONS: &str = "
+    malloc calloc realloc free aligned_alloc posix_memalign
+    memcpy memmove memset memcmp memchr strlen strnlen strcmp strncmp strcasecmp strncasecmp
+    strcpy strncpy strcat strncat strchr strrchr strstr strdup strndup strtok strtok_r strerror
+    strspn strcspn strpbrk strtol strtoul strtoll strtoull strtod strtof atoi atol atoll atof
+    printf fprintf sprintf snprintf vprintf vfprintf vsprintf vsnprintf asprintf dprintf
+    scanf fscanf sscanf puts fputs fputc putc putchar getchar fgets fgetc getc ungetc
+    fopen fdopen freopen fclose fread fwrite fflush fseek ftell rewind feof ferror clearerr
+    perror remove rename tmpfile setvbuf
+    exit _exit abort atexit qsort bsearch abs labs llabs div rand srand getenv setenv system
+    time clock difftime mktime gmtime localtime strftime gettimeofday clock_gettime
+    assert isalpha isdigit isxdigit isspace isalnum isupper islower isprint ispunct iscntrl
+    toupper tolower
+    sqrt pow exp log log2 log10 floor ceil round fabs fmod sin cos tan atan atan2 fmin fmax
+    signal raise setjmp longjmp va_start va_end va_arg va_copy offsetof
+    open close read write lseek pread pwrite fstat stat unlink mkdir rmdir dup dup2 pipe fork
+    waitpid execvp getpid kill sysconf mmap munmap mprotect madvise usleep sleep nanosleep
+    pthread_create pthread_join pthread_detach pthread_self pthread_mutex_init
+    pthread_mutex_destroy pthread_mutex_lock pthread_mutex_trylock pthread_mutex_unlock
+    pthread_cond_init pthread_cond_destroy pthread_cond_wait pthread_cond_signal
+    pthread_cond_broadcast pthread_key_create pthread_getspecific pthread_setspecific
+    dlopen dlsym dlclose errno
+";
+
 fn set(words: &'static str) -> HashSet<&'static str> {
     words.split_whitespace().collect()
 }
@@ -160,6 +188,7 @@ struct Lists {
     js_globals: HashSet<&'static str>,
     python_globals: HashSet<&'static str>,
     c_headers: HashSet<&'static str>,
+    c_functions: HashSet<&'static str>,
 }
 
 static LISTS: LazyLock<Lists> = LazyLock::new(|| Lists {
@@ -172,6 +201,7 @@ static LISTS: LazyLock<Lists> = LazyLock::new(|| Lists {
     js_globals: set(JS_GLOBALS),
     python_globals: set(PYTHON_GLOBALS),
     c_headers: set(C_STANDARD_HEADERS),
+    c_functions: set(C_LIBRARY_FUNCTIONS),
 });
 
 /// Whether `name` is a method of a built-in or standard type of `language` (see the module
@@ -205,6 +235,12 @@ pub fn is_global_object(language: &str, name: &str) -> bool {
 /// single component (`stdio.h`, `vector`; not `sys/types.h` or `jemalloc/internal/util.h`).
 pub fn is_c_standard_header(path: &str) -> bool {
     LISTS.c_headers.contains(path)
+}
+
+/// Whether a bare call in C or C++ names a function of the C standard library or POSIX
+/// (`free`, `memcpy`, `pthread_mutex_lock`).
+pub fn is_c_library_function(name: &str) -> bool {
+    LISTS.c_functions.contains(name)
 }
 
 /// Whether a call's receiver is a literal — a string (`", ".join(xs)`, `f"{x}".strip()`,
@@ -261,5 +297,6 @@ mod tests {
         assert!(is_c_standard_header("vector"));
         assert!(!is_c_standard_header("util.h"));
         assert!(!is_c_standard_header("sys/types.h"));
+        assert!(is_c_library_function("memcpy") && !is_c_library_function("arena_new"));
     }
 }

@@ -140,17 +140,18 @@ pub fn content_decides(path: &str) -> bool {
 /// Bytes of a header read for [`looks_like_cpp`].
 const SNIFF_BYTES: usize = 64 << 10;
 
-/// Whether a header's text is C++ rather than C, by the lines GitHub's Linguist reads it by
-/// (its `.h` heuristics): an `#include` of a C++ standard header (`<vector>`, `<string>`), a
-/// `template <`, `try`/`catch (`/`constexpr`, `class`/`namespace`/`using namespace` with a
-/// name, an access label (`public:`), `std::` with a name, `__has_cpp_attribute` or
-/// `__cplusplus >=`. Comments are not skipped, but a comment line starts with `/` or `*`.
+/// Whether a header's text is C++ rather than C, by lines only C++ writes (after GitHub
+/// Linguist's `.h` heuristics): an `#include` of a C++ standard header (`<vector>`,
+/// `<string>`), a `template <`, `try`/`catch (`/`constexpr`, `class`/`namespace`/`using
+/// namespace` with a name, an access label (`public:`), or code using `std::` names. Not
+/// Linguist's `__cplusplus >=` and `__has_cpp_attribute`: C headers test them to offer C++
+/// callers more (zstd's, lz4's). Comment lines (starting with `/` or `*`) and what follows
+/// `//` are not read for `std::`.
 pub fn looks_like_cpp(text: &str) -> bool {
     let mut end = text.len().min(SNIFF_BYTES);
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    let text = &text[..end];
     let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
     // `word` then (after blanks) something that `next` accepts.
     let keyword = |t: &str, word: &str, next: &dyn Fn(&str) -> bool| {
@@ -158,16 +159,11 @@ pub fn looks_like_cpp(text: &str) -> bool {
             .is_some_and(|rest| !rest.starts_with(ident) && next(rest.trim_start()))
     };
     let named = |rest: &str| rest.starts_with(ident);
-    if text.contains("__has_cpp_attribute") || text.contains("__cplusplus >=") {
-        return true;
-    }
-    if text
-        .match_indices("std::")
-        .any(|(i, _)| text[i + 5..].starts_with(ident) && !text[..i].ends_with(ident))
-    {
-        return true;
-    }
-    text.lines().any(|line| {
+    let uses_std = |code: &str| {
+        code.match_indices("std::")
+            .any(|(i, _)| code[i + 5..].starts_with(ident) && !code[..i].ends_with(ident))
+    };
+    text[..end].lines().any(|line| {
         let t = line.trim_start();
         if let Some(directive) = t.strip_prefix('#') {
             return directive
@@ -180,6 +176,10 @@ pub fn looks_like_cpp(text: &str) -> bool {
                     !h.contains('.') && crate::builtins::is_c_standard_header(h)
                 });
         }
+        if t.starts_with(['/', '*']) {
+            return false;
+        }
+        let code = t.split("//").next().unwrap_or(t);
         matches!(t.trim_end(), "public:" | "private:" | "protected:")
             || keyword(t, "template", &|r| r.starts_with('<'))
             || keyword(t, "try", &|_| true)
@@ -188,6 +188,7 @@ pub fn looks_like_cpp(text: &str) -> bool {
             || keyword(t, "class", &named)
             || keyword(t, "namespace", &named)
             || keyword(t, "using", &|r| keyword(r, "namespace", &named))
+            || uses_std(code)
     })
 }
 
@@ -211,7 +212,7 @@ mod tests {
             "class Shape {\npublic:\n  virtual ~Shape();\n};\n",
             "#include <vector>\nint f(const std::vector<int>& v);\n",
             "template <typename T>\nT max(T a, T b);\n",
-            "#if __cplusplus >= 201103L\n#endif\n",
+            "using Map = std::map<int, int>; // a map\n",
         ];
         for text in cpp {
             assert_eq!(
@@ -224,6 +225,10 @@ mod tests {
             "#include <stdio.h>\n#ifdef __cplusplus\nextern \"C\" {\n#endif\nint f(void);\n",
             "typedef struct arena_s arena_t;\n/* the class of size */\nint class_of(int);\n",
             "int try_lock(int *m);\n#define mystd::x 1\n",
+            // Guards for C++ callers, and `std::` in comments (zstd's, tree-sitter's headers).
+            "#if defined(__cplusplus) && (__cplusplus >= 201402)\n#endif\n",
+            "#if defined(__cplusplus) && defined(__has_cpp_attribute)\n#endif\n",
+            "/// Like Rust's `std::slice::binary_search_by`.\nint f(void); // not std::sort\n",
             "",
         ];
         for text in c {

@@ -282,6 +282,9 @@ const SCAN_MAX: usize = 16;
 /// The most files a C or C++ file's include closure holds ([`Index::with_include_closure`]).
 const MAX_INCLUDE_CLOSURE: usize = 4096;
 
+/// In [`Index::includes`]: an `#include` of a header the repository lacks (not a standard one).
+const NO_FILE: u32 = u32::MAX;
+
 /// What a name with many candidates keeps beside them. Maps by file, by (file, parent) and by
 /// directory were kept here too until session 14: 1.85 M entries on the cargo registry, about
 /// half of the resolver's 125 MB; binary searches over the candidates answer the same.
@@ -585,6 +588,9 @@ struct Index<'a> {
     /// repository has no C or C++.
     include_starts: Vec<u32>,
     includes: Vec<u32>,
+    /// C and C++: whether each file is included by another (a header, or a `.c` file a
+    /// unity build includes): it sees what its includer included before it.
+    included: Vec<bool>,
     /// C and C++: every file by its name (its path's last component), for `#include` paths
     /// found under an include directory. Empty when the repository has no C or C++.
     by_file_name: HashMap<&'a str, Vec<u32>>,
@@ -857,6 +863,7 @@ impl<'a> Index<'a> {
             base_files,
             include_starts: Vec::new(),
             includes: Vec::new(),
+            included: Vec::new(),
             by_file_name,
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         };
@@ -866,14 +873,26 @@ impl<'a> Index<'a> {
             for (fi, f) in files.iter().enumerate() {
                 starts.push(includes.len() as u32);
                 if matches!(f.language, "c" | "cpp") {
+                    // An include that names no file here and no standard header (a generated
+                    // `config.h`) is [`NO_FILE`]: what the file sees is then not all known.
                     let found = f.names.imports().filter_map(|(_, path)| {
-                        path.and_then(|p| index.include_file(fi, p)).map(|(i, _)| i)
+                        let path = path?;
+                        match index.include_file(fi, path) {
+                            Some((i, _)) => Some(i),
+                            None if builtins::is_c_standard_header(path) => None,
+                            None => Some(NO_FILE),
+                        }
                     });
                     includes.extend(found);
                 }
             }
             starts.push(includes.len() as u32);
             index.include_starts = starts;
+            let mut included = vec![false; files.len()];
+            for &f in includes.iter().filter(|&&f| f != NO_FILE) {
+                included[f as usize] = true;
+            }
+            index.included = included;
             index.includes = includes;
         }
         index
@@ -938,16 +957,23 @@ impl<'a> Index<'a> {
 
     /// Runs `f` with the files C or C++ file `fi` includes, directly or through other
     /// headers (at most [`MAX_INCLUDE_CLOSURE`]), each with its rank in breadth-first order
-    /// (the file's own includes first). Cached per thread for the last file asked: the
-    /// resolver asks for one file's edges at a time.
-    fn with_include_closure<R>(&self, fi: usize, f: impl FnOnce(&HashMap<u32, u32>) -> R) -> R {
+    /// (the file's own includes first), and whether they are all it includes (no include of
+    /// theirs names a header the repository lacks, other than a standard one). Cached per
+    /// thread for the last file asked: the resolver asks for one file's edges at a time.
+    fn with_include_closure<R>(
+        &self,
+        fi: usize,
+        f: impl FnOnce(&HashMap<u32, u32>, bool) -> R,
+    ) -> R {
+        type Closure = (u64, u32, HashMap<u32, u32>, bool);
         thread_local! {
-            static CLOSURE: std::cell::RefCell<(u64, u32, HashMap<u32, u32>)> =
-                std::cell::RefCell::new((u64::MAX, 0, HashMap::default()));
+            static CLOSURE: std::cell::RefCell<Closure> =
+                std::cell::RefCell::new((u64::MAX, 0, HashMap::default(), false));
         }
         CLOSURE.with(|cell| {
             let mut cached = cell.borrow_mut();
             if cached.0 != self.id || cached.1 != fi as u32 {
+                let mut complete = true;
                 let rank = &mut cached.2;
                 rank.clear();
                 let mut order = vec![fi as u32];
@@ -964,7 +990,12 @@ impl<'a> Index<'a> {
                         continue;
                     };
                     for &inc in &self.includes[*range.0 as usize..*range.1 as usize] {
+                        if inc == NO_FILE {
+                            complete = false;
+                            continue;
+                        }
                         if order.len() >= MAX_INCLUDE_CLOSURE {
+                            complete = false;
                             break;
                         }
                         let next = order.len() as u32;
@@ -977,17 +1008,24 @@ impl<'a> Index<'a> {
                 rank.remove(&(fi as u32));
                 cached.0 = self.id;
                 cached.1 = fi as u32;
+                cached.3 = complete;
             }
-            f(&cached.2)
+            f(&cached.2, cached.3)
         })
+    }
+
+    /// Whether file `fi` is a C or C++ header (not a source file, which the build compiles
+    /// on its own and links).
+    fn is_header(&self, fi: u32) -> bool {
+        let path = self.files[fi as usize].path;
+        let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
+        !matches!(ext, "c" | "cc" | "cpp" | "cxx" | "c++" | "m" | "mm" | "cu")
     }
 
     /// Whether candidate `c` is visible only inside its own file: in a C or C++ source file
     /// (not a header), a `static` definition or a macro.
     fn file_local(&self, c: Cand) -> bool {
-        let path = self.path(c);
-        let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
-        matches!(ext, "c" | "cc" | "cpp" | "cxx" | "c++" | "m" | "mm" | "cu")
+        !self.is_header(c.0)
             && (self.kind(c) == "macro" || !self.files[c.0 as usize].names.is_public(c.1 as usize))
     }
 
@@ -1290,6 +1328,11 @@ impl<'a> Index<'a> {
         // pointer, set at run time: no definition is its target by that name (a test's
         // `static void purge(void)` is not).
         if language == "c" && kind == EdgeKind::Calls && qualifier.is_some() {
+            return None;
+        }
+        // An `#include` names a file ([`Index::include_file`]), never a definition: `<ctime>`
+        // is not `time.h`'s function `ctime`.
+        if matches!(language, "c" | "cpp") && kind == EdgeKind::Imports {
             return None;
         }
         let cands = self.candidates(kind, language, name)?;
@@ -1640,7 +1683,7 @@ impl<'a> Index<'a> {
         // file links in: never a `static` function or a macro of another source file, which
         // only that file sees.
         if matches!(language, "c" | "cpp") && kind != EdgeKind::Imports && qualifier.is_none() {
-            let included = self.with_include_closure(fi, |rank| {
+            let (included, complete) = self.with_include_closure(fi, |rank, complete| {
                 let mut best: Option<(u32, Cand)> = None;
                 let mut files = 0;
                 let mut consider = |c: Cand| {
@@ -1673,14 +1716,25 @@ impl<'a> Index<'a> {
                         }
                     }
                 }
-                best.map(|(_, c)| (c, if files > 1 { "ambiguous" } else { "import" }))
+                let found = best.map(|(_, c)| (c, if files > 1 { "ambiguous" } else { "import" }));
+                (found, complete)
             });
             if included.is_some() {
                 return included;
             }
+            // The C library's `free`, `memcpy`, `printf`… where no included header defines
+            // them.
+            if kind == EdgeKind::Calls && builtins::is_c_library_function(name) {
+                return None;
+            }
             // Definitions in one file are one definition under `#if` branches (`thd_create`
-            // for Windows and for POSIX).
-            let visible = |c: Cand| near(c) && !self.file_local(c);
+            // for Windows and for POSIX). When all a source file includes is known, a header
+            // it does not include defines nothing it sees. (A header, or a file another one
+            // includes, also sees what its includer included before it: `TOBN` in ring's
+            // `p256-nistz-table.h`.)
+            let sees_all = complete && !self.is_header(fi as u32) && !self.included[fi];
+            let visible =
+                |c: Cand| near(c) && !self.file_local(c) && (!sees_all || !self.is_header(c.0));
             let first = cands.first(visible)?;
             if !cands.all.iter().any(|&c| c.0 != first.0 && visible(c)) {
                 return Some((first, "unique_name"));
@@ -3477,7 +3531,7 @@ mod tests {
                             function("Other", None),
                             method("helper2", "Other"),
                             method("imported", "Other"),
-                            function("free", None),
+                            function("loose", None),
                         ],
                         vec![],
                     ),
@@ -3502,7 +3556,7 @@ mod tests {
                 Some(("Other.imported", "import")),
                 "{language}"
             );
-            assert_eq!(pick("free"), Some(("free", "unique_name")), "{language}");
+            assert_eq!(pick("loose"), Some(("loose", "unique_name")), "{language}");
             // A receiver's method is still found by name.
             assert_eq!(
                 index
@@ -3699,7 +3753,23 @@ mod tests {
                 "src/d.c",
                 pack(vec![of("function", "helper", false)], vec![]),
             ),
+            // Includes a header the repository lacks (generated by the build).
+            (
+                "src/e.c",
+                pack(vec![of("function", "go", true)], vec![include("config.h")]),
+            ),
+            (
+                "src/free.c",
+                pack(
+                    vec![of("function", "free", true)],
+                    vec![include("lib/util.h")],
+                ),
+            ),
             ("src/local.h", pack(vec![], vec![])),
+            (
+                "src/other.h",
+                pack(vec![of("macro", "elsewhere", true)], vec![]),
+            ),
             (
                 "tests/check.h",
                 pack(
@@ -3753,6 +3823,17 @@ mod tests {
         assert_eq!(pick("only_here", None), None);
         // A call through a function pointer field.
         assert_eq!(pick("shared", Some("ops")), None);
+        // The C library's, not the repository's replacement.
+        assert_eq!(pick("free", None), None);
+        // All `a.c` includes is known: a header it does not include defines nothing it sees.
+        // `e.c` includes a header the repository lacks, which may include that one.
+        assert_eq!(pick("elsewhere", None), None);
+        assert_eq!(
+            index
+                .pick(6, Some("go"), EdgeKind::Calls, "elsewhere", None)
+                .map(|(c, how)| (index.path(c), how)),
+            Some(("src/other.h", "unique_name"))
+        );
     }
 
     #[test]
