@@ -9,7 +9,9 @@
 //! | `declared_type` | `x.f()` where `x` is declared of a type: a member of it or its bases |
 //! | `same_file`     | a definition of that name in the same file                         |
 //! | `import`        | a definition the file imports (by name or module path); for a      |
-//! |                 | Python import, also the module's file                              |
+//! |                 | Python import, also the module's file; in C and C++, a definition  |
+//! |                 | in a header the file includes, directly or not, and an `#include`  |
+//! |                 | found under an include directory                                   |
 //! | `relative_path` | an import of a relative path that names a file of the repository   |
 //! | `unique_name`   | the only definition of that name in the repository                 |
 //! | `ambiguous`     | several candidates; the nearest by directory was chosen            |
