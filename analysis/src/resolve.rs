@@ -1016,6 +1016,52 @@ impl<'a> Index<'a> {
         })
     }
 
+    /// Among `cands` (those `keep` accepts), the definition in the nearest header C or C++
+    /// file `fi` includes, directly or not ([`Self::with_include_closure`]): `import`, or
+    /// `ambiguous` when several headers define the name (platform variants). Also whether
+    /// all the file includes is known.
+    fn in_includes(
+        &self,
+        cands: &Cands<'_, 'a>,
+        fi: usize,
+        keep: impl Fn(Cand) -> bool,
+    ) -> (Option<(Cand, &'static str)>, bool) {
+        self.with_include_closure(fi, |rank, complete| {
+            // (rank, candidate) of the nearest so far, and whether another file has one.
+            let mut best: Option<(u32, Cand)> = None;
+            let mut several = false;
+            let mut consider = |c: Cand| {
+                let Some(&r) = rank.get(&c.0) else { return };
+                match best {
+                    Some((_, b)) if b.0 == c.0 => {}
+                    Some((br, _)) => {
+                        several = true;
+                        if r < br {
+                            best = Some((r, c));
+                        }
+                    }
+                    None => best = Some((r, c)),
+                }
+            };
+            if cands.all.len() <= rank.len() {
+                cands
+                    .all
+                    .iter()
+                    .copied()
+                    .filter(|&c| keep(c))
+                    .for_each(&mut consider);
+            } else {
+                for &file in rank.keys() {
+                    if let Some(c) = cands.in_file_where(file, &keep) {
+                        consider(c);
+                    }
+                }
+            }
+            let how = if several { "ambiguous" } else { "import" };
+            (best.map(|(_, c)| (c, how)), complete)
+        })
+    }
+
     /// Whether file `fi` is a C or C++ header (not a source file, which the build compiles
     /// on its own and links).
     fn is_header(&self, fi: u32) -> bool {
@@ -1685,42 +1731,7 @@ impl<'a> Index<'a> {
         // file links in: never a `static` function or a macro of another source file, which
         // only that file sees.
         if matches!(language, "c" | "cpp") && kind != EdgeKind::Imports && qualifier.is_none() {
-            let (included, complete) = self.with_include_closure(fi, |rank, complete| {
-                let mut best: Option<(u32, Cand)> = None;
-                let mut files = 0;
-                let mut consider = |c: Cand| {
-                    let Some(&r) = rank.get(&c.0) else { return };
-                    match best {
-                        Some((_, b)) if b.0 == c.0 => {}
-                        Some((br, _)) => {
-                            files += 1;
-                            if r < br {
-                                best = Some((r, c));
-                            }
-                        }
-                        None => {
-                            files = 1;
-                            best = Some((r, c));
-                        }
-                    }
-                };
-                if cands.all.len() <= rank.len() {
-                    cands
-                        .all
-                        .iter()
-                        .copied()
-                        .filter(|&c| near(c))
-                        .for_each(&mut consider);
-                } else {
-                    for &file in rank.keys() {
-                        if let Some(c) = cands.in_file_where(file, near) {
-                            consider(c);
-                        }
-                    }
-                }
-                let found = best.map(|(_, c)| (c, if files > 1 { "ambiguous" } else { "import" }));
-                (found, complete)
-            });
+            let (included, complete) = self.in_includes(&cands, fi, near);
             if included.is_some() {
                 return included;
             }
@@ -1746,6 +1757,16 @@ impl<'a> Index<'a> {
                 Some(_) => ancestors(path).find_map(|d| cands.under_dir(self, d, visible)),
             }?;
             return Some((best, "ambiguous"));
+        }
+        // C++: a member called on a value (`ptr->getType()`, `os.str()`) is of a class
+        // complete where it is called, so one a header the file includes defines comes first.
+        if language == "cpp"
+            && kind != EdgeKind::Imports
+            && qualifier.is_some()
+            && let (Some(found), _) =
+                self.in_includes(&cands, fi, |c| near(c) && self.parent(c).is_some())
+        {
+            return Some(found);
         }
         // Python: a reference without a receiver is a name used bare — the file's, imported
         // (above) or built in — or an attribute whose receiver is not kept (`x.path`), which
@@ -3836,6 +3857,47 @@ mod tests {
                 .map(|(c, how)| (index.path(c), how)),
             Some(("src/other.h", "unique_name"))
         );
+    }
+
+    /// C++: a member called on a value of undeclared type is first one a header the file
+    /// includes defines (the class must be complete where it is called).
+    #[test]
+    fn cpp_members_come_from_included_headers_first() {
+        let method = |name: &str, ty: &str| of_kind("method", name, Some(ty));
+        let class = |name: &str| of_kind("class", name, None);
+        let include = |path: &str| import(path.rsplit('/').next().unwrap(), Some(path));
+        let packed = [
+            (
+                "include/ir/type.h",
+                pack(vec![class("Type"), method("bits", "Type")], vec![]),
+            ),
+            (
+                "include/ir/value.h",
+                pack(
+                    vec![class("Value"), method("type", "Value")],
+                    vec![include("ir/type.h")],
+                ),
+            ),
+            (
+                "include/codegen/evt.h",
+                pack(vec![class("Evt"), method("bits", "Evt")], vec![]),
+            ),
+            (
+                "src/pass.cpp",
+                pack(vec![function("run", None)], vec![include("ir/value.h")]),
+            ),
+            ("src/other.cpp", pack(vec![function("go", None)], vec![])),
+        ];
+        let files = inputs(&packed, "cpp");
+        let index = Index::new(&files);
+        let pick = |fi: usize, source: &str| {
+            index
+                .pick(fi, Some(source), EdgeKind::Calls, "bits", Some("v->type()"))
+                .map(|(c, how)| (index.qualified_name(c), how))
+        };
+        assert_eq!(pick(3, "run"), Some(("Type.bits", "import")));
+        // Without includes it is still found by name.
+        assert_eq!(pick(4, "go").map(|(_, how)| how), Some("ambiguous"));
     }
 
     #[test]
