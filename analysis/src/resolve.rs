@@ -281,6 +281,15 @@ struct Cands<'x, 'a> {
 /// per name, for names with one or two definitions).
 const SCAN_MAX: usize = 16;
 
+thread_local! {
+    /// The index and file [`Resolver::edges`] is resolving, and the hashes
+    /// ([`segment_hash`]) of the type names that file names: its imports, the types it
+    /// references, inherits or implements, the paths it calls through (`Foo` in `Foo::new()`),
+    /// its receivers' declared types and its own types ([`Index::file_names_type`]).
+    static NAMED_TYPES: std::cell::RefCell<(u64, u32, rustc_hash::FxHashSet<u64>)> =
+        std::cell::RefCell::new((u64::MAX, 0, rustc_hash::FxHashSet::default()));
+}
+
 /// The most files a C or C++ file's include closure holds ([`Index::with_include_closure`]).
 const MAX_INCLUDE_CLOSURE: usize = 4096;
 
@@ -1016,6 +1025,16 @@ impl<'a> Index<'a> {
         })
     }
 
+    /// Whether file `fi` names a type called `name` ([`Resolver::edges`] records, per thread,
+    /// the names of the file whose edges it is resolving; `None` for any other file).
+    fn file_names_type(&self, fi: usize, name: &str) -> Option<bool> {
+        NAMED_TYPES.with(|cell| {
+            let named = cell.borrow();
+            (named.0 == self.id && named.1 == fi as u32)
+                .then(|| named.2.contains(&segment_hash(name)))
+        })
+    }
+
     /// Among `cands` (those `keep` accepts), the definition in the nearest header C or C++
     /// file `fi` includes, directly or not ([`Self::with_include_closure`]): `import`, or
     /// `ambiguous` when several headers define the name (platform variants). Also whether
@@ -1530,7 +1549,9 @@ impl<'a> Index<'a> {
             } else {
                 let q_last = q
                     .rsplit(['.', ':', '/', '\\'])
-                    .find(|s| !s.is_empty())
+                    // Not a turbofish's arguments: `GenericListArray::<O>::try_new` is
+                    // `GenericListArray`'s.
+                    .find(|s| !s.is_empty() && !s.starts_with('<'))
                     .unwrap_or(q);
                 let q_last = q_last.split('<').next().unwrap_or(q_last);
                 if let Some(c) = cands.with_parent_last(self, q_last) {
@@ -1785,6 +1806,37 @@ impl<'a> Index<'a> {
             }
         } else if cands.all.len() == 1 {
             return Some((cands.all[0], "unique_name"));
+        }
+        // A member called on a value whose type the file does not declare (`req.headers()`):
+        // the nearest by directory, and among the nearest one of a type the file names —
+        // imports, references, calls through (`Request`) — before another type's (`Part`).
+        // (Names with more candidates than a scan reads are looked up by directory, below.)
+        if kind == EdgeKind::Calls && qualifier.is_some() && cands.all.len() <= SCAN_LIMIT {
+            let dir = dir_of(path);
+            let named = |c: Cand| {
+                self.parent(c)
+                    .is_some_and(|p| self.file_names_type(fi, last_segment(p)) == Some(true))
+            };
+            // (nearness, named) of the best so far: among the nearest, the first, unless it is
+            // a member of a type the file does not name and a later one's type is named. (A
+            // free function stays: `zstd_safe::compress()` is a path, written like a value.)
+            let mut best: Option<(((usize, bool), bool), Cand)> = None;
+            for c in cands.all.iter().take(SCAN_LIMIT).copied() {
+                let rank = nearness(dir, self.path(c));
+                let better = match best {
+                    None => true,
+                    Some(((b, b_named), b_c)) => {
+                        rank > b
+                            || (rank == b && !b_named && self.parent(b_c).is_some() && named(c))
+                    }
+                };
+                if better && near(c) {
+                    best = Some(((rank, named(c)), c));
+                }
+            }
+            if let Some((_, c)) = best {
+                return Some((c, "ambiguous"));
+            }
         }
         // The nearest by directory (deepest shared ancestor; ties by path order): a few
         // candidates are ranked in one pass, many looked up per ancestor by file range.
@@ -2304,6 +2356,41 @@ impl<'a> Resolver<'a> {
         // names again and again (`new`, `clone`, `unwrap`, its own helpers), and a name with
         // many definitions is the most expensive to pick.
         let mut picked_before: PickMemo<'b> = HashMap::default();
+        NAMED_TYPES.with(|cell| {
+            let mut named = cell.borrow_mut();
+            named.0 = index.id;
+            named.1 = fi as u32;
+            let set = &mut named.2;
+            set.clear();
+            let mut add = |n: &str| {
+                set.insert(segment_hash(n));
+            };
+            for e in &analysis.edges {
+                match e.kind {
+                    EdgeKind::Calls => {
+                        if let Some(q) = e.qualifier.as_deref() {
+                            add(q.rsplit([':', '.']).next().unwrap_or(q));
+                        }
+                    }
+                    _ => {
+                        add(&e.target_name);
+                        if let Some(alias) = e.alias.as_deref() {
+                            add(alias);
+                        }
+                    }
+                }
+                if let Some(t) = e.receiver_type.as_deref() {
+                    add(t);
+                }
+            }
+            for s in analysis
+                .symbols
+                .iter()
+                .filter(|s| TYPE_KINDS.contains(&s.kind))
+            {
+                add(&s.name);
+            }
+        });
         for e in &analysis.edges {
             // The source: a symbol of this file, or (for `impl Trait for T` with `T` defined
             // elsewhere) the type it names, or the file.
@@ -3898,6 +3985,82 @@ mod tests {
         assert_eq!(pick(3, "run"), Some(("Type.bits", "import")));
         // Without includes it is still found by name.
         assert_eq!(pick(4, "go").map(|(_, how)| how), Some("ambiguous"));
+    }
+
+    /// A member called on a value of undeclared type: among the nearest candidates, one of
+    /// a type the file names before another; a nearer one, or a free function (a path call
+    /// written like a value), stays.
+    #[test]
+    fn members_of_types_the_file_names_come_first_among_the_nearest() {
+        let method = |name: &str, ty: &str| of_kind("method", name, Some(ty));
+        let reference = |name: &str| RawEdge {
+            kind: EdgeKind::References,
+            source: Some("run".into()),
+            line: 2,
+            character: 0,
+            target_name: name.into(),
+            qualifier: None,
+            receiver_type: None,
+            alias: None,
+        };
+        let packed = [
+            (
+                "app/src/part.rs",
+                pack(vec![method("headers", "Part")], vec![]),
+            ),
+            (
+                "app/src/request.rs",
+                pack(vec![method("headers", "Request")], vec![]),
+            ),
+            (
+                "app/src/client.rs",
+                pack(vec![function("run", None)], vec![reference("Request")]),
+            ),
+            ("app/src/plain.rs", pack(vec![function("go", None)], vec![])),
+            (
+                "app/src/deep/near.rs",
+                pack(
+                    vec![method("headers", "Local"), function("near", None)],
+                    vec![reference("Request")],
+                ),
+            ),
+        ];
+        let files = inputs(&packed, "rust");
+        let resolver = Resolver::new(&files);
+        // The call `req.headers()` from `source` in file `fi`, which also references
+        // `Request` when `names` says so: its target's qualified name and resolution.
+        let target = |fi: usize, source: &str, names: bool| {
+            let call = RawEdge {
+                kind: EdgeKind::Calls,
+                source: Some(source.into()),
+                line: 3,
+                character: 4,
+                target_name: "headers".into(),
+                qualifier: Some("req".into()),
+                receiver_type: None,
+                alias: None,
+            };
+            let mut edges = vec![call];
+            if names {
+                edges.push(reference("Request"));
+            }
+            let caller = analysis(vec![function(source, None)], edges);
+            let rows = resolver.edges(fi, &caller);
+            let row = &rows[0];
+            let qname = match row.target {
+                Some(Ident::Symbol(_, q)) => Some(q.to_string()),
+                _ => None,
+            };
+            (qname, row.resolution)
+        };
+        assert_eq!(
+            target(2, "run", true),
+            (Some("Request.headers".into()), "ambiguous")
+        );
+        // A file that names neither: the first of the nearest, as before.
+        assert_eq!(target(3, "go", false).0.as_deref(), Some("Part.headers"));
+        // A nearer type's member stays, named or not.
+        assert_eq!(target(4, "near", true).0.as_deref(), Some("Local.headers"));
     }
 
     #[test]
