@@ -288,6 +288,13 @@ thread_local! {
     /// its receivers' declared types and its own types ([`Index::file_names_type`]).
     static NAMED_TYPES: std::cell::RefCell<(u64, u32, rustc_hash::FxHashSet<u64>)> =
         std::cell::RefCell::new((u64::MAX, 0, rustc_hash::FxHashSet::default()));
+    /// What each of those names resolves to from that file, once asked
+    /// ([`Index::names_parent_of`]), by the name's hash.
+    static NAMED_TYPE_PICKS: std::cell::RefCell<HashMap<u64, Option<Cand>>> =
+        std::cell::RefCell::new(HashMap::default());
+    /// Set while [`Index::names_parent_of`] resolves a type name, whose own lookup must not
+    /// ask it again (a class nested in a class of its own name).
+    static IN_NAMED_CHECK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// The most files a C or C++ file's include closure holds ([`Index::with_include_closure`]).
@@ -1033,6 +1040,34 @@ impl<'a> Index<'a> {
             (named.0 == self.id && named.1 == fi as u32)
                 .then(|| named.2.contains(&segment_hash(name)))
         })
+    }
+
+    /// Whether file `fi` names the type candidate `c` is a member of: a name the file uses
+    /// for a type ([`Self::file_names_type`]) that resolves, from the file, to the type in
+    /// `c`'s file or directory — syn's own `Receiver`, not another crate's test `Receiver`.
+    fn names_parent_of(&self, fi: usize, c: Cand) -> bool {
+        let Some(parent) = self.parent(c) else {
+            return false;
+        };
+        let ty = last_segment(parent);
+        if self.file_names_type(fi, ty) != Some(true) {
+            return false;
+        }
+        let key = segment_hash(ty);
+        let known = NAMED_TYPE_PICKS.with(|m| m.borrow().get(&key).copied());
+        let resolved = match known {
+            Some(r) => r,
+            None => {
+                IN_NAMED_CHECK.with(|f| f.set(true));
+                let r = self
+                    .pick(fi, None, EdgeKind::References, ty, None)
+                    .map(|(t, _)| t);
+                IN_NAMED_CHECK.with(|f| f.set(false));
+                NAMED_TYPE_PICKS.with(|m| m.borrow_mut().insert(key, r));
+                r
+            }
+        };
+        resolved.is_some_and(|t| t.0 == c.0 || dir_of(self.path(t)) == dir_of(self.path(c)))
     }
 
     /// Among `cands` (those `keep` accepts), the definition in the nearest header C or C++
@@ -1807,16 +1842,17 @@ impl<'a> Index<'a> {
         } else if cands.all.len() == 1 {
             return Some((cands.all[0], "unique_name"));
         }
-        // A member called on a value whose type the file does not declare (`req.headers()`):
-        // the nearest by directory, and among the nearest one of a type the file names —
-        // imports, references, calls through (`Request`) — before another type's (`Part`).
-        // (Names with more candidates than a scan reads are looked up by directory, below.)
-        if kind == EdgeKind::Calls && qualifier.is_some() && cands.all.len() <= SCAN_LIMIT {
+        // A member called on a value whose type the file does not declare (`req.headers()`),
+        // or a field read from one (`entry.key`): the nearest by directory, and among the
+        // nearest one of a type the file names — imports, references, calls through
+        // (`Request`) — before another type's (`Part`). (Names with more candidates than a
+        // scan reads are looked up by directory, below.)
+        if ((kind == EdgeKind::Calls && qualifier.is_some()) || kind == EdgeKind::References)
+            && cands.all.len() <= SCAN_LIMIT
+            && !IN_NAMED_CHECK.with(|f| f.get())
+        {
             let dir = dir_of(path);
-            let named = |c: Cand| {
-                self.parent(c)
-                    .is_some_and(|p| self.file_names_type(fi, last_segment(p)) == Some(true))
-            };
+            let named = |c: Cand| self.names_parent_of(fi, c);
             // (nearness, named) of the best so far: among the nearest, the first, unless it is
             // a member of a type the file does not name and a later one's type is named. (A
             // free function stays: `zstd_safe::compress()` is a path, written like a value.)
@@ -2362,6 +2398,7 @@ impl<'a> Resolver<'a> {
             named.1 = fi as u32;
             let set = &mut named.2;
             set.clear();
+            NAMED_TYPE_PICKS.with(|m| m.borrow_mut().clear());
             let mut add = |n: &str| {
                 set.insert(segment_hash(n));
             };
@@ -3993,6 +4030,7 @@ mod tests {
     #[test]
     fn members_of_types_the_file_names_come_first_among_the_nearest() {
         let method = |name: &str, ty: &str| of_kind("method", name, Some(ty));
+        let class = |name: &str| of_kind("struct", name, None);
         let reference = |name: &str| RawEdge {
             kind: EdgeKind::References,
             source: Some("run".into()),
@@ -4010,7 +4048,7 @@ mod tests {
             ),
             (
                 "app/src/request.rs",
-                pack(vec![method("headers", "Request")], vec![]),
+                pack(vec![class("Request"), method("headers", "Request")], vec![]),
             ),
             (
                 "app/src/client.rs",
@@ -4020,7 +4058,11 @@ mod tests {
             (
                 "app/src/deep/near.rs",
                 pack(
-                    vec![method("headers", "Local"), function("near", None)],
+                    vec![
+                        class("Local"),
+                        method("headers", "Local"),
+                        function("near", None),
+                    ],
                     vec![reference("Request")],
                 ),
             ),
