@@ -612,8 +612,8 @@ struct Index<'a> {
     /// C and C++: every file by its name (its path's last component), for `#include` paths
     /// found under an include directory. Empty when the repository has no C or C++.
     by_file_name: HashMap<&'a str, Vec<u32>>,
-    /// Distinct for every index the process builds: the key of the per-thread cache of
-    /// include closures ([`Index::with_include_closure`]).
+    /// Distinct for every index the process builds: the key of the per-thread caches
+    /// ([`Index::with_include_closure`], [`Index::file_names_type`]).
     id: u64,
 }
 
