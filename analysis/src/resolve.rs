@@ -1553,6 +1553,8 @@ impl<'a> Index<'a> {
         let mut not_of: Option<&str> = None;
         // For `self.f()`: whether the caller's type has a base the repository does not define.
         let mut external_base = false;
+        // For `self.x.f()`: the caller itself is not a target.
+        let mut not_caller = false;
         if let Some(q) = qualifier {
             let q = q.trim();
             let own = source_qname
@@ -1572,9 +1574,17 @@ impl<'a> Index<'a> {
                 }
                 members_only = kind == EdgeKind::Calls;
                 not_of = own.filter(|_| sup);
+                // `self.inner.try_read(buf)` in `try_read` delegates to a field's object:
+                // the caller itself is not its target (of the registry's 7 286 such calls
+                // taken as the caller's own type's, 6 105 were the caller calling itself,
+                // nearly all delegation).
+                not_caller = kind == EdgeKind::Calls && !(on_self || sup);
                 if let Some(own) = own
                     && let Some(found) =
                         self.own_type_member(&cands, fi, own, kind, sup, on_self || sup)
+                    && !(not_caller
+                        && found.0.0 == fi as u32
+                        && Some(self.qualified_name(found.0)) == source_qname)
                 {
                     return Some(found);
                 }
@@ -1670,7 +1680,12 @@ impl<'a> Index<'a> {
             // Another type's member of that name: in this file, the only one, or the nearest
             // by directory.
             let ix = self;
-            let other = |c: Cand| not_of.is_none() || ix.parent(c) != not_of;
+            let other = |c: Cand| {
+                (not_of.is_none() || ix.parent(c) != not_of)
+                    && !(not_caller
+                        && c.0 == fi as u32
+                        && Some(ix.qualified_name(c)) == source_qname)
+            };
             if let Some(c) = cands.member_where(|c| c.0 == fi as u32 && other(c)) {
                 return Some((c, "same_file"));
             }
@@ -4103,6 +4118,53 @@ mod tests {
         assert_eq!(target(3, "go", false).0.as_deref(), Some("Part.headers"));
         // A nearer type's member stays, named or not.
         assert_eq!(target(4, "near", true).0.as_deref(), Some("Local.headers"));
+    }
+
+    /// `self.inner.fetch()` in `fetch` delegates to a field's object: the caller itself is
+    /// not the target; another type's `fetch` is, or nothing.
+    #[test]
+    fn delegation_through_a_field_is_not_recursion() {
+        let method = |name: &str, ty: &str| of_kind("method", name, Some(ty));
+        let class = |name: &str| of_kind("class", name, None);
+        let packed = [
+            (
+                "io/buffer.py",
+                pack(
+                    vec![
+                        class("Buffer"),
+                        method("fetch", "Buffer"),
+                        method("flush", "Buffer"),
+                    ],
+                    vec![],
+                ),
+            ),
+            (
+                "io/raw.py",
+                pack(vec![class("Raw"), method("fetch", "Raw")], vec![]),
+            ),
+        ];
+        let files = inputs(&packed, "python");
+        let index = Index::new(&files);
+        let pick = |source: &str, name: &str, q: &str| {
+            index
+                .pick(0, Some(source), EdgeKind::Calls, name, Some(q))
+                .map(|(c, how)| (index.qualified_name(c), how))
+        };
+        assert_eq!(
+            pick("Buffer.fetch", "fetch", "self.inner"),
+            Some(("Raw.fetch", "unique_name"))
+        );
+        // From another method the own type's member is still the guess.
+        assert_eq!(
+            pick("Buffer.flush", "fetch", "self.inner"),
+            Some(("Buffer.fetch", "same_class"))
+        );
+        // `self.fetch()` itself is recursion.
+        assert_eq!(
+            pick("Buffer.fetch", "fetch", "self"),
+            Some(("Buffer.fetch", "same_class"))
+        );
+        assert_eq!(pick("Buffer.flush", "flush", "self.inner"), None);
     }
 
     #[test]
