@@ -158,7 +158,8 @@ fn self_calls_resolve_through_base_types() {
     );
     // A receiver's declared type picks the member: a parameter's (`Base other`: not
     // `Counter.size`, nearer), a field's declared after the method, with or without `this`;
-    // a library type's (`StringBuilder sb`) is no call to `Util.append`.
+    // a library type's (`StringBuilder sb`) is no call to `Util.append`. A field read from a
+    // value of a declared type (Go's `s.routes` on `s *Server`) is that type's.
     let typed = sql_lines(
         &store,
         "SELECT source_path, source_qname, target_name, receiver_type, \
@@ -168,9 +169,11 @@ fn self_calls_resolve_through_base_types() {
     assert_eq!(
         typed,
         [
+            "go/handlers.go|Server.Handle|routes|Server|go/server.go::Server.routes|declared_type|6",
             // A Go method's receiver is typed too; its calls stay calls on `self`.
             "go/handlers.go|Server.Handle|notFound|Server|go/server.go::Server.notFound|same_class|9",
             "go/handlers.go|Server.Handle|Describe|Server|go/server.go::Base.Describe|inherited|9",
+            "go/server.go|Base.Describe|Name|Base|go/server.go::Base.Name|declared_type|10",
             "java/shop/Stack.java|Stack.total|append|StringBuilder|NULL|unresolved|21",
             "java/shop/Stack.java|Stack.total|size|Base|java/shop/base/Base.java::Base.size|declared_type|21",
             "java/shop/Stack.java|Stack.total|size|Counter|java/shop/Counter.java::Counter.size|declared_type|22",
@@ -311,11 +314,11 @@ fn c_and_cpp_names_resolve_through_includes() {
     };
     write(
         "clib/include/clib/util.h",
-        "#pragma once\n#define CLAMP(x) ((x) < 0 ? 0 : (x))\nstatic inline int fast(int x) { return CLAMP(x); }\ntypedef struct buf_s buf_t;\nint util_run(buf_t *b);\n",
+        "#pragma once\n#define CLAMP(x) ((x) < 0 ? 0 : (x))\nstatic inline int fast(int x) { return CLAMP(x); }\ntypedef struct buf_s buf_t;\nint util_run(buf_t *b);\nstruct buf_s { int len; };\n",
     );
     write(
         "clib/src/util.c",
-        "#include \"clib/util.h\"\n#include <stdlib.h>\n\nstatic int helper(int x) { return x; }\n\nint util_run(buf_t *b) {\n    free(b);\n    return fast(helper(CLAMP(1)));\n}\n",
+        "#include \"clib/util.h\"\n#include <stdlib.h>\n\nstatic int helper(int x) { return x; }\n\nint util_run(buf_t *b) {\n    free(b);\n    return fast(helper(CLAMP(1)));\n}\n\nint buf_len(struct buf_s *s) {\n    return s->len;\n}\n\nint buf_len_t(buf_t *t) {\n    return t->len;\n}\n",
     );
     write(
         "clib/src/other.c",
@@ -354,6 +357,14 @@ fn c_and_cpp_names_resolve_through_includes() {
     has("clib/src/util.c|calls|util_run|helper|NULL|clib/src/util.c::helper|same_file|8|");
     has("clib/src/util.c|calls|util_run|CLAMP|NULL|clib/include/clib/util.h::CLAMP|import|8|");
     has("clib/src/util.c|references|util_run|buf_t|NULL|clib/include/clib/util.h::buf_t|import|6|");
+    // A field read from a value of a declared type: the struct's; through a typedef, the
+    // field by name (here the included header's).
+    has(
+        "clib/src/util.c|references|buf_len|len|NULL|clib/include/clib/util.h::buf_s.len|declared_type|12|14",
+    );
+    has(
+        "clib/src/util.c|references|buf_len_t|len|NULL|clib/include/clib/util.h::buf_s.len|import|16|14",
+    );
     // Linked from another source file; never another file's `static`.
     has("clib/src/other.c|calls|other|util_run|NULL|clib/src/util.c::util_run|unique_name|7|");
     has("clib/src/other.c|calls|other|CLAMP|NULL|clib/src/other.c::CLAMP|same_file|7|");

@@ -168,7 +168,8 @@ pub struct RawEdge {
     /// The declared type of the receiver a call's qualifier names (`StringBuilder` for
     /// `sb.append(…)` after `StringBuilder sb = …`, `Engine` for `engine.run()` where field
     /// or parameter `engine` is declared `Engine`): its path as written (`sql.DB`), without
-    /// generic arguments, pointers or references ([`rules::type_name`]). Calls only.
+    /// generic arguments, pointers or references ([`rules::type_name`]). Calls, and field
+    /// references read from a value (`params.width` with `params: &CrcParams`).
     pub receiver_type: Option<Box<str>>,
     /// The name an import binds the target to when it renames it (`np` in `import numpy as
     /// np`, `E` in `use a::Entry as E`). Imports only.
@@ -986,7 +987,17 @@ impl<'s> Walker<'s> {
             let text = self.text(name);
             if !rules::is_builtin_type(lang, text) {
                 let qualifier = rules::instance_qualifier(lang, node, self.src);
+                let n = self.out.edges.len();
                 self.push_edge(EdgeKind::References, source, name, text, qualifier);
+                // A field read from a value of a declared type (`params.width` with `params:
+                // &CrcParams`, `self.db.conn`): that type's field.
+                if qualifier.is_none()
+                    && self.out.edges.len() > n
+                    && let Some(object) = rules::member_object(lang, node)
+                {
+                    let object = self.text(object);
+                    self.receiver_type(n, object.trim(), scope);
+                }
             }
         }
     }

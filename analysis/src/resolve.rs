@@ -1951,6 +1951,7 @@ impl<'a> Index<'a> {
         &self,
         fi: usize,
         ty: &str,
+        kind: EdgeKind,
         name: &str,
     ) -> Option<Option<(Cand, &'static str)>> {
         // The type as the file names it: defined in it, imported, or found by name near it —
@@ -1967,15 +1968,39 @@ impl<'a> Index<'a> {
                     || shared > 0
                     || (dir.is_empty() && direct)
             });
-        let Some((def, _)) = def else {
-            return Some(None);
+        let language = self.files[fi].language;
+        // Else a type alias, found the same way: C's `typedef struct { … } buf_t;` has its
+        // fields as its own members; what `typedef struct arena_s arena_t;` names is not
+        // known here, so in C and C++ its members are looked up by name. (Elsewhere an alias
+        // without members of its own — Rust's `type ParseStream = &ParseBuffer` — leaves the
+        // call `unresolved`, as a type outside the repository does.)
+        let alias = || {
+            self.pick(fi, None, EdgeKind::References, ty, qualifier)
+                .filter(|&(c, how)| {
+                    let (shared, direct) = nearness(dir, self.path(c));
+                    self.kind(c) == "type_alias"
+                        && (!matches!(how, "ambiguous" | "unique_name")
+                            || shared > 0
+                            || (dir.is_empty() && direct))
+                })
+                .map(|(c, _)| c)
         };
-        let Some(cands) = self.candidates(EdgeKind::Calls, self.files[fi].language, name) else {
+        let (def, aliased) = match def {
+            Some((def, _)) => (def, false),
+            None => match alias() {
+                Some(def) => (def, true),
+                None => return Some(None),
+            },
+        };
+        let Some(cands) = self.candidates(kind, language, name) else {
             return Some(None);
         };
         let owner = self.qualified_name(def);
-        self.own_type_member(&cands, def.0 as usize, owner, EdgeKind::Calls, false, true)
-            .map(|(c, _)| Some((c, "declared_type")))
+        match self.own_type_member(&cands, def.0 as usize, owner, kind, false, true) {
+            Some((c, _)) => Some(Some((c, "declared_type"))),
+            None if aliased && !matches!(language, "c" | "cpp") => Some(None),
+            None => None,
+        }
     }
 
     /// Whether a call `q.name()` on a receiver that is not `self`, a type of the repository or
@@ -2478,8 +2503,10 @@ impl<'a> Resolver<'a> {
             };
             // A call on a receiver of a declared type is that type's member.
             let typed = match (e.kind, e.receiver_type.as_deref(), qualifier) {
-                (EdgeKind::Calls, Some(ty), q) if !q.is_some_and(|q| SELF_WORDS.contains(&q)) => {
-                    index.declared_type_member(fi, ty, &e.target_name)
+                (EdgeKind::Calls | EdgeKind::References, Some(ty), q)
+                    if !q.is_some_and(|q| SELF_WORDS.contains(&q)) =>
+                {
+                    index.declared_type_member(fi, ty, e.kind, &e.target_name)
                 }
                 _ => None,
             };

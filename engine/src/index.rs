@@ -59,7 +59,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 ///    Rust, Go, PHP); a Go import's name is its path's last segment, its alias apart; a PHP
 ///    fully qualified base or class (`\google\net\ProtocolMessage`) is its last name, its
 ///    namespace the qualifier.
-/// 10: the name a C or C++ `typedef` defines is not a reference to itself.
+/// 10: the name a C or C++ `typedef` defines is not a reference to itself; a `.h` header
+///    may be C++; a field read from a value of a declared type carries the type
+///    (`receiver_type` on references); C's parameters, locals and fields declare types.
 pub const ANALYZER_VERSION: u32 = 10;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.

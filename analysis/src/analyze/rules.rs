@@ -1691,19 +1691,26 @@ pub fn reference_target<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>) -> Option<N
 /// on the current instance — `self.url`, `this.state`, `this->size` — else nothing: its
 /// reference then resolves as the caller's own type's member first, as `self.f()` does.
 pub fn instance_qualifier(lang: Lang, n: Node, src: &str) -> Option<&'static str> {
-    let object = match (lang, kind_of(n)) {
+    let object = member_object(lang, n)?;
+    match src.get(object.byte_range())? {
+        "self" => Some("self"),
+        "this" => Some("this"),
+        _ => None,
+    }
+}
+
+/// The object a member access `n` (whose member [`reference_target`] named) reads from:
+/// `params` in `params.width`, `self.db` in `self.db.conn`.
+pub fn member_object<'t>(lang: Lang, n: Node<'t>) -> Option<Node<'t>> {
+    match (lang, kind_of(n)) {
         (Lang::Python, "attribute") | (Lang::Java, "field_access") => field(n, "object"),
         (Lang::JavaScript | Lang::TypeScript | Lang::Tsx, "member_expression") => {
             field(n, "object")
         }
         (Lang::Rust, "field_expression") => field(n, "value"),
-        (Lang::Cpp, "field_expression") => field(n, "argument"),
+        (Lang::C | Lang::Cpp, "field_expression") => field(n, "argument"),
+        (Lang::Go, "selector_expression") => field(n, "operand"),
         (Lang::CSharp, "member_access_expression") => field(n, "expression"),
-        _ => None,
-    }?;
-    match src.get(object.byte_range())? {
-        "self" => Some("self"),
-        "this" => Some("this"),
         _ => None,
     }
 }
@@ -1899,7 +1906,7 @@ pub fn typed_bindings<'t>(lang: Lang, n: Node<'t>, src: &str, in_type: bool) -> 
             }
             _ => {}
         },
-        Lang::Cpp => match k {
+        Lang::C | Lang::Cpp => match k {
             "parameter_declaration" | "optional_parameter_declaration" | "field_declaration" => {
                 let is_field = k == "field_declaration";
                 bind(

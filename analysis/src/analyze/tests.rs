@@ -817,3 +817,41 @@ fn c_typedef_names_are_definitions_not_references() {
         );
     }
 }
+
+/// A field read from a value of a declared type carries that type (`receiver_type` on the
+/// reference), as a call on it does; C declares types like C++.
+#[test]
+fn field_references_carry_their_receivers_declared_types() {
+    let cases: &[(Lang, &str, &[(&str, &str)])] = &[
+        (
+            Lang::Rust,
+            "fn f(params: &CrcParams, other: Vec<u8>, n: T) -> u64 {\n    params.width + other.x + n.y + free.z\n}\n",
+            &[("width", "CrcParams"), ("x", "Vec"), ("y", "T")],
+        ),
+        (
+            Lang::Python,
+            "def f(node: Node, other):\n    return node.name + other.name\n",
+            &[("name", "Node")],
+        ),
+        (
+            Lang::C,
+            "int f(struct buf *b, hpdata_t *h) {\n    return b->len + h->size;\n}\n",
+            &[("len", "buf"), ("size", "hpdata_t")],
+        ),
+        (
+            Lang::Go,
+            "package p\n\nfunc (s *Server) Handle(r *Request) string {\n    return r.Path + s.name\n}\n",
+            &[("Path", "Request"), ("name", "Server")],
+        ),
+    ];
+    for (lang, src, expected) in cases {
+        let a = analyze(*lang, src);
+        let typed: Vec<(&str, &str)> = a
+            .edges
+            .iter()
+            .filter(|e| e.kind == EdgeKind::References)
+            .filter_map(|e| Some((&*e.target_name, e.receiver_type.as_deref()?)))
+            .collect();
+        assert_eq!(&typed, expected, "{lang:?}: {:#?}", a.edges);
+    }
+}
