@@ -357,13 +357,16 @@ fn c_and_cpp_names_resolve_through_includes() {
     has("clib/src/util.c|calls|util_run|helper|NULL|clib/src/util.c::helper|same_file|8|");
     has("clib/src/util.c|calls|util_run|CLAMP|NULL|clib/include/clib/util.h::CLAMP|import|8|");
     has("clib/src/util.c|references|util_run|buf_t|NULL|clib/include/clib/util.h::buf_t|import|6|");
-    // A field read from a value of a declared type: the struct's; through a typedef, the
-    // field by name (here the included header's).
+    // A field read from a value of a declared type: the struct's, also through a typedef
+    // (`buf_t` names `struct buf_s`); `struct buf_s *s` is a use of `buf_s`.
     has(
         "clib/src/util.c|references|buf_len|len|NULL|clib/include/clib/util.h::buf_s.len|declared_type|12|14",
     );
     has(
-        "clib/src/util.c|references|buf_len_t|len|NULL|clib/include/clib/util.h::buf_s.len|import|16|14",
+        "clib/src/util.c|references|buf_len_t|len|NULL|clib/include/clib/util.h::buf_s.len|declared_type|16|14",
+    );
+    has(
+        "clib/src/util.c|references|buf_len|buf_s|NULL|clib/include/clib/util.h::buf_s|import|11|19",
     );
     // Linked from another source file; never another file's `static`.
     has("clib/src/other.c|calls|other|util_run|NULL|clib/src/util.c::util_run|unique_name|7|");

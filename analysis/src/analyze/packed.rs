@@ -108,7 +108,7 @@ pub struct Names {
     /// Whether any import renames ([`Self::renames`]).
     renames: bool,
     /// Inheritance and implementation: (the type's qualified name, the base type's name, its
-    /// qualifier).
+    /// qualifier); also a type alias's references, the types it names.
     heritage: Box<[(Span, Span, Option<Span>)]>,
 }
 
@@ -188,10 +188,26 @@ impl Names {
                 ),
             })
             .collect();
+        // A type alias's references are what it names (`typedef struct arena_s arena_t;`,
+        // `type ParseStream<'a> = &'a ParseBuffer<'a>;`): resolution reads them as its bases,
+        // so a member of `arena_t` is found in `arena_s`.
+        let aliases: Vec<&str> = a
+            .symbols
+            .iter()
+            .filter(|s| s.kind == "type_alias")
+            .map(|s| &*s.qualified_name)
+            .collect();
+        let names_alias = |e: &RawEdge| {
+            e.kind == EdgeKind::References
+                && e.qualifier.is_none()
+                && e.source.as_deref().is_some_and(|s| aliases.contains(&s))
+        };
         let heritage: Vec<(Span, Span, Option<Span>)> = a
             .edges
             .iter()
-            .filter(|e| matches!(e.kind, EdgeKind::Inherits | EdgeKind::Implements))
+            .filter(|e| {
+                matches!(e.kind, EdgeKind::Inherits | EdgeKind::Implements) || names_alias(e)
+            })
             .filter_map(|e| {
                 let ty = push(e.source.as_deref()?);
                 let base = push(&e.target_name);
@@ -275,7 +291,8 @@ impl Names {
     }
 
     /// The file's inheritance and implementation clauses: (the type's qualified name, the base
-    /// type's name, what qualifies that name).
+    /// type's name, what qualifies that name); a type alias counts the types it names as its
+    /// bases.
     pub fn heritage(&self) -> impl Iterator<Item = (&str, &str, Option<&str>)> {
         self.heritage
             .iter()

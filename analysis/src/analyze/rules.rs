@@ -1599,7 +1599,14 @@ pub fn reference_target<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>) -> Option<N
     match kind_of(n) {
         "type_identifier" => {
             // Not the name of a definition, not inside heritage (those are edges already).
-            if field(p, "name").is_some_and(|x| x.id() == n.id()) {
+            // C's and C++'s `struct buf *b` (a specifier without a body) uses `buf`.
+            let used_specifier = matches!(lang, Lang::C | Lang::Cpp)
+                && matches!(
+                    kind_of(p),
+                    "struct_specifier" | "union_specifier" | "enum_specifier"
+                )
+                && field(p, "body").is_none();
+            if field(p, "name").is_some_and(|x| x.id() == n.id()) && !used_specifier {
                 return None;
             }
             // C and C++: the name a `typedef` defines (`pac_t` in `typedef struct pac_s
