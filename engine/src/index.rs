@@ -61,7 +61,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 ///    namespace the qualifier.
 /// 10: the name a C or C++ `typedef` defines is not a reference to itself; a `.h` header
 ///    may be C++; a field read from a value of a declared type carries the type
-///    (`receiver_type` on references); C's parameters, locals and fields declare types.
+///    (`receiver_type` on references); C's parameters, locals and fields declare types;
+///    C's `struct X *p` references `X`.
 pub const ANALYZER_VERSION: u32 = 10;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.
