@@ -1116,6 +1116,21 @@ impl<'a> Index<'a> {
         })
     }
 
+    /// Whether PHP file `fi` declares namespace `ns` (`namespace google\net;`: a `module`
+    /// symbol of that name; PHP's names are case-insensitive).
+    fn php_declares_namespace(&self, fi: u32, ns: &str) -> bool {
+        let names = self.files[fi as usize].names;
+        (0..names.symbol_count()).any(|si| {
+            names.kind(si) == "module"
+                && names.parent(si).is_none()
+                && names
+                    .qualified_name(si)
+                    .split('#')
+                    .next()
+                    .is_some_and(|q| q.eq_ignore_ascii_case(ns))
+        })
+    }
+
     /// Whether file `fi` is a C or C++ header (not a source file, which the build compiles
     /// on its own and links).
     fn is_header(&self, fi: u32) -> bool {
@@ -1601,6 +1616,26 @@ impl<'a> Index<'a> {
                 let q_last = q_last.split('<').next().unwrap_or(q_last);
                 if let Some(c) = cands.with_parent_last(self, q_last) {
                     return Some((c, "qualified"));
+                }
+                // PHP: a name in a namespace (`\DrSlump\Protobuf\Message`, stored as
+                // `Message` qualified by `DrSlump\Protobuf`; a base's or a `use`'s namespace)
+                // is a definition in a file that declares that namespace, or a library's —
+                // not a `Message` of another.
+                if language == "php"
+                    && (q.contains('\\')
+                        || matches!(kind, EdgeKind::Inherits | EdgeKind::Implements))
+                {
+                    let ns = q.trim_start_matches('\\');
+                    if !ns.is_empty() && !ns.starts_with('$') {
+                        let declares = |file: u32| self.php_declares_namespace(file, ns);
+                        let how = match kind {
+                            EdgeKind::Imports => "import",
+                            _ => "qualified",
+                        };
+                        return cands
+                            .nearest_where(self, path, |c| near(c) && declares(c.0))
+                            .map(|c| (c, how));
+                    }
                 }
                 // `module.f()` where the file imported `module`: from the file a relative
                 // import names, else by the module's name (Python's, below, by its whole path).
@@ -4192,6 +4227,47 @@ mod tests {
             Some(("Buffer.fetch", "same_class"))
         );
         assert_eq!(pick("Buffer.flush", "flush", "self.inner"), None);
+    }
+
+    /// PHP: a name in a namespace is a definition in a file declaring that namespace, or
+    /// nothing here.
+    #[test]
+    fn php_namespaced_names_are_their_namespaces() {
+        let module = |name: &str| of_kind("module", name, None);
+        let class = |name: &str| of_kind("class", name, None);
+        let packed = [
+            (
+                "api/mail/Message.php",
+                pack(
+                    vec![module("google\\appengine\\api\\mail"), class("Message")],
+                    vec![],
+                ),
+            ),
+            (
+                "runtime/ProtocolMessage.php",
+                pack(
+                    vec![module("google\\net"), class("ProtocolMessage")],
+                    vec![],
+                ),
+            ),
+            ("app/Mail.php", pack(vec![class("Mail")], vec![])),
+        ];
+        let files = inputs(&packed, "php");
+        let index = Index::new(&files);
+        let base = |name: &str, ns: &str| {
+            index
+                .pick(2, Some("Mail"), EdgeKind::Inherits, name, Some(ns))
+                .map(|(c, how)| (index.path(c), how))
+        };
+        assert_eq!(
+            base("ProtocolMessage", "\\Google\\Net"),
+            Some(("runtime/ProtocolMessage.php", "qualified"))
+        );
+        assert_eq!(base("Message", "DrSlump\\Protobuf"), None);
+        assert_eq!(
+            base("Message", "google\\appengine\\api\\mail"),
+            Some(("api/mail/Message.php", "qualified"))
+        );
     }
 
     #[test]
