@@ -1994,6 +1994,11 @@ impl<'a> Index<'a> {
         // unrelated directories (another crate's `Vec`, `Option`) is not this one.
         let dir = dir_of(self.files[fi].path);
         let (qualifier, ty) = crate::analyze::split_type_path(ty);
+        // A generic parameter (`K parent`, `n: T`): its bound is not known here, so the
+        // member is looked up by name.
+        if qualifier.is_none() && ty.len() == 1 && ty.as_bytes()[0].is_ascii_uppercase() {
+            return None;
+        }
         let def = self
             .pick(fi, None, EdgeKind::Implements, ty, qualifier)
             .filter(|&(c, how)| {
