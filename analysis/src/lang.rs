@@ -86,6 +86,13 @@ impl Lang {
             "gemfile" | "rakefile" => return Some(Lang::Ruby),
             _ => {}
         }
+        // A header the build generates from a template (`config.h.in`, autoconf's and
+        // CMake's): the template is the header, with `@VAR@`s to substitute.
+        if let Some(header) = lower.strip_suffix(".in")
+            && let Some((_, ext @ ("h" | "hh" | "hpp" | "hxx"))) = header.rsplit_once('.')
+        {
+            return Some(if ext == "h" { Lang::C } else { Lang::Cpp });
+        }
         let ext = lower.rsplit_once('.')?.1;
         Some(match ext {
             "rs" => Lang::Rust,
@@ -132,9 +139,12 @@ impl Lang {
     }
 }
 
-/// Whether a path's language also depends on its text ([`Lang::detect_in`]): a `.h` header.
+/// Whether a path's language also depends on its text ([`Lang::detect_in`]): a `.h` header
+/// (or its template, `.h.in`).
 pub fn content_decides(path: &str) -> bool {
-    path.len() > 2 && path.as_bytes()[path.len() - 2..].eq_ignore_ascii_case(b".h")
+    let b = path.as_bytes();
+    let ends = |s: &[u8]| b.len() > s.len() && b[b.len() - s.len()..].eq_ignore_ascii_case(s);
+    ends(b".h") || ends(b".h.in")
 }
 
 /// Bytes of a header read for [`looks_like_cpp`].
@@ -203,6 +213,11 @@ mod tests {
         assert_eq!(Lang::detect("include/x.hpp"), Some(Lang::Cpp));
         assert_eq!(Lang::detect("Makefile").map(Lang::name), Some("makefile"));
         assert_eq!(Lang::detect("LICENSE"), None);
+        // A header's template is the header.
+        assert_eq!(Lang::detect("include/config.h.in"), Some(Lang::C));
+        assert_eq!(Lang::detect("include/x.hpp.in"), Some(Lang::Cpp));
+        assert_eq!(Lang::detect("setup.py.in"), None);
+        assert_eq!(Lang::detect("Makefile.in"), None);
     }
 
     #[test]

@@ -949,7 +949,16 @@ impl<'a> Index<'a> {
         if rest.is_empty() || builtins::is_c_standard_header(rest) {
             return None;
         }
-        let name = rest.rsplit('/').next().unwrap_or(rest);
+        // A header the build generates is found by its template (`config.h` by `config.h.in`).
+        let template;
+        let (name, rest) = match rest.rsplit('/').next().unwrap_or(rest) {
+            name if self.by_file_name.contains_key(name) => (name, rest),
+            name => {
+                template = format!("{rest}.in");
+                let name = &template[template.len() - name.len() - 3..];
+                (name, template.as_str())
+            }
+        };
         let named = |f: &&u32| {
             let p = self.files[**f as usize].path;
             p == rest || p.strip_suffix(rest).is_some_and(|head| head.ends_with('/'))
@@ -3995,6 +4004,7 @@ mod tests {
                 ),
             ),
             ("src/local.h", pack(vec![], vec![])),
+            ("src/version.h.in", pack(vec![], vec![])),
             (
                 "src/other.h",
                 pack(vec![of("macro", "elsewhere", true)], vec![]),
@@ -4033,6 +4043,11 @@ mod tests {
         // A standard header is the system's, not a compatibility copy elsewhere.
         assert_eq!(include_of(2, "stdio.h"), None);
         assert_eq!(include_of(2, "missing/util.h"), None);
+        // A header the build generates, by its template.
+        assert_eq!(
+            include_of(2, "../src/version.h"),
+            Some(("src/version.h.in", "import"))
+        );
         let pick = |name: &str, qualifier: Option<&str>| {
             index
                 .pick(2, Some("run"), EdgeKind::Calls, name, qualifier)
