@@ -46,6 +46,21 @@ fn row<'a>(rows: &'a [String], prefix: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no row starting with {prefix:?}"))
 }
 
+/// Write `files` (path, text) into a repository in a new temporary directory and index it
+/// as `name`: the directory (the caller keeps it alive) and the store.
+fn index_files(name: &str, files: &[(&str, &str)]) -> (tempfile::TempDir, std::path::PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("repo");
+    for (path, text) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let store = tmp.path().join("store");
+    quarry_ok(&store, &["index", dir.to_str().unwrap(), "--name", name]);
+    (tmp, store)
+}
+
 /// Assert that some row of `rows` ([`EDGES_SQL`]'s) starts with `needle`.
 fn has_row(rows: &[String], needle: &str) {
     assert!(
@@ -222,44 +237,37 @@ fn self_calls_resolve_through_base_types() {
 /// however many definitions share its name; a Rust module path names its file.
 #[test]
 fn imports_and_standard_names_resolve_as_a_reader_would() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("repo");
-    let write = |name: &str, text: &str| {
-        let path = dir.join(name);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
-    write("pkg/__init__.py", "");
-    write(
-        "pkg/shapes.py",
-        "class Circle:\n    def __init__(self, r):\n        self.r = r\n\n    def append(self, x):\n        return x\n\n\ndef total_area(items):\n    return sum(i.r for i in items)\n",
-    );
-    write(
-        "lib/arrays.py",
-        "def array(xs):\n    return xs\n\n\ndef join(xs):\n    return xs\n",
-    );
-    write(
-        "pkg/report.py",
-        "import numpy as np\nfrom pkg import shapes as sh\nfrom pkg.shapes import Circle as C, total_area\n\n\ndef summary(items):\n    names = []\n    names.append(\"x\")\n    big = C(2.0)\n    np.array(names)\n    return \", \".join(names) + str(sh.total_area(items) + total_area([big]))\n",
-    );
-    write(
-        "src/lib.rs",
-        "mod util;\nuse std::collections::HashMap as Map;\n\npub struct Wrapper;\n\nimpl Wrapper {\n    pub fn unwrap(self) -> u8 {\n        0\n    }\n}\n\npub fn run<T: Default>(v: Option<u8>) -> Map<String, T> {\n    let _n = v.unwrap();\n    util::join();\n    Map::new()\n}\n",
-    );
-    write("src/util.rs", "pub fn join() {}\n");
-    write("src/other.rs", "pub fn join() {}\npub struct T;\n");
-    write(
-        "web/app.js",
-        "import { clamp as limit } from './util.js';\n\nexport function grow(xs) {\n  const data = JSON.parse('[]');\n  return xs.map((x) => limit(x)).concat(data);\n}\n",
-    );
-    write(
-        "web/util.js",
-        "export function clamp(x) {\n  return x;\n}\n\nexport function parse(s) {\n  return s;\n}\n\nexport function map(f) {\n  return f;\n}\n",
-    );
-    let store = tmp.path().join("store");
-    quarry_ok(
-        &store,
-        &["index", dir.to_str().unwrap(), "--name", "reader"],
+    let (_tmp, store) = index_files(
+        "reader",
+        &[
+            ("pkg/__init__.py", ""),
+            (
+                "pkg/shapes.py",
+                "class Circle:\n    def __init__(self, r):\n        self.r = r\n\n    def append(self, x):\n        return x\n\n\ndef total_area(items):\n    return sum(i.r for i in items)\n",
+            ),
+            (
+                "lib/arrays.py",
+                "def array(xs):\n    return xs\n\n\ndef join(xs):\n    return xs\n",
+            ),
+            (
+                "pkg/report.py",
+                "import numpy as np\nfrom pkg import shapes as sh\nfrom pkg.shapes import Circle as C, total_area\n\n\ndef summary(items):\n    names = []\n    names.append(\"x\")\n    big = C(2.0)\n    np.array(names)\n    return \", \".join(names) + str(sh.total_area(items) + total_area([big]))\n",
+            ),
+            (
+                "src/lib.rs",
+                "mod util;\nuse std::collections::HashMap as Map;\n\npub struct Wrapper;\n\nimpl Wrapper {\n    pub fn unwrap(self) -> u8 {\n        0\n    }\n}\n\npub fn run<T: Default>(v: Option<u8>) -> Map<String, T> {\n    let _n = v.unwrap();\n    util::join();\n    Map::new()\n}\n",
+            ),
+            ("src/util.rs", "pub fn join() {}\n"),
+            ("src/other.rs", "pub fn join() {}\npub struct T;\n"),
+            (
+                "web/app.js",
+                "import { clamp as limit } from './util.js';\n\nexport function grow(xs) {\n  const data = JSON.parse('[]');\n  return xs.map((x) => limit(x)).concat(data);\n}\n",
+            ),
+            (
+                "web/util.js",
+                "export function clamp(x) {\n  return x;\n}\n\nexport function parse(s) {\n  return s;\n}\n\nexport function map(f) {\n  return f;\n}\n",
+            ),
+        ],
     );
     let edges = sql_lines(&store, EDGES_SQL);
     let has = |needle: &str| has_row(&edges, needle);
@@ -305,45 +313,38 @@ fn imports_and_standard_names_resolve_as_a_reader_would() {
 /// `.h` header that holds C++ parsed as C++.
 #[test]
 fn c_and_cpp_names_resolve_through_includes() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("repo");
-    let write = |name: &str, text: &str| {
-        let path = dir.join(name);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
-    write(
-        "clib/include/clib/util.h",
-        "#pragma once\n#define CLAMP(x) ((x) < 0 ? 0 : (x))\nstatic inline int fast(int x) { return CLAMP(x); }\ntypedef struct buf_s buf_t;\nint util_run(buf_t *b);\nstruct buf_s { int len; };\n",
-    );
-    write(
-        "clib/src/util.c",
-        "#include \"clib/util.h\"\n#include <stdlib.h>\n\nstatic int helper(int x) { return x; }\n\nint util_run(buf_t *b) {\n    free(b);\n    return fast(helper(CLAMP(1)));\n}\n\nint buf_len(struct buf_s *s) {\n    return s->len;\n}\n\nint buf_len_t(buf_t *t) {\n    return t->len;\n}\n",
-    );
-    write(
-        "clib/src/other.c",
-        "#include \"clib/util.h\"\n\n#define CLAMP(x) (x)\nstatic int helper(int x) { return x; }\n\nint other(void) {\n    return util_run(0) + helper(CLAMP(2));\n}\n",
-    );
-    write(
-        "clib/src/main.c",
-        "#include \"clib/util.h\"\n\nint main(void) {\n    return helper(1) + util_run(0);\n}\n",
-    );
-    write(
-        "clib/wasm/stdlib.h",
-        "static inline void free(void *p) { (void)p; }\n",
-    );
-    write(
-        "geo/include/geo/shape.h",
-        "#pragma once\n\nnamespace geo {\n\nclass Shape {\npublic:\n    virtual double area() const = 0;\n};\n\nclass Circle : public Shape {\npublic:\n    double area() const override { return r_ * r_; }\nprivate:\n    double r_ = 1;\n};\n\n}  // namespace geo\n",
-    );
-    write(
-        "geo/src/main.cpp",
-        "#include \"geo/shape.h\"\n#include <vector>\n\ndouble twice(const geo::Circle& c) { return 2 * c.area(); }\n",
-    );
-    let store = tmp.path().join("store");
-    quarry_ok(
-        &store,
-        &["index", dir.to_str().unwrap(), "--name", "native"],
+    let (_tmp, store) = index_files(
+        "native",
+        &[
+            (
+                "clib/include/clib/util.h",
+                "#pragma once\n#define CLAMP(x) ((x) < 0 ? 0 : (x))\nstatic inline int fast(int x) { return CLAMP(x); }\ntypedef struct buf_s buf_t;\nint util_run(buf_t *b);\nstruct buf_s { int len; };\n",
+            ),
+            (
+                "clib/src/util.c",
+                "#include \"clib/util.h\"\n#include <stdlib.h>\n\nstatic int helper(int x) { return x; }\n\nint util_run(buf_t *b) {\n    free(b);\n    return fast(helper(CLAMP(1)));\n}\n\nint buf_len(struct buf_s *s) {\n    return s->len;\n}\n\nint buf_len_t(buf_t *t) {\n    return t->len;\n}\n",
+            ),
+            (
+                "clib/src/other.c",
+                "#include \"clib/util.h\"\n\n#define CLAMP(x) (x)\nstatic int helper(int x) { return x; }\n\nint other(void) {\n    return util_run(0) + helper(CLAMP(2));\n}\n",
+            ),
+            (
+                "clib/src/main.c",
+                "#include \"clib/util.h\"\n\nint main(void) {\n    return helper(1) + util_run(0);\n}\n",
+            ),
+            (
+                "clib/wasm/stdlib.h",
+                "static inline void free(void *p) { (void)p; }\n",
+            ),
+            (
+                "geo/include/geo/shape.h",
+                "#pragma once\n\nnamespace geo {\n\nclass Shape {\npublic:\n    virtual double area() const = 0;\n};\n\nclass Circle : public Shape {\npublic:\n    double area() const override { return r_ * r_; }\nprivate:\n    double r_ = 1;\n};\n\n}  // namespace geo\n",
+            ),
+            (
+                "geo/src/main.cpp",
+                "#include \"geo/shape.h\"\n#include <vector>\n\ndouble twice(const geo::Circle& c) { return 2 * c.area(); }\n",
+            ),
+        ],
     );
     let edges = sql_lines(&store, EDGES_SQL);
     let has = |needle: &str| has_row(&edges, needle);

@@ -986,17 +986,17 @@ impl<'s> Walker<'s> {
             let source = self.source_of(scope);
             let text = self.text(name);
             if !rules::is_builtin_type(lang, text) {
-                let qualifier = rules::instance_qualifier(lang, node, self.src);
+                let object = rules::member_object(lang, node).map(|o| self.text(o).trim());
+                let qualifier = object.and_then(rules::instance_word);
                 let n = self.out.edges.len();
                 self.push_edge(EdgeKind::References, source, name, text, qualifier);
                 // A field read from a value of a declared type (`params.width` with `params:
                 // &CrcParams`, `self.db.conn`): that type's field.
                 if qualifier.is_none()
                     && self.out.edges.len() > n
-                    && let Some(object) = rules::member_object(lang, node)
+                    && let Some(object) = object
                 {
-                    let object = self.text(object);
-                    self.receiver_type(n, object.trim(), scope);
+                    self.receiver_type(n, object, scope);
                 }
             }
         }

@@ -4153,15 +4153,12 @@ mod tests {
             ),
             ("app/src/plain.rs", pack(vec![function("go", None)], vec![])),
             (
+                "app/src/deep/local.rs",
+                pack(vec![class("Local"), method("headers", "Local")], vec![]),
+            ),
+            (
                 "app/src/deep/near.rs",
-                pack(
-                    vec![
-                        class("Local"),
-                        method("headers", "Local"),
-                        function("near", None),
-                    ],
-                    vec![reference("Request")],
-                ),
+                pack(vec![function("near", None)], vec![reference("Request")]),
             ),
         ];
         let files = inputs(&packed, "rust");
@@ -4199,7 +4196,10 @@ mod tests {
         // A file that names neither: the first of the nearest, as before.
         assert_eq!(target(3, "go", false).0.as_deref(), Some("Part.headers"));
         // A nearer type's member stays, named or not.
-        assert_eq!(target(4, "near", true).0.as_deref(), Some("Local.headers"));
+        assert_eq!(
+            target(5, "near", true),
+            (Some("Local.headers".into()), "ambiguous")
+        );
     }
 
     /// `self.inner.fetch()` in `fetch` delegates to a field's object: the caller itself is

@@ -1694,12 +1694,11 @@ pub fn reference_target<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>) -> Option<N
     }
 }
 
-/// `self` or `this` when the member access `n` (whose member [`reference_target`] named) is
-/// on the current instance — `self.url`, `this.state`, `this->size` — else nothing: its
-/// reference then resolves as the caller's own type's member first, as `self.f()` does.
-pub fn instance_qualifier(lang: Lang, n: Node, src: &str) -> Option<&'static str> {
-    let object = member_object(lang, n)?;
-    match src.get(object.byte_range())? {
+/// `self` or `this` when a member access's object ([`member_object`]) is the current
+/// instance — `self.url`, `this.state`, `this->size` — else nothing: its reference then
+/// resolves as the caller's own type's member first, as `self.f()` does.
+pub fn instance_word(object: &str) -> Option<&'static str> {
+    match object {
         "self" => Some("self"),
         "this" => Some("this"),
         _ => None,
