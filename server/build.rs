@@ -40,8 +40,16 @@ fn main() {
 
     println!("cargo:rerun-if-env-changed=QUARRY_NO_SYMBOL_ORDER");
     println!("cargo:rerun-if-changed=hot-functions.txt");
-    let list = std::path::Path::new(&var("CARGO_MANIFEST_DIR")).join("hot-functions.txt");
-    if var("QUARRY_NO_SYMBOL_ORDER").is_empty() && list.is_file() {
+    let source = std::path::Path::new(&var("CARGO_MANIFEST_DIR")).join("hot-functions.txt");
+    // The linker reads a copy in this build's own output directory, not the checkout's: the
+    // link argument is kept with the build script's output, which a target directory shared
+    // by several clones (the README's `$HOME/.cache/quarry-target`) reuses for a clone in
+    // another directory — the first clone may be gone by then.
+    let list = std::path::PathBuf::from(var("OUT_DIR")).join("hot-functions.txt");
+    if var("QUARRY_NO_SYMBOL_ORDER").is_empty()
+        && source.is_file()
+        && std::fs::copy(&source, &list).is_ok()
+    {
         // `-Xlinker` passes the path as one argument (`-Wl,` would split it at commas).
         let args = [
             "-Xlinker".to_string(),
