@@ -408,6 +408,96 @@ fn c_and_cpp_names_resolve_through_includes() {
     );
 }
 
+/// A call on another call's result is a member of the type the inner call's target declares
+/// it returns (`Self`, `Result<T, E>` through `?`, a class called, `new T()`, Go's `*T`), and
+/// `Type::f()` is a member of the type its file names, not of the first type of that name in
+/// the repository.
+#[test]
+fn calls_on_call_results_take_the_returned_type() {
+    let config = |name: &str| {
+        format!(
+            "pub struct Config {{ n: u32 }}\npub struct Checked;\npub struct Error;\n\nimpl Config {{\n    pub fn new() -> Self {{ Config {{ n: 0 }} }}\n    pub fn with(mut self, n: u32) -> Self {{ self.n = n; self }}\n    pub fn load(p: &str) -> Result<Config, Error> {{ Ok(Config::new()) }}\n    pub fn check(&self) -> Checked {{ Checked }}\n}}\n\nimpl Checked {{\n    pub fn report(&self) {{}}\n}}\n\npub fn {name}() -> Result<(), Error> {{\n    Config::new().with(2).check().report();\n    Config::load(\"x\")?.check().report();\n    Ok(())\n}}\n"
+        )
+    };
+    let (a, b) = (config("run_a"), config("run_b"));
+    let (_tmp, store) = index_files(
+        "chains",
+        &[
+            ("a/src/lib.rs", &a),
+            ("b/src/lib.rs", &b),
+            (
+                "b/src/other.rs",
+                "pub struct Other;\nimpl Other {\n    pub fn report(&self) {}\n    pub fn check(&self) {}\n}\n",
+            ),
+            (
+                "java/Builder.java",
+                "class Widget {\n    void show() {}\n}\n\nclass Builder {\n    Builder name(String n) { return this; }\n    Widget build() { return new Widget(); }\n    static void main() {\n        new Builder().name(\"x\").build().show();\n    }\n}\n",
+            ),
+            (
+                "java/Other.java",
+                "class Other {\n    void show() {}\n    Other name(String n) { return this; }\n    void build() {}\n}\n",
+            ),
+            (
+                "py/engine.py",
+                "class Engine:\n    def start(self):\n        pass\n\n\ndef make() -> \"Engine\":\n    return Engine()\n\n\ndef main():\n    make().start()\n    Engine().start()\n",
+            ),
+            (
+                "py/other.py",
+                "class Motor:\n    def start(self):\n        pass\n",
+            ),
+            (
+                "go/server.go",
+                "package server\n\ntype Server struct{}\n\nfunc NewServer(name string) *Server { return &Server{} }\n\nfunc (s *Server) Handle(path string) {}\n\nfunc main() {\n\tNewServer(\"x\").Handle(\"/\")\n}\n",
+            ),
+            (
+                "go/client/client.go",
+                "package client\n\ntype Client struct{}\n\nfunc (c *Client) Handle(path string) {}\n",
+            ),
+        ],
+    );
+    let edges = sql_lines(&store, EDGES_SQL);
+    let has = |needle: &str| has_row(&edges, needle);
+    for krate in ["a", "b"] {
+        let run = format!("run_{krate}");
+        let file = format!("{krate}/src/lib.rs");
+        // `Config::new()` in each crate is that crate's own.
+        has(&format!(
+            "{file}|calls|{run}|new|Config|{file}::Config.new|qualified|17|"
+        ));
+        // `Self`, then a declared type.
+        has(&format!(
+            "{file}|calls|{run}|with|Config::new()|{file}::Config.with|return_type|17|"
+        ));
+        has(&format!(
+            "{file}|calls|{run}|check|Config::new().with(2)|{file}::Config.check|return_type|17|"
+        ));
+        has(&format!(
+            "{file}|calls|{run}|report|Config::new().with(2).check()|{file}::Checked.report|return_type|17|"
+        ));
+        // `Result<Config, Error>` through `?`.
+        has(&format!(
+            "{file}|calls|{run}|check|Config::load(\"x\")?|{file}::Config.check|return_type|18|"
+        ));
+        has(&format!(
+            "{file}|calls|{run}|report|Config::load(\"x\")?.check()|{file}::Checked.report|return_type|18|"
+        ));
+    }
+    has(
+        "java/Builder.java|calls|Builder.main|name|new Builder()|java/Builder.java::Builder.name|return_type|9|",
+    );
+    has(
+        "java/Builder.java|calls|Builder.main|build|new Builder().name(\"x\")|java/Builder.java::Builder.build|return_type|9|",
+    );
+    has(
+        "java/Builder.java|calls|Builder.main|show|new Builder().name(\"x\").build()|java/Builder.java::Widget.show|return_type|9|",
+    );
+    has("py/engine.py|calls|main|start|make()|py/engine.py::Engine.start|return_type|11|");
+    has("py/engine.py|calls|main|start|Engine()|py/engine.py::Engine.start|return_type|12|");
+    has(
+        "go/server.go|calls|main|Handle|NewServer(\"x\")|go/server.go::Server.Handle|return_type|10|",
+    );
+}
+
 #[test]
 fn polyglot_symbols_and_edges_are_exact() {
     let tmp = tempfile::tempdir().unwrap();

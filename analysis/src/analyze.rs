@@ -9,6 +9,7 @@ mod arena;
 mod complexity;
 pub mod dense;
 pub mod packed;
+pub mod returns;
 mod rules;
 
 use std::rc::Rc;
@@ -17,7 +18,7 @@ use tree_sitter::{Node, Parser};
 
 use crate::lang::Lang;
 use rules::Up;
-pub use rules::{TYPE_KINDS, split_type_path};
+pub use rules::{TYPE_KINDS, split_type_path, type_name};
 
 /// Deepest syntax-tree nesting the walker descends into; deeper subtrees (pathological or
 /// minified input) are not analysed, which bounds work and stack use.

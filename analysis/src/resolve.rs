@@ -1623,6 +1623,17 @@ impl<'a> Index<'a> {
                     .find(|s| !s.is_empty() && !s.starts_with('<'))
                     .unwrap_or(q);
                 let q_last = q_last.split('<').next().unwrap_or(q_last);
+                // `Config::new()`, `Builder.create()`: a member of the type `Config` names
+                // from this file (its own, an import's, the nearest), when there is one: not
+                // the first type of that name in the repository (another crate's, another
+                // version's).
+                if matches!(kind, EdgeKind::Calls | EdgeKind::References)
+                    && q_last.starts_with(|c: char| c.is_uppercase())
+                    && let Some(ty) = crate::analyze::type_name(q)
+                    && let Some(Some((c, _))) = self.declared_type_member(fi, ty, kind, name)
+                {
+                    return Some((c, "qualified"));
+                }
                 if let Some(c) = cands.with_parent_last(self, q_last) {
                     return Some((c, "qualified"));
                 }
@@ -2050,6 +2061,70 @@ impl<'a> Index<'a> {
             None if aliased && !matches!(language, "c" | "cpp") => Some(None),
             None => None,
         }
+    }
+
+    /// A call on another call's result (`Config::load(p)?.validate()`, `b.with(x).build()`,
+    /// `new Foo().run()`, `Foo().run()`): a member of the type the inner call's target
+    /// declares it returns (`return_type`), found as [`Self::declared_type_member`] finds a
+    /// declared receiver's, from the file of the function that declares it. `edges` are the
+    /// file's raw edges and `targets` what those after `i` resolved to: the inner call is
+    /// the edge after the outer one at the same position (a chain's calls all start where
+    /// it starts), with the name and qualifier the outer qualifier ends with. `None` when the
+    /// inner call or what it returns is not known here, which leaves the call to the usual
+    /// lookup.
+    fn call_result_member(
+        &self,
+        fi: usize,
+        edges: &[crate::analyze::RawEdge],
+        targets: &[Option<Cand>],
+        i: usize,
+        q: &str,
+    ) -> Option<Option<(Cand, &'static str)>> {
+        use crate::analyze::returns::{Returned, chained, returned};
+        let e = &edges[i];
+        let chain = chained(q)?;
+        // A member of the type `owner` (a qualified name in file `at`) found among the
+        // nearest candidates, or the usual lookup.
+        let member_of = |at: u32, owner: &str| {
+            let cands =
+                self.candidates(e.kind, self.files[at as usize].language, &e.target_name)?;
+            let found = self.own_type_member(&cands, at as usize, owner, e.kind, false, true)?;
+            Some(Some(found))
+        };
+        let found = if chain.new {
+            self.declared_type_member(fi, chain.name, e.kind, &e.target_name)?
+        } else {
+            let inner = (i + 1..edges.len().min(i + 16)).find(|&j| {
+                let x = &edges[j];
+                x.kind == EdgeKind::Calls
+                    && x.line == e.line
+                    && x.character == e.character
+                    && *x.target_name == *chain.name
+                    && (x.qualifier.as_deref().map(str::trim) == chain.qualifier
+                        || x.qualifier.as_deref().map(str::trim)
+                            == chain.qualifier.and_then(|q| q.strip_suffix('?')))
+            })?;
+            let callee = targets[inner]?;
+            let names = self.files[callee.0 as usize].names;
+            let owner = self.parent(callee);
+            if TYPE_KINDS.contains(&self.kind(callee)) {
+                // `Foo(…)`: a class called makes an instance of it.
+                member_of(callee.0, self.qualified_name(callee))?
+            } else if self.kind(callee) == "constructor"
+                || owner.is_some_and(|o| last_segment(o) == names.name(callee.1 as usize))
+            {
+                member_of(callee.0, owner?)?
+            } else {
+                let raw = names.declared_return(callee.1 as usize)?;
+                match returned(raw, chain.unwrap)? {
+                    Returned::Own => member_of(callee.0, owner?)?,
+                    Returned::Type(ty) => {
+                        self.declared_type_member(callee.0 as usize, ty, e.kind, &e.target_name)?
+                    }
+                }
+            }
+        };
+        Some(found.map(|(c, _)| (c, "return_type")))
     }
 
     /// Whether a call `q.name()` on a receiver that is not `self`, a type of the repository or
@@ -2517,7 +2592,11 @@ impl<'a> Resolver<'a> {
                 add(&s.name);
             }
         });
-        for e in &analysis.edges {
+        // What each edge resolved to. Edges are resolved last to first: a call on another
+        // call's result (`a.b().c()`) comes before that call (`a.b()`) in the file's edges,
+        // and needs its target ([`Index::call_result_member`]).
+        let mut targets: Vec<Option<Cand>> = vec![None; analysis.edges.len()];
+        for (i, e) in analysis.edges.iter().enumerate().rev() {
             // The source: a symbol of this file, or (for `impl Trait for T` with `T` defined
             // elsewhere) the type it names, or the file.
             let (source, source_number) = match e.source.as_deref() {
@@ -2556,6 +2635,9 @@ impl<'a> Resolver<'a> {
                     if !q.is_some_and(|q| SELF_WORDS.contains(&q)) =>
                 {
                     index.declared_type_member(fi, ty, e.kind, &e.target_name)
+                }
+                (EdgeKind::Calls, None, Some(q)) => {
+                    index.call_result_member(fi, &analysis.edges, &targets, i, q)
                 }
                 _ => None,
             };
@@ -2620,6 +2702,7 @@ impl<'a> Resolver<'a> {
                     })
                 }),
             };
+            targets[i] = picked.map(|(c, _)| c);
             let (target, target_number, resolution) = match picked {
                 Some((c, how)) => {
                     let (id, n) = symbol(c);
@@ -2647,6 +2730,7 @@ impl<'a> Resolver<'a> {
                 resolution,
             });
         }
+        edges.reverse();
         edges
     }
 }

@@ -110,6 +110,9 @@ pub struct Names {
     /// Inheritance and implementation: (the type's qualified name, the base type's name, its
     /// qualifier); also a type alias's references, the types it names.
     heritage: Box<[(Span, Span, Option<Span>)]>,
+    /// (symbol number, the return type its signature declares), by number: functions and
+    /// methods that return something other than a plain value ([`super::returns`]).
+    returns: Box<[(u32, Span)]>,
 }
 
 impl Names {
@@ -214,7 +217,18 @@ impl Names {
                 Some((ty, base, e.qualifier.as_deref().map(&mut push)))
             })
             .collect();
+        let returns: Vec<(u32, Span)> = a
+            .symbols
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| matches!(s.kind, "function" | "method"))
+            .filter_map(|(i, s)| {
+                let ty = super::returns::declared_return(&s.signature, &s.name)?;
+                Some((i as u32, push(ty)))
+            })
+            .collect();
         Names {
+            returns: returns.into_boxed_slice(),
             renames: imports.iter().any(|i| i.2.is_some()),
             text: text.into_boxed_str(),
             symbols: symbols.into_boxed_slice(),
@@ -288,6 +302,16 @@ impl Names {
                 len: parent_len,
             })
         })
+    }
+
+    /// The return type symbol `i`'s signature declares, as written (a function or method's;
+    /// [`super::returns::declared_return`]).
+    pub fn declared_return(&self, i: usize) -> Option<&str> {
+        let at = self
+            .returns
+            .binary_search_by_key(&(i as u32), |&(n, _)| n)
+            .ok()?;
+        Some(self.get(self.returns[at].1))
     }
 
     /// The file's inheritance and implementation clauses: (the type's qualified name, the base

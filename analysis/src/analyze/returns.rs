@@ -1,0 +1,562 @@
+//! What a call returns: the return type a function's signature declares, and calls made on
+//! another call's result (`Config::load(p)?.validate()`, `builder().with(x).build()`).
+//!
+//! Both are read from text that is stored (a symbol's `signature`, an edge's
+//! `target_qualifier`), so an analysis rebuilt from the tables for a re-index gives the same
+//! answers as a fresh parse. Resolution ([`crate::resolve`]) joins them: the inner call's
+//! target's return type is the outer call's receiver type.
+
+use super::rules::{split_type_path, type_name};
+
+/// Longest return type kept (a longer one is some closure or tuple type, of no use here).
+const MAX_RETURN: usize = 120;
+
+fn is_ident(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || c == '$'
+}
+
+/// The byte index of the bracket closing the one at `open` (`(`, `<` or `[`), counting only
+/// brackets of that kind; `None` when the text ends first (a signature cut short).
+fn closing(s: &str, open: usize) -> Option<usize> {
+    let bytes = s.as_bytes();
+    let (o, c) = match bytes.get(open)? {
+        b'(' => (b'(', b')'),
+        b'<' => (b'<', b'>'),
+        b'[' => (b'[', b']'),
+        _ => return None,
+    };
+    let mut depth = 0usize;
+    for (i, &b) in bytes.iter().enumerate().skip(open) {
+        if b == o {
+            depth += 1;
+        } else if b == c && !(c == b'>' && i > 0 && bytes[i - 1] == b'-') {
+            depth -= 1;
+            if depth == 0 {
+                return Some(i);
+            }
+        }
+    }
+    None
+}
+
+/// The byte index of the bracket opening the one that closes at `close`.
+fn opening(s: &str, close: usize) -> Option<usize> {
+    let bytes = s.as_bytes();
+    let (o, c) = match bytes.get(close)? {
+        b')' => (b'(', b')'),
+        b'>' => (b'<', b'>'),
+        b']' => (b'[', b']'),
+        _ => return None,
+    };
+    let mut depth = 0usize;
+    for i in (0..=close).rev() {
+        let b = bytes[i];
+        if b == c && !(c == b'>' && i > 0 && bytes[i - 1] == b'-') {
+            depth += 1;
+        } else if b == o {
+            depth -= 1;
+            if depth == 0 {
+                return Some(i);
+            }
+        }
+    }
+    None
+}
+
+/// Words that stand before a function's name without being its return type.
+const NOT_TYPES: &[&str] = &[
+    "fn",
+    "def",
+    "function",
+    "func",
+    "async",
+    "static",
+    "public",
+    "private",
+    "protected",
+    "internal",
+    "virtual",
+    "inline",
+    "explicit",
+    "override",
+    "abstract",
+    "final",
+    "extern",
+    "sealed",
+    "unsafe",
+    "const",
+    "constexpr",
+    "new",
+    "get",
+    "set",
+    "export",
+    "default",
+    "declare",
+    "readonly",
+    "synchronized",
+    "native",
+    "strictfp",
+    "partial",
+    "extern",
+    "friend",
+    "typename",
+    "operator",
+    "pub",
+    "crate",
+    "void",
+];
+
+/// Return types that are plain values, kept by no one: a call on one names nothing in a
+/// repository either way.
+const PLAIN: &[&str] = &[
+    "void", "bool", "boolean", "int", "long", "short", "char", "byte", "float", "double", "u8",
+    "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize", "f32", "f64",
+    "str", "string", "number", "any", "unknown", "never", "None", "int32", "int64", "uint",
+    "uint32", "uint64", "error", "size_t", "unsigned", "()", "!", "Bool", "Int", "object",
+];
+
+/// The return type a function's `signature` declares, as written (`Result<Config, Error>`,
+/// `&mut Self`, `*Server`, `Promise<User>`), for the function named `name`: after `->` (Rust,
+/// Python, C++'s trailing return type), after `:` (TypeScript, PHP), after the parameters
+/// (Go), or before the name (Java, C#, C, C++). `None` when it declares none, a plain value
+/// ([`PLAIN`]), or the signature cannot be read (one cut short at 240 characters).
+pub fn declared_return<'s>(signature: &'s str, name: &str) -> Option<&'s str> {
+    if name.is_empty() || !name.chars().all(is_ident) {
+        return None;
+    }
+    // The parameters: the first `(` after the name, past generic parameters.
+    let (name_at, open) = signature.match_indices(name).find_map(|(at, _)| {
+        if signature[..at].chars().next_back().is_some_and(is_ident) {
+            return None;
+        }
+        let mut i = at + name.len();
+        let rest = &signature[i..];
+        let trimmed = rest.trim_start();
+        i += rest.len() - trimmed.len();
+        if matches!(trimmed.as_bytes().first(), Some(b'<' | b'[')) {
+            i = closing(signature, i)? + 1;
+            let rest = &signature[i..];
+            i += rest.len() - rest.trim_start().len();
+        }
+        (signature.as_bytes().get(i) == Some(&b'(')).then_some((at, i))
+    })?;
+    let close = closing(signature, open)?;
+    let rest = signature[close + 1..].trim_start();
+    let prefix = signature[..name_at].trim_end();
+    let ty = if let Some(t) = rest.strip_prefix("->") {
+        // Rust's `where` clause, C++'s `-> T const`.
+        let t = t.trim_start();
+        t.find(" where ").map_or(t, |w| &t[..w])
+    } else if let Some(t) = rest.strip_prefix(':') {
+        // A C++ constructor's initialisers (`: side_(side)`) are no type.
+        let t = t.trim_start();
+        if t.contains('(') || t.starts_with(':') {
+            return None;
+        }
+        t
+    } else if prefix.is_empty() || prefix == "func" || prefix.starts_with("func ") {
+        // Go: the results after the parameters (an interface's method has no `func`).
+        // Elsewhere an empty prefix is a constructor or an untyped function.
+        let first = rest.split_whitespace().next().unwrap_or("");
+        if rest.is_empty()
+            || rest.starts_with(['{', '='])
+            || matches!(
+                first,
+                "const" | "noexcept" | "throws" | "override" | "final"
+            )
+        {
+            return None;
+        }
+        rest
+    } else {
+        // The type before the name: `public List<T> of(`, `struct foo *make(`, `std::string
+        // Shape::name(`.
+        let mut p = prefix;
+        // A C++ definition's class qualifier (`Shape::`), and a destructor's `~`.
+        while let Some(q) = p.strip_suffix("::") {
+            p = q.trim_end_matches(is_ident).trim_end();
+            if let Some(inner) = p.strip_suffix('>').map(|_| p) {
+                let open = opening(inner, inner.len() - 1)?;
+                p = inner[..open].trim_end_matches(is_ident).trim_end();
+            }
+        }
+        if p.ends_with('~') || p.ends_with(']') {
+            return None;
+        }
+        let p = p.trim_end_matches(['*', '&', ' ']);
+        let end = p.len();
+        let mut start = end;
+        if p.ends_with('>') {
+            start = opening(p, end - 1)?;
+        }
+        let head = p[..start].trim_end_matches(|c: char| is_ident(c) || c == '.' || c == ':');
+        let t = &p[head.len()..end];
+        let word = t.split(['<', '.', ':']).next().unwrap_or("");
+        if word.is_empty() || NOT_TYPES.contains(&word) || t.starts_with(':') {
+            return None;
+        }
+        t
+    };
+    let ty = ty.trim().trim_end_matches(['{', ';']).trim_end();
+    let bare = ty.trim_start_matches(['&', '*', '?', ' ']);
+    if ty.is_empty() || ty.len() > MAX_RETURN || PLAIN.contains(&bare) {
+        return None;
+    }
+    Some(ty)
+}
+
+/// A call whose receiver is another call's result, as its qualifier shows it: the inner
+/// call's qualifier and name (`a.b()` of `a.b().c()`: `a` and `b`; a qualifier may end with
+/// an optional chain's `?`, which the inner call's own may not have), whether the result is
+/// unwrapped on the way (`?`, `.await`, `.unwrap()`, `.expect(…)`), and whether the inner
+/// call is a constructor's `new T(…)`.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Chained<'q> {
+    pub qualifier: Option<&'q str>,
+    pub name: &'q str,
+    pub unwrap: bool,
+    pub new: bool,
+}
+
+/// The inner call of a receiver `q` that is itself a call ([`Chained`]); `None` for any other
+/// receiver (a name, a path, a literal, a macro's expansion `m!(…)`, a parenthesised
+/// expression).
+pub fn chained(q: &str) -> Option<Chained<'_>> {
+    let mut t = q.trim();
+    let mut unwrap = false;
+    // Each round reads one call; an unwrapping call (`.unwrap()`) passes on to the call
+    // before it.
+    for _ in 0..8 {
+        loop {
+            if let Some(r) = t.strip_suffix('?') {
+                unwrap = true;
+                t = r.trim_end();
+            } else if let Some(r) = t.strip_suffix(".await") {
+                unwrap = true;
+                t = r.trim_end();
+            } else if let Some(r) = t.strip_suffix('!') {
+                // TypeScript's non-null assertion.
+                t = r.trim_end();
+            } else {
+                break;
+            }
+        }
+        if !t.ends_with(')') {
+            return None;
+        }
+        let open = opening(t, t.len() - 1)?;
+        let mut callee = t[..open].trim_end();
+        // A turbofish or generic arguments: `collect::<Vec<_>>()`, `get<User>()`.
+        if callee.ends_with('>') {
+            let lt = opening(callee, callee.len() - 1)?;
+            callee = callee[..lt].trim_end_matches("::").trim_end();
+        }
+        let head = callee.trim_end_matches(is_ident);
+        let name = &callee[head.len()..];
+        if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+            return None;
+        }
+        let inner = head.trim_end();
+        if inner == "new" && head.ends_with(' ') {
+            return Some(Chained {
+                qualifier: None,
+                name,
+                unwrap,
+                new: true,
+            });
+        }
+        let qualifier = if inner.is_empty() {
+            None
+        } else {
+            // Rust's `load()?.check()` and TypeScript's `repo?.find()` alike keep the `?`
+            // (the inner call's own qualifier may be written without it).
+            let q = ["::", ".", "->"]
+                .iter()
+                .find_map(|sep| inner.strip_suffix(sep))?
+                .trim_end();
+            (!q.is_empty()).then_some(q)
+        };
+        match qualifier {
+            Some(q)
+                if matches!(
+                    name,
+                    "unwrap" | "expect" | "unwrap_or_default" | "unwrap_unchecked"
+                ) && q.ends_with([')', '?']) =>
+            {
+                unwrap = true;
+                t = q;
+            }
+            _ => {
+                return Some(Chained {
+                    qualifier,
+                    name,
+                    unwrap,
+                    new: false,
+                });
+            }
+        }
+    }
+    None
+}
+
+/// Types a value of which is used as the value it holds (a call on a `Box<T>` is `T`'s).
+const DEREF: &[&str] = &["Box", "Rc", "Arc", "unique_ptr", "shared_ptr"];
+/// Types whose value an unwrapping (`?`, `.await`, `.unwrap()`) takes out.
+const UNWRAPPED: &[&str] = &[
+    "Result",
+    "Option",
+    "Promise",
+    "Task",
+    "ValueTask",
+    "Optional",
+    "CompletableFuture",
+    "Future",
+    "Poll",
+];
+
+/// What a declared return type (from [`declared_return`]) makes a call's result: a type
+/// by its path as written (`Type`), or the callee's own type (`Self`, `this`, `static`).
+#[derive(Debug, PartialEq, Eq)]
+pub enum Returned<'a> {
+    Type(&'a str),
+    Own,
+}
+
+/// The type of a call's result whose callee declares `raw`, once unwrapped when `unwrap`
+/// (`Result<Config, E>` with `?` is `Config`; without it, `Result`, which the repository does
+/// not define). `None` when it is not a type the receiver can be looked up by (a generic
+/// parameter's bound is not known; a tuple; `Self::Item`).
+pub fn returned(raw: &str, unwrap: bool) -> Option<Returned<'_>> {
+    let mut t = raw.trim().trim_matches(['"', '\'']);
+    for _ in 0..4 {
+        // Go's results: the first of `(T, error)` or `(v *T, err error)`.
+        if t.starts_with('(') {
+            let close = closing(t, 0)?;
+            let first = t[1..close].split(',').next()?.trim();
+            t = first.rsplit(' ').next()?;
+            continue;
+        }
+        let stripped = t.trim_start_matches(['&', '*', '?', ' ']);
+        let stripped = stripped
+            .strip_prefix("mut ")
+            .unwrap_or(stripped)
+            .trim_start();
+        if matches!(stripped, "Self" | "self" | "static" | "this" | "$this") {
+            return Some(Returned::Own);
+        }
+        let path = type_name(t)?;
+        let (qualifier, last) = split_type_path(path);
+        if qualifier.is_some_and(|q| q == "Self" || q.ends_with("::Self")) {
+            return None;
+        }
+        let wrapper = DEREF.contains(&last) || (unwrap && UNWRAPPED.contains(&last));
+        if !wrapper {
+            return Some(Returned::Type(path));
+        }
+        // The first generic argument.
+        let at = t.find(path)? + path.len();
+        let rest = &t[at..];
+        let lt = at + rest.find('<')?;
+        let gt = closing(t, lt)?;
+        let args = &t[lt + 1..gt];
+        let mut depth = 0i32;
+        let end = args
+            .char_indices()
+            .find(|&(_, c)| {
+                match c {
+                    '<' | '(' | '[' => depth += 1,
+                    '>' | ')' | ']' => depth -= 1,
+                    ',' if depth == 0 => return true,
+                    _ => {}
+                }
+                false
+            })
+            .map_or(args.len(), |(i, _)| i);
+        t = args[..end].trim();
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn return_types_are_read_from_each_languages_signatures() {
+        let cases = [
+            (
+                "pub fn new(width: f64, height: f64) -> Self",
+                "new",
+                Some("Self"),
+            ),
+            (
+                "fn load(p: &Path) -> Result<Config, Error>",
+                "load",
+                Some("Result<Config, Error>"),
+            ),
+            (
+                "fn iter<'a>(&'a self) -> impl Iterator<Item = &'a T> + 'a",
+                "iter",
+                Some("impl Iterator<Item = &'a T> + 'a"),
+            ),
+            (
+                "fn get<T: Into<String>>(&self, k: T) -> Option<&Entry> where T: Clone",
+                "get",
+                Some("Option<&Entry>"),
+            ),
+            ("fn area(&self) -> f64", "area", None),
+            ("fn run(&mut self)", "run", None),
+            (
+                "def build(self, x) -> \"Engine\"",
+                "build",
+                Some("\"Engine\""),
+            ),
+            ("def area(self)", "area", None),
+            (
+                "find(id: string): User | undefined",
+                "find",
+                Some("User | undefined"),
+            ),
+            ("async load(): Promise<User>", "load", Some("Promise<User>")),
+            ("function internalHelper(): number", "internalHelper", None),
+            ("public function repo(): ?Repo", "repo", Some("?Repo")),
+            (
+                "func NewServer(name string) *Server",
+                "NewServer",
+                Some("*Server"),
+            ),
+            (
+                "func (s *Server) Open() (*Conn, error)",
+                "Open",
+                Some("(*Conn, error)"),
+            ),
+            ("Handle(path string) string", "Handle", None),
+            ("func (s *Server) Close()", "Close", None),
+            ("public static <T> List<T> of(T x)", "of", Some("List<T>")),
+            (
+                "@Override public Builder name(String n)",
+                "name",
+                Some("Builder"),
+            ),
+            ("public Animal(String name)", "Animal", None),
+            (
+                "public async Task<User> GetAsync(int id)",
+                "GetAsync",
+                Some("Task<User>"),
+            ),
+            ("private string Fallback(int id)", "Fallback", None),
+            (
+                "struct arena_s *arena_get(tsd_t *tsd, unsigned ind)",
+                "arena_get",
+                Some("arena_s"),
+            ),
+            ("static int clamp(int v, int lo, int hi)", "clamp", None),
+            (
+                "std::string Shape::name() const",
+                "name",
+                Some("std::string"),
+            ),
+            ("Builder& Builder::with(int x)", "with", Some("Builder")),
+            ("explicit Square(double side) : side_(side)", "Square", None),
+            ("Square::~Square()", "Square", None),
+            ("auto make() -> Widget", "make", Some("Widget")),
+            (
+                "fn very_long(a: u32, b: u32, c: u32, d: u…",
+                "very_long",
+                None,
+            ),
+        ];
+        for (sig, name, want) in cases {
+            assert_eq!(declared_return(sig, name), want, "{sig}");
+        }
+    }
+
+    #[test]
+    fn calls_on_calls_name_the_inner_call() {
+        let c = |q| chained(q);
+        let call = |qualifier, name, unwrap| {
+            Some(Chained {
+                qualifier,
+                name,
+                unwrap,
+                new: false,
+            })
+        };
+        assert_eq!(c("a.b()"), call(Some("a"), "b", false));
+        assert_eq!(c("Config::load(p)?"), call(Some("Config"), "load", true));
+        assert_eq!(
+            c("a.b(x.y()).c(1, 2)"),
+            call(Some("a.b(x.y())"), "c", false)
+        );
+        assert_eq!(
+            c("client.get(url).send().await?"),
+            call(Some("client.get(url)"), "send", true)
+        );
+        assert_eq!(c("a.b().unwrap()"), call(Some("a"), "b", true));
+        assert_eq!(c("a.b().expect(\"x\")"), call(Some("a"), "b", true));
+        assert_eq!(
+            c("iter.collect::<Vec<_>>()"),
+            call(Some("iter"), "collect", false)
+        );
+        assert_eq!(c("builder()"), call(None, "builder", false));
+        assert_eq!(
+            c("this.repo?.find(id)!"),
+            call(Some("this.repo?"), "find", false)
+        );
+        assert_eq!(
+            c("Config::load(p)?.check()"),
+            call(Some("Config::load(p)?"), "check", false)
+        );
+        assert_eq!(c("p->next()"), call(Some("p"), "next", false));
+        assert_eq!(
+            c("new Foo(1)"),
+            Some(Chained {
+                qualifier: None,
+                name: "Foo",
+                unwrap: false,
+                new: true
+            })
+        );
+        for other in [
+            "a",
+            "a.b",
+            "as_array!(v, 2)",
+            "(a ^ b)",
+            "x[0]",
+            "\"s\".len()…",
+            "a.b(…",
+        ] {
+            assert_eq!(c(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn results_are_unwrapped_and_dereferenced() {
+        use Returned::*;
+        assert_eq!(returned("Self", false), Some(Own));
+        assert_eq!(returned("&mut Self", false), Some(Own));
+        assert_eq!(
+            returned("Result<Config, Error>", true),
+            Some(Type("Config"))
+        );
+        assert_eq!(
+            returned("Result<Config, Error>", false),
+            Some(Type("Result"))
+        );
+        assert_eq!(returned("io::Result<Box<Conn>>", true), Some(Type("Conn")));
+        assert_eq!(
+            returned("Option<&'a mut Node<T>>", true),
+            Some(Type("Node"))
+        );
+        assert_eq!(returned("Arc<Mutex<State>>", false), Some(Type("Mutex")));
+        assert_eq!(returned("Promise<User>", true), Some(Type("User")));
+        assert_eq!(returned("User | undefined", false), Some(Type("User")));
+        assert_eq!(returned("(*Conn, error)", false), Some(Type("Conn")));
+        assert_eq!(returned("(c *Conn, err error)", false), Some(Type("Conn")));
+        assert_eq!(returned("*sql.DB", false), Some(Type("sql.DB")));
+        assert_eq!(returned("\"Engine\"", false), Some(Type("Engine")));
+        assert_eq!(returned("Self::Item", false), None);
+        assert_eq!(returned("struct arena_s", false), Some(Type("arena_s")));
+        assert_eq!(returned("?Repo", false), Some(Type("Repo")));
+    }
+}
