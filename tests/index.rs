@@ -409,14 +409,15 @@ fn c_and_cpp_names_resolve_through_includes() {
 }
 
 /// A call on another call's result is a member of the type the inner call's target declares
-/// it returns (`Self`, `Result<T, E>` through `?`, a class called, `new T()`, Go's `*T`), and
-/// `Type::f()` is a member of the type its file names, not of the first type of that name in
-/// the repository.
+/// it returns (`Self`, `Result<T, E>` through `?`, a class called, `new T()`, Go's `*T`), as
+/// is a call on a local bound to one; `Type::f()` is a member of the type its file names, not
+/// of the first type of that name in the repository; a Rust method on a value of a type from
+/// outside the repository is an imported extension trait's.
 #[test]
 fn calls_on_call_results_take_the_returned_type() {
     let config = |name: &str| {
         format!(
-            "pub struct Config {{ n: u32 }}\npub struct Checked;\npub struct Error;\n\nimpl Config {{\n    pub fn new() -> Self {{ Config {{ n: 0 }} }}\n    pub fn with(mut self, n: u32) -> Self {{ self.n = n; self }}\n    pub fn load(p: &str) -> Result<Config, Error> {{ Ok(Config::new()) }}\n    pub fn check(&self) -> Checked {{ Checked }}\n}}\n\nimpl Checked {{\n    pub fn report(&self) {{}}\n}}\n\npub fn {name}() -> Result<(), Error> {{\n    Config::new().with(2).check().report();\n    Config::load(\"x\")?.check().report();\n    Ok(())\n}}\n"
+            "pub struct Config {{ n: u32 }}\npub struct Checked;\npub struct Error;\n\nimpl Config {{\n    pub fn new() -> Self {{ Config {{ n: 0 }} }}\n    pub fn with(mut self, n: u32) -> Self {{ self.n = n; self }}\n    pub fn load(p: &str) -> Result<Config, Error> {{ Ok(Config::new()) }}\n    pub fn check(&self) -> Checked {{ Checked }}\n}}\n\nimpl Checked {{\n    pub fn report(&self) {{}}\n}}\n\npub fn {name}() -> Result<(), Error> {{\n    Config::new().with(2).check().report();\n    Config::load(\"x\")?.check().report();\n    let cfg = Config::load(\"y\")?;\n    cfg.check().report();\n    Ok(())\n}}\n"
         )
     };
     let (a, b) = (config("run_a"), config("run_b"));
@@ -425,6 +426,18 @@ fn calls_on_call_results_take_the_returned_type() {
         &[
             ("a/src/lib.rs", &a),
             ("b/src/lib.rs", &b),
+            (
+                "a/src/ext.rs",
+                "pub trait WordsExt {\n    fn words_count(&self) -> usize;\n}\n\nimpl WordsExt for str {\n    fn words_count(&self) -> usize { 0 }\n}\n",
+            ),
+            (
+                "a/src/count.rs",
+                "use crate::ext::WordsExt;\n\npub fn count(s: String) -> usize {\n    s.words_count()\n}\n",
+            ),
+            (
+                "b/src/words.rs",
+                "pub struct Words;\nimpl Words {\n    pub fn words_count(&self) -> usize { 1 }\n}\n",
+            ),
             (
                 "b/src/other.rs",
                 "pub struct Other;\nimpl Other {\n    pub fn report(&self) {}\n    pub fn check(&self) {}\n}\n",
@@ -481,7 +494,17 @@ fn calls_on_call_results_take_the_returned_type() {
         has(&format!(
             "{file}|calls|{run}|report|Config::load(\"x\")?.check()|{file}::Checked.report|return_type|18|"
         ));
+        // A local bound to a call's result has the type that call returns.
+        has(&format!(
+            "{file}|calls|{run}|check|cfg|{file}::Config.check|return_type|20|"
+        ));
+        has(&format!(
+            "{file}|calls|{run}|report|cfg.check()|{file}::Checked.report|return_type|20|"
+        ));
     }
+    // On a value of a type from outside the repository (`String`), an extension trait the
+    // file imports; not a namesake method elsewhere.
+    has("a/src/count.rs|calls|count|words_count|s|a/src/ext.rs::WordsExt.words_count|import|4|");
     has(
         "java/Builder.java|calls|Builder.main|name|new Builder()|java/Builder.java::Builder.name|return_type|9|",
     );

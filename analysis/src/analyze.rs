@@ -170,7 +170,9 @@ pub struct RawEdge {
     /// `sb.append(…)` after `StringBuilder sb = …`, `Engine` for `engine.run()` where field
     /// or parameter `engine` is declared `Engine`): its path as written (`sql.DB`), without
     /// generic arguments, pointers or references ([`rules::type_name`]). Calls, and field
-    /// references read from a value (`params.width` with `params: &CrcParams`).
+    /// references read from a value (`params.width` with `params: &CrcParams`). For a local
+    /// or field bound to a call's result (`let cfg = Config::load(p)?;`), that call as
+    /// written (`Config::load(p)?`), whose type resolution finds ([`returns::chained`]).
     pub receiver_type: Option<Box<str>>,
     /// The name an import binds the target to when it renames it (`np` in `import numpy as
     /// np`, `E` in `use a::Entry as E`). Imports only.
@@ -751,9 +753,15 @@ impl<'s> Walker<'s> {
                 None if b.from_value => rules::go_constructor_type(self.lang, b.ty, self.src),
                 _ => None,
             };
+            // Else the value may be a call's result (`let cfg = Config::load(p)?;`): the
+            // receiver type is that call as written, its type known once it is resolved.
+            let call = match (ty, &made_by) {
+                (None, None) if b.from_value => returned_by(self.text(b.ty)),
+                _ => None,
+            };
             let ty = match ty {
                 Some(t) => rules::type_name(self.text(t)),
-                None => made_by.as_deref(),
+                None => made_by.as_deref().or(call.as_deref()),
             };
             let Some(ty) = ty else {
                 continue;
@@ -1014,6 +1022,15 @@ const MAX_QUALIFIER: usize = 200;
 
 /// `s` with each run of whitespace made one space and none at either end (borrowed when it
 /// already is so).
+/// A value that is a call's result, as a receiver type ([`RawEdge::receiver_type`]): the call
+/// as written, whitespace collapsed as in a qualifier, when [`returns::chained`] reads it
+/// (not `new T(…)`, whose type the value names) and it is at most 120 bytes.
+fn returned_by(value: &str) -> Option<String> {
+    let text = collapse_whitespace(value);
+    let chain = returns::chained(&text)?;
+    (!chain.new && text.len() <= 120).then(|| text.into_owned())
+}
+
 fn collapse_whitespace(s: &str) -> std::borrow::Cow<'_, str> {
     let already =
         s.trim() == s && !s.contains("  ") && s.chars().all(|c| c == ' ' || !c.is_whitespace());

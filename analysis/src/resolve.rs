@@ -2063,26 +2063,63 @@ impl<'a> Index<'a> {
         }
     }
 
+    /// The traits the Rust file `fi` imports by name (`use futures::TryStreamExt;`), as
+    /// the file's names resolve: the extension traits whose methods a value of a type from
+    /// outside the repository may have ([`Self::imported_trait_member`]).
+    fn imported_traits(&self, fi: usize) -> Vec<Cand> {
+        let f = &self.files[fi];
+        if f.language != "rust" {
+            return Vec::new();
+        }
+        let mut traits: Vec<Cand> = f
+            .names
+            .imports()
+            .filter(|(n, _)| n.starts_with(|c: char| c.is_ascii_uppercase()))
+            .filter_map(|(n, _)| self.pick(fi, None, EdgeKind::Implements, n, None))
+            .map(|(c, _)| c)
+            .filter(|&c| self.kind(c) == "trait")
+            .collect();
+        traits.dedup();
+        traits
+    }
+
+    /// A method called `name` of one of `traits` (the file's [`Self::imported_traits`]),
+    /// labelled `import`: on a value whose type the repository does not define
+    /// (`stream.try_collect()` with `use futures::TryStreamExt;`), unless the name is a
+    /// standard method's ([`builtins::is_builtin_method`]).
+    fn imported_trait_member(
+        &self,
+        traits: &[Cand],
+        kind: EdgeKind,
+        name: &str,
+    ) -> Option<(Cand, &'static str)> {
+        // A standard method's name (`map`, `next`, `len`) is more likely the standard
+        // library's own (`Iterator::map`) than an extension trait's (`StreamExt::map`).
+        if traits.is_empty() || kind != EdgeKind::Calls || builtins::is_builtin_method("rust", name)
+        {
+            return None;
+        }
+        let cands = self.candidates(kind, "rust", name)?;
+        traits
+            .iter()
+            .find_map(|&t| cands.in_file_with_parent(self, t.0, self.qualified_name(t)))
+            .map(|c| (c, "import"))
+    }
+
     /// A call on another call's result (`Config::load(p)?.validate()`, `b.with(x).build()`,
-    /// `new Foo().run()`, `Foo().run()`): a member of the type the inner call's target
-    /// declares it returns (`return_type`), found as [`Self::declared_type_member`] finds a
-    /// declared receiver's, from the file of the function that declares it. `edges` are the
-    /// file's raw edges and `targets` what those after `i` resolved to: the inner call is
-    /// the edge after the outer one at the same position (a chain's calls all start where
-    /// it starts), with the name and qualifier the outer qualifier ends with. `None` when the
-    /// inner call or what it returns is not known here, which leaves the call to the usual
-    /// lookup.
+    /// `new Foo().run()`, `Foo().run()`), or on a local bound to one (`receiver_type` a call):
+    /// a member of the type the inner call's target (`callee`) declares it returns
+    /// (`return_type`), found as [`Self::declared_type_member`] finds a declared receiver's,
+    /// from the file of the function that declares it. `None` when the inner call or what it
+    /// returns is not known here, which leaves the call to the usual lookup.
     fn call_result_member(
         &self,
         fi: usize,
-        edges: &[crate::analyze::RawEdge],
-        targets: &[Option<Cand>],
-        i: usize,
-        q: &str,
+        e: &RawEdge,
+        chain: &crate::analyze::returns::Chained<'_>,
+        callee: Option<Cand>,
     ) -> Option<Option<(Cand, &'static str)>> {
-        use crate::analyze::returns::{Returned, chained, returned};
-        let e = &edges[i];
-        let chain = chained(q)?;
+        use crate::analyze::returns::{Returned, returned};
         // A member of the type `owner` (a qualified name in file `at`) found among the
         // nearest candidates, or the usual lookup.
         let member_of = |at: u32, owner: &str| {
@@ -2094,17 +2131,7 @@ impl<'a> Index<'a> {
         let found = if chain.new {
             self.declared_type_member(fi, chain.name, e.kind, &e.target_name)?
         } else {
-            let inner = (i + 1..edges.len().min(i + 16)).find(|&j| {
-                let x = &edges[j];
-                x.kind == EdgeKind::Calls
-                    && x.line == e.line
-                    && x.character == e.character
-                    && *x.target_name == *chain.name
-                    && (x.qualifier.as_deref().map(str::trim) == chain.qualifier
-                        || x.qualifier.as_deref().map(str::trim)
-                            == chain.qualifier.and_then(|q| q.strip_suffix('?')))
-            })?;
-            let callee = targets[inner]?;
+            let callee = callee?;
             let names = self.files[callee.0 as usize].names;
             let owner = self.parent(callee);
             if TYPE_KINDS.contains(&self.kind(callee)) {
@@ -2550,7 +2577,6 @@ impl<'a> Resolver<'a> {
                 self.number(c),
             )
         };
-        let mut edges = Vec::with_capacity(analysis.edges.len());
         // `Index::pick`'s answers in this file, by what it reads of an edge: the kind, the
         // name, the qualifier and (with a qualifier) the caller's type. A file calls the same
         // names again and again (`new`, `clone`, `unwrap`, its own helpers), and a name with
@@ -2580,7 +2606,9 @@ impl<'a> Resolver<'a> {
                         }
                     }
                 }
-                if let Some(t) = e.receiver_type.as_deref() {
+                if let Some(t) = e.receiver_type.as_deref()
+                    && !t.ends_with([')', '?'])
+                {
                     add(t);
                 }
             }
@@ -2592,11 +2620,48 @@ impl<'a> Resolver<'a> {
                 add(&s.name);
             }
         });
-        // What each edge resolved to. Edges are resolved last to first: a call on another
-        // call's result (`a.b().c()`) comes before that call (`a.b()`) in the file's edges,
-        // and needs its target ([`Index::call_result_member`]).
-        let mut targets: Vec<Option<Cand>> = vec![None; analysis.edges.len()];
-        for (i, e) in analysis.edges.iter().enumerate().rev() {
+        // A call on another call's result (`a.b().c()`), or on a local the result of a call
+        // was bound to (`let c = a.b(); c.d()`, `receiver_type` `a.b()`), needs that call's
+        // target: the edge of the same name and qualifier just after it at the same position
+        // (a chain's calls all start where it starts), or the last before it.
+        let edges_in = &analysis.edges;
+        let inner: Vec<Option<(crate::analyze::returns::Chained<'b>, Option<usize>)>> = edges_in
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let (text, after) =
+                    match (e.kind, e.receiver_type.as_deref(), e.qualifier.as_deref()) {
+                        (EdgeKind::Calls, None, Some(q)) => (q, true),
+                        (EdgeKind::Calls | EdgeKind::References, Some(t), _) => (t, false),
+                        _ => return None,
+                    };
+                let chain = crate::analyze::returns::chained(text)?;
+                if chain.new {
+                    return Some((chain, None));
+                }
+                let is_inner = |x: &RawEdge| {
+                    let q = x.qualifier.as_deref().map(str::trim);
+                    x.kind == EdgeKind::Calls
+                        && *x.target_name == *chain.name
+                        && (q == chain.qualifier
+                            || q == chain.qualifier.and_then(|q| q.strip_suffix('?')))
+                };
+                let j = if after {
+                    (i + 1..edges_in.len().min(i + 16)).find(|&j| {
+                        let x = &edges_in[j];
+                        x.line == e.line && x.character == e.character && is_inner(x)
+                    })
+                } else {
+                    (0..i).rev().find(|&j| is_inner(&edges_in[j]))
+                };
+                Some((chain, j))
+            })
+            .collect();
+        let traits = std::cell::OnceCell::new();
+        let mut targets: Vec<Option<Cand>> = vec![None; edges_in.len()];
+        let mut rows: Vec<Option<EdgeRow<'b>>> = (0..edges_in.len()).map(|_| None).collect();
+        let mut resolve_at = |i: usize, targets: &[Option<Cand>]| {
+            let e = &edges_in[i];
             // The source: a symbol of this file, or (for `impl Trait for T` with `T` defined
             // elsewhere) the type it names, or the file.
             let (source, source_number) = match e.source.as_deref() {
@@ -2629,15 +2694,16 @@ impl<'a> Resolver<'a> {
                 }
                 (_, _, written) => written,
             };
-            // A call on a receiver of a declared type is that type's member.
-            let typed = match (e.kind, e.receiver_type.as_deref(), qualifier) {
-                (EdgeKind::Calls | EdgeKind::References, Some(ty), q)
+            // A call on a receiver of a declared type is that type's member; on a call's
+            // result, the member of the type that call returns.
+            let typed = match (&inner[i], e.kind, e.receiver_type.as_deref(), qualifier) {
+                (Some((chain, j)), ..) => {
+                    index.call_result_member(fi, e, chain, j.and_then(|j| targets[j]))
+                }
+                (None, EdgeKind::Calls | EdgeKind::References, Some(ty), q)
                     if !q.is_some_and(|q| SELF_WORDS.contains(&q)) =>
                 {
                     index.declared_type_member(fi, ty, e.kind, &e.target_name)
-                }
-                (EdgeKind::Calls, None, Some(q)) => {
-                    index.call_result_member(fi, &analysis.edges, &targets, i, q)
                 }
                 _ => None,
             };
@@ -2676,6 +2742,14 @@ impl<'a> Resolver<'a> {
                 }
             };
             let picked = match typed {
+                // A Rust method on a value of a type from outside the repository may be an
+                // extension trait's that the file imports (`stream.try_collect()` with
+                // `use futures::TryStreamExt`).
+                Some(None) => index.imported_trait_member(
+                    traits.get_or_init(|| index.imported_traits(fi)),
+                    e.kind,
+                    &e.target_name,
+                ),
                 Some(found) => found,
                 None if renamed_name.is_some() || renamed_qualifier.is_some() => on_instance
                     .or_else(|| {
@@ -2702,7 +2776,7 @@ impl<'a> Resolver<'a> {
                     })
                 }),
             };
-            targets[i] = picked.map(|(c, _)| c);
+            let target_cand = picked.map(|(c, _)| c);
             let (target, target_number, resolution) = match picked {
                 Some((c, how)) => {
                     let (id, n) = symbol(c);
@@ -2713,7 +2787,7 @@ impl<'a> Resolver<'a> {
                     None => (None, None, "unresolved"),
                 },
             };
-            edges.push(EdgeRow {
+            let row = EdgeRow {
                 kind: e.kind,
                 source,
                 source_number,
@@ -2728,10 +2802,34 @@ impl<'a> Resolver<'a> {
                 target,
                 target_number,
                 resolution,
-            });
+            };
+            (row, target_cand)
+        };
+        // Each edge after the one it needs ([`inner`]): a chain's links are resolved from
+        // its first call on, a local's call before the uses of the local. A cycle (a local
+        // bound to a call on itself, `let x = x.next()`) or a long chain is cut short.
+        for start in (0..edges_in.len()).rev() {
+            let mut stack = vec![start];
+            while let Some(&i) = stack.last() {
+                if rows[i].is_some() {
+                    stack.pop();
+                    continue;
+                }
+                if let Some((_, Some(j))) = inner[i]
+                    && rows[j].is_none()
+                    && !stack.contains(&j)
+                    && stack.len() < 64
+                {
+                    stack.push(j);
+                    continue;
+                }
+                let (row, target) = resolve_at(i, &targets);
+                rows[i] = Some(row);
+                targets[i] = target;
+                stack.pop();
+            }
         }
-        edges.reverse();
-        edges
+        rows.into_iter().flatten().collect()
     }
 }
 

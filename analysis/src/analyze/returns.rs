@@ -224,6 +224,11 @@ pub struct Chained<'q> {
 pub fn chained(q: &str) -> Option<Chained<'_>> {
     let mut t = q.trim();
     let mut unwrap = false;
+    // `await load()` (JavaScript, TypeScript, C#, Python).
+    if let Some(r) = t.strip_prefix("await ") {
+        t = r.trim_start();
+        unwrap = true;
+    }
     // Each round reads one call; an unwrapping call (`.unwrap()`) passes on to the call
     // before it.
     for _ in 0..8 {
@@ -499,6 +504,7 @@ mod tests {
             call(Some("iter"), "collect", false)
         );
         assert_eq!(c("builder()"), call(None, "builder", false));
+        assert_eq!(c("await repo.load(id)"), call(Some("repo"), "load", true));
         assert_eq!(
             c("this.repo?.find(id)!"),
             call(Some("this.repo?"), "find", false)

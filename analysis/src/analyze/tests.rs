@@ -427,6 +427,8 @@ fn declared_types_of_receivers() {
                 ("Get", "p", "Pool"),
                 ("Help", "s", "S"),
                 ("Run", "srv", "Server"),
+                // A call's result: its type is what `New` returns, found in resolution.
+                ("Go", "t", "New()"),
                 ("Send", "req", "http.Request"),
             ],
         ),
@@ -447,6 +449,7 @@ fn declared_types_of_receivers() {
             &[
                 ("go", "s", "Service"),
                 ("work", "w", "Worker"),
+                ("stop", "x", "make()"),
                 ("run", "self.engine", "Engine"),
                 ("find", "self.repo", "Repo"),
             ],
