@@ -1627,8 +1627,18 @@ impl<'a> Index<'a> {
                 // from this file (its own, an import's, the nearest), when there is one: not
                 // the first type of that name in the repository (another crate's, another
                 // version's).
+                // (Among a name's few candidates, one member of a type of that name is the
+                // answer either way; none may still be an alias's, `ListArray::new()`.)
                 if matches!(kind, EdgeKind::Calls | EdgeKind::References)
                     && q_last.starts_with(|c: char| c.is_uppercase())
+                    && (cands.maps.is_some()
+                        || cands
+                            .all
+                            .iter()
+                            .filter(|&&c| self.parent(c).map(last_segment) == Some(q_last))
+                            .take(2)
+                            .count()
+                            != 1)
                     && let Some(ty) = crate::analyze::type_name(q)
                     && let Some(Some((c, _))) = self.declared_type_member(fi, ty, kind, name)
                 {
@@ -2625,6 +2635,8 @@ impl<'a> Resolver<'a> {
         // target: the edge of the same name and qualifier just after it at the same position
         // (a chain's calls all start where it starts), or the last before it.
         let edges_in = &analysis.edges;
+        // The file's calls by name, built for the first local bound to a call's result.
+        let calls_named = std::cell::OnceCell::new();
         let inner: Vec<Option<(crate::analyze::returns::Chained<'b>, Option<usize>)>> = edges_in
             .iter()
             .enumerate()
@@ -2652,7 +2664,21 @@ impl<'a> Resolver<'a> {
                         x.line == e.line && x.character == e.character && is_inner(x)
                     })
                 } else {
-                    (0..i).rev().find(|&j| is_inner(&edges_in[j]))
+                    let calls = calls_named.get_or_init(|| {
+                        let mut m: HashMap<&str, Vec<usize>> = HashMap::default();
+                        for (j, x) in edges_in.iter().enumerate() {
+                            if x.kind == EdgeKind::Calls {
+                                m.entry(&*x.target_name).or_default().push(j);
+                            }
+                        }
+                        m
+                    });
+                    let named = calls.get(chain.name).map_or(&[][..], |v| &v[..]);
+                    named[..named.partition_point(|&j| j < i)]
+                        .iter()
+                        .rev()
+                        .copied()
+                        .find(|&j| is_inner(&edges_in[j]))
                 };
                 Some((chain, j))
             })
@@ -2808,8 +2834,10 @@ impl<'a> Resolver<'a> {
         // Each edge after the one it needs ([`inner`]): a chain's links are resolved from
         // its first call on, a local's call before the uses of the local. A cycle (a local
         // bound to a call on itself, `let x = x.next()`) or a long chain is cut short.
+        let mut stack = Vec::new();
         for start in (0..edges_in.len()).rev() {
-            let mut stack = vec![start];
+            stack.clear();
+            stack.push(start);
             while let Some(&i) = stack.last() {
                 if rows[i].is_some() {
                     stack.pop();

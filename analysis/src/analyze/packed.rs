@@ -217,16 +217,29 @@ impl Names {
                 Some((ty, base, e.qualifier.as_deref().map(&mut push)))
             })
             .collect();
-        let returns: Vec<(u32, Span)> = a
-            .symbols
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| matches!(s.kind, "function" | "method"))
-            .filter_map(|(i, s)| {
-                let ty = super::returns::declared_return(&s.signature, &s.name)?;
-                Some((i as u32, push(ty)))
-            })
-            .collect();
+        // Return types resolution can use ([`super::returns::kept`]), each text once per file
+        // (`Self` is most of them).
+        let mut distinct: Vec<(&str, Span)> = Vec::new();
+        let mut returns: Vec<(u32, Span)> = Vec::new();
+        for (i, s) in a.symbols.iter().enumerate() {
+            if !matches!(s.kind, "function" | "method") {
+                continue;
+            }
+            let Some(ty) = super::returns::declared_return(&s.signature, &s.name)
+                .filter(|t| super::returns::kept(t))
+            else {
+                continue;
+            };
+            let at = match distinct.iter().find(|(t, _)| *t == ty) {
+                Some(&(_, d)) => d,
+                None => {
+                    let d = push(ty);
+                    distinct.push((ty, d));
+                    d
+                }
+            };
+            returns.push((i as u32, at));
+        }
         Names {
             returns: returns.into_boxed_slice(),
             renames: imports.iter().any(|i| i.2.is_some()),

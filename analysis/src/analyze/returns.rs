@@ -382,6 +382,19 @@ pub fn returned(raw: &str, unwrap: bool) -> Option<Returned<'_>> {
     None
 }
 
+/// Whether a declared return type can tell a call's result's type, unwrapped or not (not
+/// `Self::Output`, a generic parameter, a closure): only those are kept for resolution. A
+/// type from outside the repository counts: a call on its value is then known to be none of
+/// the repository's (`a.to_vec().len()`, `b.save().map_err(…)`).
+pub fn kept(raw: &str) -> bool {
+    let told = |r: Option<Returned>| match r {
+        Some(Returned::Own) => true,
+        Some(Returned::Type(path)) => !(path.len() == 1 && path.as_bytes()[0].is_ascii_uppercase()),
+        None => false,
+    };
+    told(returned(raw, false)) || told(returned(raw, true))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -564,5 +577,17 @@ mod tests {
         assert_eq!(returned("Self::Item", false), None);
         assert_eq!(returned("struct arena_s", false), Some(Type("arena_s")));
         assert_eq!(returned("?Repo", false), Some(Type("Repo")));
+        for useful in [
+            "Self",
+            "Result<()>",
+            "Box<dyn Conn>",
+            "*Server",
+            "Promise<User>",
+        ] {
+            assert!(kept(useful), "{useful}");
+        }
+        for useless in ["Self::Output", "T"] {
+            assert!(!kept(useless), "{useless}");
+        }
     }
 }
