@@ -805,7 +805,8 @@ impl<'s> Walker<'s> {
         let simple = |s: &str| {
             !s.is_empty()
                 && s.chars()
-                    .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+                    // `#` of a JavaScript private field (`this.#progress`).
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == '#')
         };
         let locals = self.types.locals.get(&scope.symbol);
         let local = |name: &str| locals.and_then(|l| l.get(name)).cloned();

@@ -2789,7 +2789,14 @@ impl<'a> Resolver<'a> {
                     }),
                 None => on_instance.or_else(|| {
                     let source = e.source.as_deref();
-                    let owner = if enclosing_only(e.kind, f.language, qualifier) {
+                    // `self.x.f()` is never its caller `f` itself (`Index::pick`'s
+                    // `not_caller`), so its answer depends on the caller.
+                    let delegates = e.kind == EdgeKind::Calls
+                        && qualifier.is_some_and(|q| {
+                            let q = q.trim();
+                            q.starts_with("self.") || q.starts_with("this.")
+                        });
+                    let owner = if delegates || enclosing_only(e.kind, f.language, qualifier) {
                         source
                     } else {
                         qualifier

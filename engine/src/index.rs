@@ -63,7 +63,10 @@ use rustc_hash::{FxHashMap, FxHashSet};
 ///    may be C++; a field read from a value of a declared type carries the type
 ///    (`receiver_type` on references); C's parameters, locals and fields declare types;
 ///    C's `struct X *p` references `X`.
-pub const ANALYZER_VERSION: u32 = 10;
+/// 11: a local or field bound to a call's result has that call as its `receiver_type`
+///    (`let cfg = Config::load(p)?;` → `Config::load(p)?`); a JavaScript private field
+///    (`this.#progress`) carries its declared type.
+pub const ANALYZER_VERSION: u32 = 11;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;

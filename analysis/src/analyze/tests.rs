@@ -414,8 +414,12 @@ fn declared_types_of_receivers() {
         ),
         (
             Lang::JavaScript,
-            "class A {\n  constructor() { this.log = new Log(); }\n  f() { const w = new Worker(); w.work(); this.log.write(); }\n}\n",
-            &[("work", "w", "Worker"), ("write", "this.log", "Log")],
+            "class A {\n  #bar\n  constructor() { this.log = new Log(); this.#bar = new Bar(); }\n  f() { const w = new Worker(); w.work(); this.log.write(); this.#bar.off(); }\n}\n",
+            &[
+                ("work", "w", "Worker"),
+                ("write", "this.log", "Log"),
+                ("off", "this.#bar", "Bar"),
+            ],
         ),
         (
             Lang::Go,
