@@ -2684,6 +2684,10 @@ impl<'a> Resolver<'a> {
             })
             .collect();
         let traits = std::cell::OnceCell::new();
+        type Found = Option<Option<(Cand, &'static str)>>;
+        let mut returned_before: HashMap<(EdgeKind, &str, &str, bool, Option<Cand>, bool), Found> =
+            HashMap::default();
+        let mut typed_before: HashMap<(EdgeKind, &str, &str), Found> = HashMap::default();
         let mut targets: Vec<Option<Cand>> = vec![None; edges_in.len()];
         let mut rows: Vec<Option<EdgeRow<'b>>> = (0..edges_in.len()).map(|_| None).collect();
         let mut resolve_at = |i: usize, targets: &[Option<Cand>]| {
@@ -2723,13 +2727,29 @@ impl<'a> Resolver<'a> {
             // A call on a receiver of a declared type is that type's member; on a call's
             // result, the member of the type that call returns.
             let typed = match (&inner[i], e.kind, e.receiver_type.as_deref(), qualifier) {
+                // Both remembered per file: a builder chain or a declared type's calls repeat.
                 (Some((chain, j)), ..) => {
-                    index.call_result_member(fi, e, chain, j.and_then(|j| targets[j]))
+                    let callee = j.and_then(|j| targets[j]);
+                    let key = (
+                        e.kind,
+                        &*e.target_name,
+                        chain.name,
+                        chain.unwrap,
+                        callee,
+                        chain.new,
+                    );
+                    *returned_before
+                        .entry(key)
+                        .or_insert_with(|| index.call_result_member(fi, e, chain, callee))
                 }
                 (None, EdgeKind::Calls | EdgeKind::References, Some(ty), q)
                     if !q.is_some_and(|q| SELF_WORDS.contains(&q)) =>
                 {
-                    index.declared_type_member(fi, ty, e.kind, &e.target_name)
+                    *typed_before
+                        .entry((e.kind, &*e.target_name, ty))
+                        .or_insert_with(|| {
+                            index.declared_type_member(fi, ty, e.kind, &e.target_name)
+                        })
                 }
                 _ => None,
             };
