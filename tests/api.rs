@@ -453,6 +453,33 @@ async fn dify_retrieval_connector() {
             .contains("total += clamp")
     );
     assert!(records.iter().all(|r| r["metadata"].is_object()));
+    // A C++ `.h` header's language is the one stored with it, not the path's (C).
+    let (st, r) = post(
+        s,
+        path,
+        Some(&w.key),
+        &json!({"knowledge_id": "other", "query": "What is the volume of a box?", "retrieval_setting": {"top_k": 5, "score_threshold": 0.0}}).to_string(),
+    )
+    .await;
+    assert_eq!(st, 200, "{r}");
+    let languages: Vec<(&str, &str)> = r["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["metadata"]["path"].as_str().unwrap(),
+                r["metadata"]["language"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert!(languages.contains(&("geo.h", "cpp")), "{r}");
+    assert!(
+        languages
+            .iter()
+            .all(|(p, l)| !p.ends_with(".c") || *l == "c"),
+        "{r}"
+    );
     let cond = json!({"metadata_condition": {"logical_operator": "and", "conditions": [{"name": ["file_extension"], "comparison_operator": "is", "value": "py"}]}});
     let (_, r) = post(s, path, Some(&w.key), &body(cond)).await;
     assert!(

@@ -62,6 +62,12 @@ pub fn world_at(
     let other = tmp.path().join("other");
     std::fs::create_dir_all(&other).unwrap();
     std::fs::write(other.join("util.c"), "int other_util(void) { return 2; }\n").unwrap();
+    // A `.h` header in C++: its language is its content's.
+    std::fs::write(
+        other.join("geo.h"),
+        "#pragma once\nnamespace geo {\nclass Box {\npublic:\n    int volume() const { return 1; }\n};\n}\n",
+    )
+    .unwrap();
     quarry_ok(
         store,
         &["index", other.to_str().unwrap(), "--name", "other"],

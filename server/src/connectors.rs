@@ -210,6 +210,7 @@ async fn retrieve(
         .iter()
         .filter_map(|r| r["score"].as_f64())
         .fold(0.0_f64, f64::max);
+    let stored = stored_languages(state, who, knowledge_id, &results).await;
     let mut kept: Vec<(Value, f64, Map<String, Value>)> = Vec::new();
     for r in results {
         let path = r["location"]["path"].as_str().unwrap_or("").to_string();
@@ -218,9 +219,12 @@ async fn retrieve(
             .map(|(_, e)| e.to_string())
             .filter(|e| !e.contains('/'))
             .unwrap_or_default();
-        let language = quarry_engine::lang::Lang::detect(&path)
-            .map(|l| l.name())
-            .unwrap_or("text");
+        let language = match stored.get(&path) {
+            Some(l) => l.as_str(),
+            None => quarry_engine::lang::Lang::detect(&path)
+                .map(|l| l.name())
+                .unwrap_or("text"),
+        };
         let mut meta = Map::new();
         meta.insert("path".into(), json!(path));
         meta.insert("file_extension".into(), json!(ext));
@@ -283,6 +287,53 @@ async fn retrieve(
             })
         })
         .collect())
+}
+
+/// The stored language of results' files whose language their content decides (a `.h`
+/// header is C or C++), by path: the path alone says C. Empty when there are none, or the
+/// lookup fails (the path's language is used then).
+async fn stored_languages(
+    state: &AppState,
+    who: &Principal,
+    knowledge_id: &str,
+    results: &[Value],
+) -> std::collections::HashMap<String, String> {
+    let mut paths: Vec<&str> = results
+        .iter()
+        .filter_map(|r| r["location"]["path"].as_str())
+        .filter(|p| quarry_engine::lang::content_decides(p))
+        .collect();
+    paths.sort_unstable();
+    paths.dedup();
+    if paths.is_empty() {
+        return Default::default();
+    }
+    let list: Vec<String> = paths
+        .iter()
+        .map(|p| format!("'{}'", p.replace('\'', "''")))
+        .collect();
+    let statement = format!(
+        "SELECT path, language FROM files WHERE path IN ({}) LIMIT 1000",
+        list.join(", ")
+    );
+    let args = json!({"statement": statement, "data_sources": [knowledge_id]});
+    let Value::Object(args) = args else {
+        return Default::default();
+    };
+    let Ok(out) = crate::tools::run(state, who, "query_artifact_metadata", args).await else {
+        return Default::default();
+    };
+    out.obj["rows"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|row| {
+            Some((
+                row["path"].as_str()?.to_string(),
+                row["language"].as_str()?.to_string(),
+            ))
+        })
+        .collect()
 }
 
 /// `metadata_condition` (Dify): conditions on record metadata joined by `and`/`or`.
