@@ -30,7 +30,7 @@ fn closing(s: &str, open: usize) -> Option<usize> {
         if b == o {
             depth += 1;
         } else if b == c && !(c == b'>' && i > 0 && bytes[i - 1] == b'-') {
-            depth -= 1;
+            depth = depth.checked_sub(1)?;
             if depth == 0 {
                 return Some(i);
             }
@@ -54,7 +54,8 @@ fn opening(s: &str, close: usize) -> Option<usize> {
         if b == c && !(c == b'>' && i > 0 && bytes[i - 1] == b'-') {
             depth += 1;
         } else if b == o {
-            depth -= 1;
+            // (A closer that did not count, an arrow's `>`, leaves nothing to open.)
+            depth = depth.checked_sub(1)?;
             if depth == 0 {
                 return Some(i);
             }
@@ -252,7 +253,7 @@ pub fn chained(q: &str) -> Option<Chained<'_>> {
         let open = opening(t, t.len() - 1)?;
         let mut callee = t[..open].trim_end();
         // A turbofish or generic arguments: `collect::<Vec<_>>()`, `get<User>()`.
-        if callee.ends_with('>') {
+        if callee.ends_with('>') && !callee.ends_with("->") {
             let lt = opening(callee, callee.len() - 1)?;
             callee = callee[..lt].trim_end_matches("::").trim_end();
         }
@@ -544,6 +545,8 @@ mod tests {
             "x[0]",
             "\"s\".len()…",
             "a.b(…",
+            // An arrow's `>` opens nothing (C++'s `operator->`).
+            "a<b>->operator->()",
         ] {
             assert_eq!(c(other), None, "{other}");
         }
@@ -588,6 +591,34 @@ mod tests {
         }
         for useless in ["Self::Output", "T"] {
             assert!(!kept(useless), "{useless}");
+        }
+    }
+
+    /// Any cut of real signatures and receivers (every prefix and suffix at a character
+    /// boundary) is read without a panic: unbalanced brackets, arrows, non-ASCII names.
+    #[test]
+    fn no_text_panics() {
+        let texts = [
+            "pub fn new<'a, T: Fn() -> U>(x: &'a [u8]) -> Result<Box<dyn Fn() -> T>, Érreur>",
+            "a<b>->operator->()?.c::<Vec<_>>().await?.d(\"é)\")!",
+            "std::vector<int> Foo<T>::~Foo() const -> decltype(x)",
+            "func (s *Server) Open() (c *Conn, err error)",
+            "new Ünï(1).b(",
+            ")(>)<-<]",
+        ];
+        for t in texts {
+            let cuts = t.char_indices().map(|(i, _)| i).chain([t.len()]);
+            for at in cuts {
+                for part in [&t[..at], &t[at..]] {
+                    let _ = chained(part);
+                    let _ = returned(part, true);
+                    let _ = returned(part, false);
+                    let _ = kept(part);
+                    for name in ["new", "Open", "Foo", "b", "d"] {
+                        let _ = declared_return(part, name);
+                    }
+                }
+            }
         }
     }
 }
