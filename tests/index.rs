@@ -411,8 +411,9 @@ fn c_and_cpp_names_resolve_through_includes() {
 /// A call on another call's result is a member of the type the inner call's target declares
 /// it returns (`Self`, `Result<T, E>` through `?`, a class called, `new T()`, Go's `*T`), as
 /// is a call on a local bound to one; `Type::f()` is a member of the type its file names, not
-/// of the first type of that name in the repository; a Rust method on a value of a type from
-/// outside the repository is an imported extension trait's.
+/// of the first type of that name in the repository (a Rust tuple variant, `Fail::Io(1)`,
+/// too); a Rust method on a value of a type from outside the repository is an imported
+/// extension trait's.
 #[test]
 fn calls_on_call_results_take_the_returned_type() {
     let config = |name: &str| {
@@ -421,11 +422,14 @@ fn calls_on_call_results_take_the_returned_type() {
         )
     };
     let (a, b) = (config("run_a"), config("run_b"));
+    let fail = "pub enum Fail {\n    Io(u32),\n}\n\nimpl Fail {\n    pub fn io() -> Self {\n        Self::Io(0)\n    }\n}\n\npub fn make() -> Fail {\n    let _ = Some(1);\n    Fail::Io(1)\n}\n";
     let (_tmp, store) = index_files(
         "chains",
         &[
             ("a/src/lib.rs", &a),
             ("b/src/lib.rs", &b),
+            ("a/src/fail.rs", fail),
+            ("b/src/fail.rs", fail),
             (
                 "a/src/ext.rs",
                 "pub trait WordsExt {\n    fn words_count(&self) -> usize;\n}\n\nimpl WordsExt for str {\n    fn words_count(&self) -> usize { 0 }\n}\n",
@@ -501,6 +505,18 @@ fn calls_on_call_results_take_the_returned_type() {
         has(&format!(
             "{file}|calls|{run}|report|cfg.check()|{file}::Checked.report|return_type|20|"
         ));
+    }
+    // A tuple variant called through its enum is that enum's, in the caller's crate; a bare
+    // `Some(…)` is the prelude's.
+    for krate in ["a", "b"] {
+        let file = format!("{krate}/src/fail.rs");
+        has(&format!(
+            "{file}|calls|Fail.io|Io|Self|{file}::Fail.Io|same_class|7|"
+        ));
+        has(&format!(
+            "{file}|calls|make|Io|Fail|{file}::Fail.Io|qualified|13|"
+        ));
+        has(&format!("{file}|calls|make|Some|NULL|NULL|unresolved|12|"));
     }
     // On a value of a type from outside the repository (`String`), an extension trait the
     // file imports; not a namesake method elsewhere.

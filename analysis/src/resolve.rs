@@ -1461,6 +1461,17 @@ impl<'a> Index<'a> {
         if matches!(language, "c" | "cpp") && kind == EdgeKind::Imports {
             return None;
         }
+        // A Rust tuple variant constructs its enum (`GetRange::Suffix(2)`, `Self::Int64(v)`):
+        // a variant of the type the qualifier names, found as `Type::f()`'s member is. Only
+        // so: a bare `Ok(…)` is the prelude's, and another enum's variant of the name is not.
+        if language == "rust"
+            && kind == EdgeKind::Calls
+            && name.starts_with(|c: char| c.is_ascii_uppercase())
+            && let Some(q) = qualifier
+            && let Some(found) = self.variant_of(fi, source_qname, q.trim(), name)
+        {
+            return Some(found);
+        }
         let cands = self.candidates(kind, language, name)?;
         let path = self.files[fi].path;
         // A bare call (`print(x)`, `drop(v)`, `helper()`) names no method outside Java, C#,
@@ -2070,6 +2081,37 @@ impl<'a> Index<'a> {
             Some((c, _)) => Some(Some((c, "declared_type"))),
             None if aliased && !matches!(language, "c" | "cpp") => Some(None),
             None => None,
+        }
+    }
+
+    /// The variant `name` of the enum Rust qualifier `q` names in file `fi` (`Self` in a
+    /// method: its own type, `same_class`; else the type as `Type::f()`'s is found,
+    /// `qualified`), when it has one.
+    fn variant_of(
+        &self,
+        fi: usize,
+        source_qname: Option<&str>,
+        q: &str,
+        name: &str,
+    ) -> Option<(Cand, &'static str)> {
+        let is_variant = |c: &Cand| self.kind(*c) == "variant";
+        if q == "Self" {
+            let own = source_qname?.rsplit_once('.')?.0;
+            let cands = self.candidates(EdgeKind::References, "rust", name)?;
+            let found =
+                self.own_type_member(&cands, fi, own, EdgeKind::References, false, false)?;
+            return Some(found.0).filter(is_variant).map(|c| (c, "same_class"));
+        }
+        let q_last = q
+            .rsplit("::")
+            .find(|s| !s.is_empty() && !s.starts_with('<'))?;
+        if !q_last.starts_with(|c: char| c.is_ascii_uppercase()) {
+            return None;
+        }
+        let ty = crate::analyze::type_name(q)?;
+        match self.declared_type_member(fi, ty, EdgeKind::References, name) {
+            Some(Some((c, _))) if is_variant(&c) => Some((c, "qualified")),
+            _ => None,
         }
     }
 
