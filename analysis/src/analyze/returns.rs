@@ -98,7 +98,6 @@ const NOT_TYPES: &[&str] = &[
     "native",
     "strictfp",
     "partial",
-    "extern",
     "friend",
     "typename",
     "operator",
@@ -107,8 +106,8 @@ const NOT_TYPES: &[&str] = &[
     "void",
 ];
 
-/// Return types that are plain values, kept by no one: a call on one names nothing in a
-/// repository either way.
+/// Return types that are plain values, not kept: a call on one names nothing in a repository
+/// either way.
 const PLAIN: &[&str] = &[
     "void", "bool", "boolean", "int", "long", "short", "char", "byte", "float", "double", "u8",
     "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize", "f32", "f64",
