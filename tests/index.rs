@@ -436,11 +436,11 @@ fn calls_on_call_results_take_the_returned_type() {
             ),
             (
                 "a/src/count.rs",
-                "use crate::ext::WordsExt;\n\npub fn count(s: String) -> usize {\n    s.words_count()\n}\n",
+                "use crate::ext::WordsExt;\n\npub fn count(s: String) -> usize {\n    s.words_count()\n}\n\npub fn show(f: &mut std::fmt::Formatter<'_>) {\n    f.debug_struct(\"X\").field(\"a\", &1).finish();\n}\n",
             ),
             (
                 "b/src/words.rs",
-                "pub struct Words;\nimpl Words {\n    pub fn words_count(&self) -> usize { 1 }\n}\n",
+                "pub struct Words;\nimpl Words {\n    pub fn words_count(&self) -> usize { 1 }\n    pub fn field(&self) {}\n    pub fn finish(&self) {}\n}\n",
             ),
             (
                 "b/src/other.rs",
@@ -521,6 +521,11 @@ fn calls_on_call_results_take_the_returned_type() {
     // On a value of a type from outside the repository (`String`), an extension trait the
     // file imports; not a namesake method elsewhere.
     has("a/src/count.rs|calls|count|words_count|s|a/src/ext.rs::WordsExt.words_count|import|4|");
+    // What an outside type's method returns is an outside value: not some `field` here.
+    has("a/src/count.rs|calls|show|field|f.debug_struct(\"X\")|NULL|unresolved|8|");
+    has(
+        "a/src/count.rs|calls|show|finish|f.debug_struct(\"X\").field(\"a\", &1)|NULL|unresolved|8|",
+    );
     has(
         "java/Builder.java|calls|Builder.main|name|new Builder()|java/Builder.java::Builder.name|return_type|9|",
     );

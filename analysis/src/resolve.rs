@@ -2732,7 +2732,10 @@ impl<'a> Resolver<'a> {
         let mut typed_before: HashMap<(EdgeKind, &str, &str), Found> = HashMap::default();
         let mut targets: Vec<Option<Cand>> = vec![None; edges_in.len()];
         let mut rows: Vec<Option<EdgeRow<'b>>> = (0..edges_in.len()).map(|_| None).collect();
-        let mut resolve_at = |i: usize, targets: &[Option<Cand>]| {
+        // Whether each edge resolved is a call on a value of a type from outside the
+        // repository (`unresolved` for that reason): a call on its result is too.
+        let mut outside: Vec<bool> = vec![false; edges_in.len()];
+        let mut resolve_at = |i: usize, targets: &[Option<Cand>], outside: &[bool]| {
             let e = &edges_in[i];
             // The source: a symbol of this file, or (for `impl Trait for T` with `T` defined
             // elsewhere) the type it names, or the file.
@@ -2770,6 +2773,14 @@ impl<'a> Resolver<'a> {
             // result, the member of the type that call returns.
             let typed = match (&inner[i], e.kind, e.receiver_type.as_deref(), qualifier) {
                 // Both remembered per file: a builder chain or a declared type's calls repeat.
+                // The result of an outside type's method (`f.debug_struct("X")`, then
+                // `.field(…)`, `.finish()`) is an outside value, unless the method hands out
+                // what the value holds (`v.first()`, `m.lock()`: the element's own type).
+                (Some((chain, Some(j))), ..)
+                    if outside[*j] && !crate::analyze::returns::hands_out(chain.name) =>
+                {
+                    Some(None)
+                }
                 (Some((chain, j)), ..) => {
                     let callee = j.and_then(|j| targets[j]);
                     let key = (
@@ -2898,7 +2909,11 @@ impl<'a> Resolver<'a> {
                 target_number,
                 resolution,
             };
-            (row, target_cand)
+            (
+                row,
+                target_cand,
+                matches!(typed, Some(None)) && picked.is_none(),
+            )
         };
         // Each edge after the one it needs ([`inner`]): a chain's links are resolved from
         // its first call on, a local's call before the uses of the local. A cycle (a local
@@ -2920,9 +2935,10 @@ impl<'a> Resolver<'a> {
                     stack.push(j);
                     continue;
                 }
-                let (row, target) = resolve_at(i, &targets);
+                let (row, target, from_outside) = resolve_at(i, &targets, &outside);
                 rows[i] = Some(row);
                 targets[i] = target;
+                outside[i] = from_outside;
                 stack.pop();
             }
         }
