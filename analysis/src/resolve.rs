@@ -2634,44 +2634,6 @@ impl<'a> Resolver<'a> {
         // names again and again (`new`, `clone`, `unwrap`, its own helpers), and a name with
         // many definitions is the most expensive to pick.
         let mut picked_before: PickMemo<'b> = HashMap::default();
-        NAMED_TYPES.with(|cell| {
-            let mut named = cell.borrow_mut();
-            named.0 = index.id;
-            named.1 = fi as u32;
-            let set = &mut named.2;
-            set.clear();
-            NAMED_TYPE_PICKS.with(|m| m.borrow_mut().clear());
-            let mut add = |n: &str| {
-                set.insert(segment_hash(n));
-            };
-            for e in &analysis.edges {
-                match e.kind {
-                    EdgeKind::Calls => {
-                        if let Some(q) = e.qualifier.as_deref() {
-                            add(q.rsplit([':', '.']).next().unwrap_or(q));
-                        }
-                    }
-                    _ => {
-                        add(&e.target_name);
-                        if let Some(alias) = e.alias.as_deref() {
-                            add(alias);
-                        }
-                    }
-                }
-                if let Some(t) = e.receiver_type.as_deref()
-                    && !t.ends_with([')', '?'])
-                {
-                    add(t);
-                }
-            }
-            for s in analysis
-                .symbols
-                .iter()
-                .filter(|s| TYPE_KINDS.contains(&s.kind))
-            {
-                add(&s.name);
-            }
-        });
         // A call on another call's result (`a.b().c()`), or on a local the result of a call
         // was bound to (`let c = a.b(); c.d()`, `receiver_type` `a.b()`), needs that call's
         // target: the edge of the same name and qualifier just after it at the same position
@@ -2725,6 +2687,45 @@ impl<'a> Resolver<'a> {
                 Some((chain, j))
             })
             .collect();
+        NAMED_TYPES.with(|cell| {
+            let mut named = cell.borrow_mut();
+            named.0 = index.id;
+            named.1 = fi as u32;
+            let set = &mut named.2;
+            set.clear();
+            NAMED_TYPE_PICKS.with(|m| m.borrow_mut().clear());
+            let mut add = |n: &str| {
+                set.insert(segment_hash(n));
+            };
+            for (e, inner) in analysis.edges.iter().zip(&inner) {
+                match e.kind {
+                    EdgeKind::Calls => {
+                        if let Some(q) = e.qualifier.as_deref() {
+                            add(q.rsplit([':', '.']).next().unwrap_or(q));
+                        }
+                    }
+                    _ => {
+                        add(&e.target_name);
+                        if let Some(alias) = e.alias.as_deref() {
+                            add(alias);
+                        }
+                    }
+                }
+                // (A receiver type that is a call, `Config::load(p)?`, names no type.)
+                if let Some(t) = e.receiver_type.as_deref()
+                    && inner.is_none()
+                {
+                    add(t);
+                }
+            }
+            for s in analysis
+                .symbols
+                .iter()
+                .filter(|s| TYPE_KINDS.contains(&s.kind))
+            {
+                add(&s.name);
+            }
+        });
         let traits = std::cell::OnceCell::new();
         type Found = Option<Option<(Cand, &'static str)>>;
         let mut returned_before: HashMap<(EdgeKind, &str, &str, bool, Option<Cand>, bool), Found> =

@@ -219,7 +219,7 @@ impl Names {
             .collect();
         // Return types resolution can use ([`super::returns::kept`]), each text once per file
         // (`Self` is most of them).
-        let mut distinct: Vec<(&str, Span)> = Vec::new();
+        let mut distinct: rustc_hash::FxHashMap<&str, Span> = Default::default();
         let mut returns: Vec<(u32, Span)> = Vec::new();
         for (i, s) in a.symbols.iter().enumerate() {
             if !matches!(s.kind, "function" | "method") {
@@ -230,14 +230,7 @@ impl Names {
             else {
                 continue;
             };
-            let at = match distinct.iter().find(|(t, _)| *t == ty) {
-                Some(&(_, d)) => d,
-                None => {
-                    let d = push(ty);
-                    distinct.push((ty, d));
-                    d
-                }
-            };
+            let at = *distinct.entry(ty).or_insert_with(|| push(ty));
             returns.push((i as u32, at));
         }
         Names {

@@ -15,21 +15,31 @@ fn is_ident(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || c == '$'
 }
 
+/// The bracket pair (opening, closing) byte `b` is one of: `()`, `<>` or `[]`.
+fn pair(b: u8) -> Option<(u8, u8)> {
+    match b {
+        b'(' | b')' => Some((b'(', b')')),
+        b'<' | b'>' => Some((b'<', b'>')),
+        b'[' | b']' => Some((b'[', b']')),
+        _ => None,
+    }
+}
+
+/// Whether byte `i` of `bytes` is the closing bracket `c` (an arrow's `>` is none).
+fn closes(bytes: &[u8], i: usize, c: u8) -> bool {
+    bytes[i] == c && !(c == b'>' && i > 0 && bytes[i - 1] == b'-')
+}
+
 /// The byte index of the bracket closing the one at `open` (`(`, `<` or `[`), counting only
 /// brackets of that kind; `None` when the text ends first (a signature cut short).
 fn closing(s: &str, open: usize) -> Option<usize> {
     let bytes = s.as_bytes();
-    let (o, c) = match bytes.get(open)? {
-        b'(' => (b'(', b')'),
-        b'<' => (b'<', b'>'),
-        b'[' => (b'[', b']'),
-        _ => return None,
-    };
+    let (o, c) = pair(*bytes.get(open)?).filter(|&(o, _)| o == bytes[open])?;
     let mut depth = 0usize;
-    for (i, &b) in bytes.iter().enumerate().skip(open) {
-        if b == o {
+    for i in open..bytes.len() {
+        if bytes[i] == o {
             depth += 1;
-        } else if b == c && !(c == b'>' && i > 0 && bytes[i - 1] == b'-') {
+        } else if closes(bytes, i, c) {
             depth = depth.checked_sub(1)?;
             if depth == 0 {
                 return Some(i);
@@ -42,18 +52,12 @@ fn closing(s: &str, open: usize) -> Option<usize> {
 /// The byte index of the bracket opening the one that closes at `close`.
 fn opening(s: &str, close: usize) -> Option<usize> {
     let bytes = s.as_bytes();
-    let (o, c) = match bytes.get(close)? {
-        b')' => (b'(', b')'),
-        b'>' => (b'<', b'>'),
-        b']' => (b'[', b']'),
-        _ => return None,
-    };
+    let (o, c) = pair(*bytes.get(close)?).filter(|&(_, c)| c == bytes[close])?;
     let mut depth = 0usize;
     for i in (0..=close).rev() {
-        let b = bytes[i];
-        if b == c && !(c == b'>' && i > 0 && bytes[i - 1] == b'-') {
+        if closes(bytes, i, c) {
             depth += 1;
-        } else if b == o {
+        } else if bytes[i] == o {
             // (A closer that did not count, an arrow's `>`, leaves nothing to open.)
             depth = depth.checked_sub(1)?;
             if depth == 0 {
@@ -175,9 +179,9 @@ pub fn declared_return<'s>(signature: &'s str, name: &str) -> Option<&'s str> {
         // A C++ definition's class qualifier (`Shape::`), and a destructor's `~`.
         while let Some(q) = p.strip_suffix("::") {
             p = q.trim_end_matches(is_ident).trim_end();
-            if let Some(inner) = p.strip_suffix('>').map(|_| p) {
-                let open = opening(inner, inner.len() - 1)?;
-                p = inner[..open].trim_end_matches(is_ident).trim_end();
+            if p.ends_with('>') {
+                let open = opening(p, p.len() - 1)?;
+                p = p[..open].trim_end_matches(is_ident).trim_end();
             }
         }
         if p.ends_with('~') || p.ends_with(']') {
@@ -399,7 +403,6 @@ pub fn hands_out(name: &str) -> bool {
             | "sum"
             | "product"
             | "call"
-            | "await"
             | "join"
             | "recv"
             | "try_recv"
