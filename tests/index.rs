@@ -408,6 +408,77 @@ fn c_and_cpp_names_resolve_through_includes() {
     );
 }
 
+/// PHP names a class by its namespace: a bare name is the file's own namespace's or what a
+/// `use` imports (renamed or not), `Models\User` goes through `use App\Models`, and
+/// `\Exception` is the global namespace's — a library's here, not `App\Admin\Exception`.
+/// Types in declarations, `instanceof` and `Foo::` are references; so are property reads,
+/// through a parameter's declared type.
+#[test]
+fn php_names_resolve_by_namespace() {
+    let (_tmp, store) = index_files(
+        "phpns",
+        &[
+            (
+                "src/Models/Model.php",
+                "<?php\nnamespace App\\Models;\n\nabstract class Model\n{\n    protected array $attributes = [];\n    public function save(): void {}\n}\n",
+            ),
+            (
+                "src/Models/User.php",
+                "<?php\nnamespace App\\Models;\n\nclass User extends Model\n{\n    public string $email = '';\n    public static function make(): self { return new User(); }\n}\n",
+            ),
+            (
+                "src/Admin/User.php",
+                "<?php\nnamespace App\\Admin;\n\nclass User\n{\n    public string $email = '';\n    public static function make(): self { return new User(); }\n    public function save(): void {}\n}\n",
+            ),
+            (
+                "src/Admin/Exception.php",
+                "<?php\nnamespace App\\Admin;\n\nclass Exception extends \\Exception\n{\n}\n",
+            ),
+            (
+                "src/Http/Controller.php",
+                "<?php\nnamespace App\\Http;\n\nuse App\\Models;\nuse App\\Admin\\User as AdminUser;\nuse App\\Models\\User;\n\nclass Controller\n{\n    public function store(User $user, AdminUser $admin): string\n    {\n        $user->save();\n        $copy = User::make();\n        $other = AdminUser::make();\n        return $user->email . $admin->email;\n    }\n\n    public function check($x): void\n    {\n        if ($x instanceof Models\\User) {\n            throw new \\Exception('no');\n        }\n    }\n}\n",
+            ),
+        ],
+    );
+    let edges = sql_lines(&store, EDGES_SQL);
+    let has = |needle: &str| has_row(&edges, needle);
+    // A base in the file's own namespace; PHP's own `\Exception` is no class here.
+    has("src/Models/User.php|inherits|User|Model|NULL|src/Models/Model.php::Model|qualified|4|");
+    has("src/Admin/Exception.php|inherits|Exception|Exception|\\|NULL|unresolved|4|");
+    // `new User()` in each namespace is that namespace's.
+    has("src/Admin/User.php|calls|User.make|User|NULL|src/Admin/User.php::User|qualified|7|");
+    has("src/Models/User.php|calls|User.make|User|NULL|src/Models/User.php::User|qualified|7|");
+    let c = "src/Http/Controller.php";
+    // Parameter types through `use`, one of them renamed.
+    has(&format!(
+        "{c}|references|Controller.store|User|NULL|src/Models/User.php::User|import|10|"
+    ));
+    has(&format!(
+        "{c}|references|Controller.store|AdminUser|NULL|src/Admin/User.php::User|import|10|"
+    ));
+    // A method of the declared type's base; a static call through a renamed `use`.
+    has(&format!(
+        "{c}|calls|Controller.store|save|$user|src/Models/Model.php::Model.save|declared_type|12|"
+    ));
+    has(&format!(
+        "{c}|calls|Controller.store|make|User|src/Models/User.php::User.make|qualified|13|"
+    ));
+    has(&format!(
+        "{c}|calls|Controller.store|make|AdminUser|src/Admin/User.php::User.make|qualified|14|"
+    ));
+    // Property reads, each through its parameter's type.
+    has(&format!(
+        "{c}|references|Controller.store|email|NULL|src/Models/User.php::User.email|declared_type|15|"
+    ));
+    // A namespace a `use` imports, then a class in it; the global namespace's `Exception`.
+    has(&format!(
+        "{c}|references|Controller.check|User|Models|src/Models/User.php::User|import|20|"
+    ));
+    has(&format!(
+        "{c}|calls|Controller.check|Exception|\\|NULL|unresolved|21|"
+    ));
+}
+
 /// A call on another call's result is a member of the type the inner call's target declares
 /// it returns (`Self`, `Result<T, E>` through `?`, a class called, `new T()`, Go's `*T`), as
 /// is a call on a local bound to one; `Type::f()` is a member of the type its file names, not

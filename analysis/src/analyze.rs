@@ -992,12 +992,14 @@ impl<'s> Walker<'s> {
             }
             return;
         }
-        if let Some(name) = rules::reference_target(lang, up, node) {
+        if let Some(name) = rules::reference_target(lang, up, node, self.src) {
             let source = self.source_of(scope);
             let text = self.text(name);
             if !rules::is_builtin_type(lang, text) {
                 let object = rules::member_object(lang, node).map(|o| self.text(o).trim());
-                let qualifier = object.and_then(rules::instance_word);
+                let qualifier = object.and_then(rules::instance_word).or_else(|| {
+                    rules::reference_namespace(lang, up, name).map(|q| self.text(q).trim())
+                });
                 let n = self.out.edges.len();
                 self.push_edge(EdgeKind::References, source, name, text, qualifier);
                 // A field read from a value of a declared type (`params.width` with `params:

@@ -728,6 +728,7 @@ pub fn is_builtin_type(lang: Lang, name: &str) -> bool {
                 | "any"
         ),
         Lang::Rust => matches!(name, "Self" | "_"),
+        Lang::Php => matches!(name, "self" | "static" | "parent"),
         Lang::C | Lang::Cpp => matches!(
             name,
             "size_t"
@@ -1578,7 +1579,15 @@ fn expand_use_into(s: &str, prefix: &str, out: &mut Vec<Import>) {
 }
 
 /// A non-call use of a type or field: the node naming it.
-pub fn reference_target<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>) -> Option<Node<'t>> {
+pub fn reference_target<'t>(
+    lang: Lang,
+    up: Up<'_, 't>,
+    n: Node<'t>,
+    src: &str,
+) -> Option<Node<'t>> {
+    if lang == Lang::Php {
+        return php_reference(up, n, src);
+    }
     // Only a few node kinds can be references; check the kind before asking for the parent
     // (`Node::parent` is not O(1)).
     if !matches!(
@@ -1694,13 +1703,67 @@ pub fn reference_target<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>) -> Option<N
     }
 }
 
+/// PHP's references: a type named in a declaration (`named_type`: parameter, return,
+/// property and `catch` types), after `instanceof`, or before `::` (`Foo::BAR`,
+/// `Foo::class`, `Foo::$instance`: the class); a class's own constant or static property
+/// (`self::BAR`, `static::$instance`: the member; not `self::class`, the class's name); a
+/// property read or written (`$this->email`, `$user?->name`: the property). Heritage
+/// clauses (`extends`, `implements`) name their types with `name` nodes directly, not
+/// `named_type`, and are edges already; `new Foo()` and `Foo::f()` are calls.
+fn php_reference<'t>(up: Up<'_, 't>, n: Node<'t>, src: &str) -> Option<Node<'t>> {
+    let class = |c: Node<'t>| {
+        matches!(kind_of(c), "name" | "qualified_name" | "relative_name")
+            .then(|| last_name(c))
+            .filter(|c| kind_of(*c) == "name")
+    };
+    match kind_of(n) {
+        "named_type" => class(n.named_child(0)?),
+        "binary_expression" => {
+            let op = field(n, "operator")?;
+            (kind_of(op) == "instanceof")
+                .then(|| field(n, "right"))
+                .flatten()
+                .and_then(class)
+        }
+        "class_constant_access_expression" | "scoped_property_access_expression" => {
+            let (scope, member) = match kind_of(n) {
+                "class_constant_access_expression" => (n.named_child(0)?, n.named_child(1)?),
+                _ => (field(n, "scope")?, field(n, "name")?),
+            };
+            if kind_of(scope) == "relative_scope" {
+                let class = src.get(member.byte_range()) == Some("class");
+                return (matches!(kind_of(member), "name" | "variable_name") && !class)
+                    .then_some(member);
+            }
+            class(scope)
+        }
+        "member_access_expression" | "nullsafe_member_access_expression" => {
+            // `($this->handler)(…)` calls the value read, which is a read all the same.
+            field(n, "name").filter(|m| kind_of(*m) == "name" && up.parent(n).is_some())
+        }
+        _ => None,
+    }
+}
+
+/// The namespace a PHP class reference ([`reference_target`]) is written with: `Stmt` in
+/// `instanceof Stmt\Class_`, `\PhpParser\Node` in `\PhpParser\Node\Name $n`; looked up
+/// as a call's qualifier is, through the file's `use` imports.
+pub fn reference_namespace<'t>(lang: Lang, up: Up<'_, 't>, name: Node<'t>) -> Option<Node<'t>> {
+    if lang != Lang::Php || kind_of(name) != "name" {
+        return None;
+    }
+    let p = up.parent(name)?;
+    php_name_part(p, "namespace_name").or_else(|| field(p, "prefix"))
+}
+
 /// `self` or `this` when a member access's object ([`member_object`]) is the current
-/// instance — `self.url`, `this.state`, `this->size` — else nothing: its reference then
-/// resolves as the caller's own type's member first, as `self.f()` does.
+/// instance — `self.url`, `this.state`, `this->size`, PHP's `$this->size` and
+/// `self::$count`/`static::$count` — else nothing: its reference then resolves as the
+/// caller's own type's member first, as `self.f()` does.
 pub fn instance_word(object: &str) -> Option<&'static str> {
     match object {
-        "self" => Some("self"),
-        "this" => Some("this"),
+        "self" | "static" => Some("self"),
+        "this" | "$this" => Some("this"),
         _ => None,
     }
 }
@@ -1717,6 +1780,17 @@ pub fn member_object<'t>(lang: Lang, n: Node<'t>) -> Option<Node<'t>> {
         (Lang::C | Lang::Cpp, "field_expression") => field(n, "argument"),
         (Lang::Go, "selector_expression") => field(n, "operand"),
         (Lang::CSharp, "member_access_expression") => field(n, "expression"),
+        (Lang::Php, "member_access_expression" | "nullsafe_member_access_expression") => {
+            field(n, "object")
+        }
+        // `self::$count`, `static::MAX`: the class's own member; `Foo::MAX` names the class
+        // itself, read from nothing.
+        (Lang::Php, "scoped_property_access_expression") => {
+            field(n, "scope").filter(|s| kind_of(*s) == "relative_scope")
+        }
+        (Lang::Php, "class_constant_access_expression") => {
+            n.named_child(0).filter(|s| kind_of(*s) == "relative_scope")
+        }
         _ => None,
     }
 }
