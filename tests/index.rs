@@ -412,7 +412,7 @@ fn c_and_cpp_names_resolve_through_includes() {
 /// `use` imports (renamed or not), `Models\User` goes through `use App\Models`, and
 /// `\Exception` is the global namespace's — a library's here, not `App\Admin\Exception`.
 /// Types in declarations, `instanceof` and `Foo::` are references; so are property reads,
-/// through a parameter's declared type.
+/// through a parameter's declared type. A trait a class uses is a base.
 #[test]
 fn php_names_resolve_by_namespace() {
     let (_tmp, store) = index_files(
@@ -424,7 +424,11 @@ fn php_names_resolve_by_namespace() {
             ),
             (
                 "src/Models/User.php",
-                "<?php\nnamespace App\\Models;\n\nclass User extends Model\n{\n    public string $email = '';\n    public static function make(): self { return new User(); }\n}\n",
+                "<?php\nnamespace App\\Models;\n\nclass User extends Model\n{\n    public string $email = '';\n    public static function make(): self { return new User(); }\n    use HasEmail;\n}\n",
+            ),
+            (
+                "src/Models/HasEmail.php",
+                "<?php\nnamespace App\\Models;\n\ntrait HasEmail\n{\n    public function mail(): string { return ''; }\n}\n",
             ),
             (
                 "src/Admin/User.php",
@@ -436,7 +440,7 @@ fn php_names_resolve_by_namespace() {
             ),
             (
                 "src/Http/Controller.php",
-                "<?php\nnamespace App\\Http;\n\nuse App\\Models;\nuse App\\Admin\\User as AdminUser;\nuse App\\Models\\User;\n\nclass Controller\n{\n    public function store(User $user, AdminUser $admin): string\n    {\n        $user->save();\n        $copy = User::make();\n        $other = AdminUser::make();\n        return $user->email . $admin->email;\n    }\n\n    public function check($x): void\n    {\n        if ($x instanceof Models\\User) {\n            throw new \\Exception('no');\n        }\n    }\n}\n",
+                "<?php\nnamespace App\\Http;\n\nuse App\\Models;\nuse App\\Admin\\User as AdminUser;\nuse App\\Models\\User;\n\nclass Controller\n{\n    public function store(User $user, AdminUser $admin): string\n    {\n        $user->save();\n        $copy = User::make();\n        $other = AdminUser::make();\n        return $user->email . $admin->email;\n    }\n\n    public function check($x): void\n    {\n        if ($x instanceof Models\\User) {\n            throw new \\Exception('no');\n        }\n    }\n\n    public function mail(User $u): string\n    {\n        return $u->mail();\n    }\n}\n",
             ),
         ],
     );
@@ -445,6 +449,10 @@ fn php_names_resolve_by_namespace() {
     // A base in the file's own namespace; PHP's own `\Exception` is no class here.
     has("src/Models/User.php|inherits|User|Model|NULL|src/Models/Model.php::Model|qualified|4|");
     has("src/Admin/Exception.php|inherits|Exception|Exception|\\|NULL|unresolved|4|");
+    // A trait the class uses gives it its methods.
+    has(
+        "src/Models/User.php|inherits|User|HasEmail|NULL|src/Models/HasEmail.php::HasEmail|qualified|8|",
+    );
     // `new User()` in each namespace is that namespace's.
     has("src/Admin/User.php|calls|User.make|User|NULL|src/Admin/User.php::User|qualified|7|");
     has("src/Models/User.php|calls|User.make|User|NULL|src/Models/User.php::User|qualified|7|");
@@ -476,6 +484,9 @@ fn php_names_resolve_by_namespace() {
     ));
     has(&format!(
         "{c}|calls|Controller.check|Exception|\\|NULL|unresolved|21|"
+    ));
+    has(&format!(
+        "{c}|calls|Controller.mail|mail|$u|src/Models/HasEmail.php::HasEmail.mail|declared_type|27|"
     ));
 }
 

@@ -66,7 +66,10 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// 11: a local or field bound to a call's result has that call as its `receiver_type`
 ///    (`let cfg = Config::load(p)?;` → `Config::load(p)?`); a JavaScript private field
 ///    (`this.#progress`) carries its declared type.
-pub const ANALYZER_VERSION: u32 = 11;
+/// 12: PHP's references: types in declarations (`named_type`), after `instanceof` and
+///    before `::`, with their namespace as the qualifier (`Stmt` in `Stmt\Class_`); a
+///    class's own `self::X`/`static::$x`; property reads (`$this->x`, `$user->email`).
+pub const ANALYZER_VERSION: u32 = 12;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;

@@ -1213,7 +1213,8 @@ pub fn heritage<'t>(
         Lang::CSharp if k == "base_list" => (EdgeKind::Inherits, n),
         Lang::Ruby if k == "superclass" => (EdgeKind::Inherits, n),
         Lang::Php => match k {
-            "base_clause" => (EdgeKind::Inherits, n),
+            // A trait used in a class body (`use Loggable;`) gives the class its members.
+            "base_clause" | "use_declaration" => (EdgeKind::Inherits, n),
             "class_interface_clause" => (EdgeKind::Implements, n),
             _ => return None,
         },
@@ -1254,6 +1255,8 @@ fn type_names(container: Node) -> Vec<(Node, Option<Node>)> {
             | "keyword_argument"
             | "arguments"
             | "argument_list"
+            // PHP's `use A, B { A::f insteadof B; }`: the traits, not what the block renames.
+            | "use_list"
                 if n.id() != container.id() => {}
             "identifier" | "type_identifier" | "constant" | "name" | "simple_identifier" => {
                 out.push((n, None))
