@@ -408,6 +408,32 @@ fn c_and_cpp_names_resolve_through_includes() {
     );
 }
 
+/// Ruby's `X.new` constructs class `X`: the class, or its own `self.new` — never another
+/// class's `new`; `String.new` is Ruby's.
+#[test]
+fn ruby_new_constructs_its_class() {
+    let (_tmp, store) = index_files(
+        "rubynew",
+        &[
+            ("lib/worker.rb", "class Worker\n  def run\n  end\nend\n"),
+            (
+                "lib/parser.rb",
+                "class OptionParser\n  def self.new(*args)\n  end\nend\n",
+            ),
+            (
+                "lib/main.rb",
+                "require_relative 'worker'\n\ndef main\n  w = Worker.new\n  s = String.new\n  o = OptionParser.new\n  w.run\nend\n",
+            ),
+        ],
+    );
+    let edges = sql_lines(&store, EDGES_SQL);
+    let has = |needle: &str| has_row(&edges, needle);
+    has("lib/main.rb|calls|main|new|Worker|lib/worker.rb::Worker|qualified|4|");
+    has("lib/main.rb|calls|main|new|String|NULL|unresolved|5|");
+    has("lib/main.rb|calls|main|new|OptionParser|lib/parser.rb::OptionParser.new|qualified|6|");
+    has("lib/main.rb|calls|main|run|w|lib/worker.rb::Worker.run|declared_type|7|");
+}
+
 /// PHP names a class by its namespace: a bare name is the file's own namespace's or what a
 /// `use` imports (renamed or not), `Models\User` goes through `use App\Models`, and
 /// `\Exception` is the global namespace's — a library's here, not `App\Admin\Exception`.

@@ -199,6 +199,16 @@ fn rust_path_head(path: &str) -> &str {
 
 const SELF_WORDS: &[&str] = &["self", "this", "Self", "cls", "@", "$this"];
 
+/// Whether `q` is a path of constants (`Worker`, `Gem::Specification`): Ruby's classes and
+/// modules, as a call's receiver.
+fn is_constant_path(q: &str) -> bool {
+    !q.is_empty()
+        && q.split("::").all(|c| {
+            c.starts_with(|ch: char| ch.is_ascii_uppercase())
+                && c.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+        })
+}
+
 /// Does qualifier `q` of a call name the caller's base type in `language` (`super().f()` and
 /// Python 2's `super(Cls, self).f()`, `super.f()`, C#'s `base.F()`, PHP's `parent::f()`)?
 /// By language: elsewhere `base` and `parent` are ordinary names (a module, a variable).
@@ -1626,6 +1636,47 @@ impl<'a> Index<'a> {
             && let Some(found) = self.php_pick(fi, kind, name, qualifier)
         {
             return found;
+        }
+        // Ruby: `Worker.new(…)`, `Gem::Specification.new` construct that class: its own
+        // `self.new` if it defines one, else the class itself, found as a base is — never
+        // another class's `new` (`String.new` is no `OptionParser.new`); `unresolved` when
+        // the repository defines no class of the name.
+        if language == "ruby"
+            && kind == EdgeKind::Calls
+            && name == "new"
+            && let Some(q) = qualifier.map(|q| q.trim().trim_start_matches("::"))
+            && is_constant_path(q)
+        {
+            let (prefix, class) = match q.rsplit_once("::") {
+                Some((p, c)) => (Some(p), c),
+                None => (None, q),
+            };
+            if let Some(own) = self
+                .candidates(kind, language, name)
+                .and_then(|c| c.with_parent_last(self, class))
+            {
+                return Some((own, "qualified"));
+            }
+            if prefix.is_some() {
+                return self
+                    .pick(fi, source_qname, EdgeKind::Inherits, class, prefix)
+                    .map(|(c, _)| (c, "qualified"));
+            }
+            // A bare constant is a top-level class, this file's, or one nested in a module
+            // around the caller: `Array.new` in `matrix.rb` is not `TypeProf::Type::Array`.
+            let visible = |c: Cand| match self.parent(c) {
+                None => true,
+                Some(p) => {
+                    c.0 == fi as u32
+                        || source_qname.is_some_and(|s| {
+                            s.len() > p.len() && s.starts_with(p) && s.as_bytes()[p.len()] == b'.'
+                        })
+                }
+            };
+            return self
+                .candidates(EdgeKind::Inherits, language, class)?
+                .nearest_where(self, self.files[fi].path, visible)
+                .map(|c| (c, "qualified"));
         }
         let cands = self.candidates(kind, language, name)?;
         let path = self.files[fi].path;
