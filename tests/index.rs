@@ -453,6 +453,10 @@ fn php_names_resolve_by_namespace() {
                 "<?php\nnamespace App\\Models;\n\nclass User extends Model\n{\n    public string $email = '';\n    public static function make(): self { return new User(); }\n    use HasEmail;\n}\n",
             ),
             (
+                "src/Http/Group.php",
+                "<?php\nnamespace App\\Http;\n\nuse App\\Models\\{User, Model as Base};\n\nfunction save(User $u, Base $b): void {}\n",
+            ),
+            (
                 "src/Models/HasEmail.php",
                 "<?php\nnamespace App\\Models;\n\ntrait HasEmail\n{\n    public function mail(): string { return ''; }\n}\n",
             ),
@@ -475,6 +479,9 @@ fn php_names_resolve_by_namespace() {
     // A base in the file's own namespace; PHP's own `\Exception` is no class here.
     has("src/Models/User.php|inherits|User|Model|NULL|src/Models/Model.php::Model|qualified|4|");
     has("src/Admin/Exception.php|inherits|Exception|Exception|\\|NULL|unresolved|4|");
+    // A group `use` names its namespace once, before the braces.
+    has("src/Http/Group.php|references|save|User|NULL|src/Models/User.php::User|import|6|");
+    has("src/Http/Group.php|references|save|Base|NULL|src/Models/Model.php::Model|import|6|");
     // A trait the class uses gives it its methods.
     has(
         "src/Models/User.php|inherits|User|HasEmail|NULL|src/Models/HasEmail.php::HasEmail|qualified|8|",

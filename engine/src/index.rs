@@ -68,7 +68,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 ///    (`this.#progress`) carries its declared type.
 /// 12: PHP's references: types in declarations (`named_type`), after `instanceof` and
 ///    before `::`, with their namespace as the qualifier (`Stmt` in `Stmt\Class_`); a
-///    class's own `self::X`/`static::$x`; property reads (`$this->x`, `$user->email`).
+///    class's own `self::X`/`static::$x`; property reads (`$this->x`, `$user->email`); a
+///    group `use A\{B, C}` keeps its namespace; a trait `use` in a class is a base.
 pub const ANALYZER_VERSION: u32 = 12;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.

@@ -1494,15 +1494,33 @@ pub fn imports(lang: Lang, n: Node, src: &str) -> Vec<Import> {
                 .into_iter()
                 .collect()
         }
-        (Lang::Php, "namespace_use_clause") => named_children(n)
-            .into_iter()
-            .find(|c| matches!(kind_of(c), "qualified_name" | "name"))
-            .map(|c| {
-                let (name, module) = split_path(&text(c), "\\");
-                (name, module, field(n, "alias").map(text))
-            })
-            .into_iter()
-            .collect(),
+        (Lang::Php, "namespace_use_clause") => {
+            // In a group (`use App\M\{B, C as D};`) the namespace is written before the
+            // braces, once for all of its clauses.
+            let group = n
+                .parent()
+                .filter(|g| kind_of(g) == "namespace_use_group")
+                .and_then(|g| g.parent())
+                .and_then(|d| {
+                    named_children(d)
+                        .into_iter()
+                        .find(|c| kind_of(c) == "namespace_name")
+                })
+                .map(|p| text(p).trim_start_matches('\\').to_string());
+            named_children(n)
+                .into_iter()
+                .find(|c| matches!(kind_of(c), "qualified_name" | "name"))
+                .map(|c| {
+                    let (name, module) = split_path(&text(c), "\\");
+                    let module = match (group.clone(), module) {
+                        (Some(g), Some(m)) => Some(format!("{g}\\{m}")),
+                        (g, m) => g.or(m),
+                    };
+                    (name, module, field(n, "alias").map(text))
+                })
+                .into_iter()
+                .collect()
+        }
         _ => vec![],
     }
 }
