@@ -1607,7 +1607,7 @@ pub fn reference_target<'t>(
     src: &str,
 ) -> Option<Node<'t>> {
     if lang == Lang::Php {
-        return php_reference(up, n, src);
+        return php_reference(n, src);
     }
     // Only a few node kinds can be references; check the kind before asking for the parent
     // (`Node::parent` is not O(1)).
@@ -1731,7 +1731,7 @@ pub fn reference_target<'t>(
 /// property read or written (`$this->email`, `$user?->name`: the property). Heritage
 /// clauses (`extends`, `implements`) name their types with `name` nodes directly, not
 /// `named_type`, and are edges already; `new Foo()` and `Foo::f()` are calls.
-fn php_reference<'t>(up: Up<'_, 't>, n: Node<'t>, src: &str) -> Option<Node<'t>> {
+fn php_reference<'t>(n: Node<'t>, src: &str) -> Option<Node<'t>> {
     let class = |c: Node<'t>| {
         matches!(kind_of(c), "name" | "qualified_name" | "relative_name")
             .then(|| last_name(c))
@@ -1758,9 +1758,9 @@ fn php_reference<'t>(up: Up<'_, 't>, n: Node<'t>, src: &str) -> Option<Node<'t>>
             }
             class(scope)
         }
+        // `($this->handler)(…)` calls the value read, which is a read all the same.
         "member_access_expression" | "nullsafe_member_access_expression" => {
-            // `($this->handler)(…)` calls the value read, which is a read all the same.
-            field(n, "name").filter(|m| kind_of(*m) == "name" && up.parent(n).is_some())
+            field(n, "name").filter(|m| kind_of(*m) == "name")
         }
         _ => None,
     }
