@@ -209,6 +209,11 @@ fn is_constant_path(q: &str) -> bool {
         })
 }
 
+/// Whether qualified name `inner` is nested in `outer` (`Outer.Inner.run` in `Outer`).
+fn nested_in(inner: &str, outer: &str) -> bool {
+    inner.len() > outer.len() && inner.starts_with(outer) && inner.as_bytes()[outer.len()] == b'.'
+}
+
 /// Does qualifier `q` of a call name the caller's base type in `language` (`super().f()` and
 /// Python 2's `super(Cls, self).f()`, `super.f()`, C#'s `base.F()`, PHP's `parent::f()`)?
 /// By language: elsewhere `base` and `parent` are ordinary names (a module, a variable).
@@ -1201,6 +1206,16 @@ impl<'a> Index<'a> {
         })
     }
 
+    /// [`Index::php_class`] for a class written as a path (`Stmt\Class_`, `\Exception`,
+    /// `User`): its last name, in the namespace before it.
+    fn php_class_at(&self, fi: usize, path: &str) -> Option<(Cand, &'static str)> {
+        match path.rsplit_once('\\') {
+            Some(("", class)) => self.php_class(fi, class, Some("\\")),
+            Some((ns, class)) => self.php_class(fi, class, Some(ns)),
+            None => self.php_class(fi, path, None),
+        }
+    }
+
     /// Whether PHP file `fi` declares namespace `ns`, or, for `""`, none.
     fn php_in_namespace(&self, fi: u32, ns: &str) -> bool {
         if ns.is_empty() {
@@ -1208,6 +1223,43 @@ impl<'a> Index<'a> {
         } else {
             self.php_declares_namespace(fi, ns)
         }
+    }
+
+    /// Ruby: `Worker.new(…)`, `Gem::Specification.new` (`class` the constant path `q`)
+    /// construct that class: its own `self.new` if it defines one, else the class itself —
+    /// never another class's `new` (`String.new` is no `OptionParser.new`); `None`
+    /// (unresolved) when the repository defines no class of the name.
+    fn ruby_new(
+        &self,
+        fi: usize,
+        source_qname: Option<&str>,
+        q: &str,
+    ) -> Option<(Cand, &'static str)> {
+        let (prefix, class) = match q.rsplit_once("::") {
+            Some((p, c)) => (Some(p), c),
+            None => (None, q),
+        };
+        if let Some(own) = self
+            .candidates(EdgeKind::Calls, "ruby", "new")
+            .and_then(|c| c.with_parent_last(self, class))
+        {
+            return Some((own, "qualified"));
+        }
+        let found = match prefix {
+            // A path's class is found as a base's is.
+            Some(_) => self
+                .pick(fi, source_qname, EdgeKind::Inherits, class, prefix)
+                .map(|(c, _)| c),
+            // A bare constant is a top-level class, this file's, or one nested in a module
+            // around the caller: `Array.new` in `matrix.rb` is not `TypeProf::Type::Array`.
+            None => self
+                .candidates(EdgeKind::Inherits, "ruby", class)?
+                .nearest_where(self, self.files[fi].path, |c| match self.parent(c) {
+                    None => true,
+                    Some(p) => c.0 == fi as u32 || source_qname.is_some_and(|s| nested_in(s, p)),
+                }),
+        };
+        found.map(|c| (c, "qualified"))
     }
 
     /// PHP: an edge that names a class by PHP's rules ([`Index::php_class`]) — a base, a type
@@ -1236,12 +1288,7 @@ impl<'a> Index<'a> {
                 {
                     // `Foo::create()`, `Stmt\Class_::make()`: a member of the class, or of
                     // its bases.
-                    let (ns, class) = match q.rsplit_once('\\') {
-                        Some(("", class)) => (Some("\\"), class),
-                        Some((ns, class)) => (Some(ns), class),
-                        None => (None, q),
-                    };
-                    if let Some((ty, _)) = self.php_class(fi, class, ns) {
+                    if let Some((ty, _)) = self.php_class_at(fi, q) {
                         let cands = self.candidates(kind, "php", name)?;
                         let own = self.qualified_name(ty);
                         return cands
@@ -1356,11 +1403,8 @@ impl<'a> Index<'a> {
     /// `impl` clause's type is.
     fn type_definition(&self, fi: u32, ty: &str) -> Option<Cand> {
         // PHP: `Expr\Assign`, `\App\Models\User`, by its namespace.
-        if self.files[fi as usize].language == "php"
-            && let Some((ns, class)) = ty.rsplit_once('\\')
-        {
-            let ns = if ns.is_empty() { "\\" } else { ns };
-            return self.php_class(fi as usize, class, Some(ns)).map(|(c, _)| c);
+        if self.files[fi as usize].language == "php" && ty.contains('\\') {
+            return self.php_class_at(fi as usize, ty).map(|(c, _)| c);
         }
         self.pick(
             fi as usize,
@@ -1637,46 +1681,13 @@ impl<'a> Index<'a> {
         {
             return found;
         }
-        // Ruby: `Worker.new(…)`, `Gem::Specification.new` construct that class: its own
-        // `self.new` if it defines one, else the class itself, found as a base is — never
-        // another class's `new` (`String.new` is no `OptionParser.new`); `unresolved` when
-        // the repository defines no class of the name.
         if language == "ruby"
             && kind == EdgeKind::Calls
             && name == "new"
             && let Some(q) = qualifier.map(|q| q.trim().trim_start_matches("::"))
             && is_constant_path(q)
         {
-            let (prefix, class) = match q.rsplit_once("::") {
-                Some((p, c)) => (Some(p), c),
-                None => (None, q),
-            };
-            if let Some(own) = self
-                .candidates(kind, language, name)
-                .and_then(|c| c.with_parent_last(self, class))
-            {
-                return Some((own, "qualified"));
-            }
-            if prefix.is_some() {
-                return self
-                    .pick(fi, source_qname, EdgeKind::Inherits, class, prefix)
-                    .map(|(c, _)| (c, "qualified"));
-            }
-            // A bare constant is a top-level class, this file's, or one nested in a module
-            // around the caller: `Array.new` in `matrix.rb` is not `TypeProf::Type::Array`.
-            let visible = |c: Cand| match self.parent(c) {
-                None => true,
-                Some(p) => {
-                    c.0 == fi as u32
-                        || source_qname.is_some_and(|s| {
-                            s.len() > p.len() && s.starts_with(p) && s.as_bytes()[p.len()] == b'.'
-                        })
-                }
-            };
-            return self
-                .candidates(EdgeKind::Inherits, language, class)?
-                .nearest_where(self, self.files[fi].path, visible)
-                .map(|c| (c, "qualified"));
+            return self.ruby_new(fi, source_qname, q);
         }
         let cands = self.candidates(kind, language, name)?;
         let path = self.files[fi].path;
@@ -1701,9 +1712,10 @@ impl<'a> Index<'a> {
             keep(c)
                 && (!enclosing
                     || !matches!(self.kind(c), "method" | "constructor")
-                    || self.parent(c).zip(source_qname).is_some_and(|(p, s)| {
-                        s.len() > p.len() && s.starts_with(p) && s.as_bytes()[p.len()] == b'.'
-                    }))
+                    || self
+                        .parent(c)
+                        .zip(source_qname)
+                        .is_some_and(|(p, s)| nested_in(s, p)))
         };
         // A candidate in a file the module path names: a top-level definition before a nested
         // one (`unittest.TestCase` is `unittest/case.py`'s, not a test's local `TestCase`
@@ -1864,14 +1876,11 @@ impl<'a> Index<'a> {
                 if let Some(c) = cands.with_parent_last(self, q_last) {
                     return Some((c, "qualified"));
                 }
-                // PHP: a name in a namespace (`\DrSlump\Protobuf\Message`, stored as
-                // `Message` qualified by `DrSlump\Protobuf`; a base's or a `use`'s namespace)
-                // is a definition in a file that declares that namespace, or a library's —
-                // not a `Message` of another.
-                if language == "php"
-                    && (q.contains('\\')
-                        || matches!(kind, EdgeKind::Inherits | EdgeKind::Implements))
-                {
+                // PHP: a name in a namespace that is no class (`use google\appengine\Bar;`, a
+                // namespaced function; classes and bases are [`Index::php_pick`]'s) is a
+                // definition in a file that declares that namespace, or a library's — not a
+                // `Bar` of another.
+                if language == "php" && q.contains('\\') {
                     let ns = q.trim_start_matches('\\');
                     if !ns.is_empty() && !ns.starts_with('$') {
                         let declares = |file: u32| self.php_declares_namespace(file, ns);
