@@ -523,6 +523,79 @@ fn php_names_resolve_by_namespace() {
     ));
 }
 
+/// Go resolves names by package, as the go command does: an import names the package's
+/// directory (a GOPATH `src/` or the module's own path), never a definition that happens to
+/// share its name, and a `testdata` copy of a standard package is no standard package; a name
+/// written alone is its own package's; a method is its type's, an embedded type's (in
+/// another file of that package), or — on a type from outside the repository — none here.
+#[test]
+fn go_names_resolve_by_package() {
+    let (_tmp, store) = index_files(
+        "gopkg",
+        &[
+            (
+                "src/example.com/net/ipv6/endpoint.go",
+                "package ipv6\n\ntype PacketConn struct {\n\tdgramOpt\n}\n\ntype dgramOpt struct{ c int }\n\nfunc NewPacketConn(c int) *PacketConn { return &PacketConn{} }\n",
+            ),
+            (
+                "src/example.com/net/ipv6/dgramopt.go",
+                "package ipv6\n\nfunc (c *dgramOpt) JoinGroup(g int) error { return nil }\n",
+            ),
+            (
+                "src/example.com/net/ipv4/dgramopt.go",
+                "package ipv4\n\ntype dgramOpt struct{}\n\nfunc (c *dgramOpt) JoinGroup(g int) error { return nil }\n\nfunc Printf(f string) {}\n",
+            ),
+            (
+                "src/example.com/yaml.v3/yaml.go",
+                "package yaml\n\ntype Map map[string]any\n\nfunc (m Map) Get(k string) any { return m[k] }\n\nfunc Unmarshal(b []byte) Map { return nil }\n",
+            ),
+            (
+                "src/example.com/tools/testdata/src/fmt/fmt.go",
+                "package fmt\n\nfunc Printf(f string) {}\n",
+            ),
+            (
+                "src/example.com/app/main.go",
+                "package main\n\nimport (\n\t\"fmt\"\n\t\"sync\"\n\tv6 \"example.com/net/ipv6\"\n\t\"example.com/yaml.v3\"\n)\n\ntype server struct {\n\tsync.Mutex\n}\n\nfunc (s *server) run() {\n\ts.Lock()\n}\n\nfunc main() {\n\tfmt.Printf(\"x\")\n\tp := v6.NewPacketConn(1)\n\tp.JoinGroup(2)\n\tm := yaml.Unmarshal(nil)\n\tm.Get(\"k\")\n\tvar b bytes.Buffer\n\tb.Len()\n\thelper()\n}\n",
+            ),
+            (
+                "src/example.com/app/util.go",
+                "package main\n\nfunc helper() {}\n",
+            ),
+        ],
+    );
+    let edges = sql_lines(&store, EDGES_SQL);
+    let has = |needle: &str| has_row(&edges, needle);
+    let m = "src/example.com/app/main.go";
+    // Imports: a package of the repository is its directory's file; the standard library's
+    // are not (`fmt` is not the `testdata` copy).
+    has(&format!(
+        "{m}|imports|<file>|ipv6|example.com/net/ipv6|src/example.com/net/ipv6/dgramopt.go|import|6|"
+    ));
+    has(&format!(
+        "{m}|imports|<file>|yaml|example.com/yaml.v3|src/example.com/yaml.v3/yaml.go|import|7|"
+    ));
+    has(&format!("{m}|imports|<file>|fmt|fmt|NULL|unresolved|4|"));
+    has(&format!("{m}|calls|main|Printf|fmt|NULL|unresolved|19|"));
+    // A renamed import; a method of an embedded type in another file of its package.
+    has(&format!(
+        "{m}|calls|main|NewPacketConn|v6|src/example.com/net/ipv6/endpoint.go::NewPacketConn|import|20|"
+    ));
+    has(&format!(
+        "{m}|calls|main|JoinGroup|p|src/example.com/net/ipv6/dgramopt.go::dgramOpt.JoinGroup|declared_type|21|"
+    ));
+    // `yaml` of `example.com/yaml.v3`; a defined type's method.
+    has(&format!(
+        "{m}|calls|main|Get|m|src/example.com/yaml.v3/yaml.go::Map.Get|return_type|23|"
+    ));
+    // A standard type's method, declared or embedded: none of the repository's.
+    has(&format!("{m}|calls|main|Len|b|NULL|unresolved|25|"));
+    has(&format!("{m}|calls|server.run|Lock|s|NULL|unresolved|15|"));
+    // A bare call is the package's, in another file.
+    has(&format!(
+        "{m}|calls|main|helper|NULL|src/example.com/app/util.go::helper|unique_name|26|"
+    ));
+}
+
 /// A call on another call's result is a member of the type the inner call's target declares
 /// it returns (`Self`, `Result<T, E>` through `?`, a class called, `new T()`, Go's `*T`), as
 /// is a call on a local bound to one; `Type::f()` is a member of the type its file names, not

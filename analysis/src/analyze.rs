@@ -510,6 +510,10 @@ struct Walker<'s> {
 struct Types {
     /// Enclosing symbol → name → type name.
     locals: rustc_hash::FxHashMap<Option<usize>, rustc_hash::FxHashMap<Box<str>, Box<str>>>,
+    /// Locals declared but not yet in scope: (the byte their type or value ends at, the
+    /// enclosing symbol, name, type name). A name is bound after what gives its type, so
+    /// the value does not see it: `assert` in Go's `assert := assert.New(t)` is the package.
+    pending: Vec<(usize, Option<usize>, Box<str>, Box<str>)>,
     /// (type's last name segment, field name) → the field's type name.
     fields: rustc_hash::FxHashMap<(Box<str>, Box<str>), Box<str>>,
     /// (edge index, type's last name segment, field name) of calls on a field.
@@ -595,6 +599,9 @@ impl<'s> Walker<'s> {
 
     /// Handle one node; return the scope its children see.
     fn visit<'t>(&mut self, up: Up<'_, 't>, node: Node<'t>, scope: &Scope) -> Scope {
+        if !self.types.pending.is_empty() {
+            self.bring_into_scope(node.start_byte());
+        }
         self.bind_types(node, scope);
         self.edges_at(up, node, scope);
         if let Some(prefix) = rules::scope_prefix(self.lang, node, self.src) {
@@ -788,10 +795,23 @@ impl<'s> Walker<'s> {
                 }
             } else {
                 self.types
-                    .locals
-                    .entry(scope.symbol)
-                    .or_default()
-                    .insert(name.into(), ty.into());
+                    .pending
+                    .push((b.ty.end_byte(), scope.symbol, name.into(), ty.into()));
+            }
+        }
+    }
+
+    /// Bind the pending locals whose type or value ends by byte `at` (the walk, in document
+    /// order, has passed it), in the order they were declared.
+    fn bring_into_scope(&mut self, at: usize) {
+        let types = &mut self.types;
+        let mut i = 0;
+        while i < types.pending.len() {
+            if types.pending[i].0 <= at {
+                let (_, symbol, name, ty) = types.pending.remove(i);
+                types.locals.entry(symbol).or_default().insert(name, ty);
+            } else {
+                i += 1;
             }
         }
     }

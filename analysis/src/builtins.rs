@@ -102,6 +102,23 @@ const CSHARP_METHODS: &str = "
     ToUpperInvariant Format Join
 ";
 
+/// Go: the standard library's interfaces and types that values of undeclared type (`x := f()`)
+/// most often are — `error`, `fmt.Stringer`, `io`'s readers, writers and closers, `sync`'s
+/// locks, `context.Context`, `sort.Interface`, `time.Time`, `bytes.Buffer`, `testing.T`,
+/// `reflect.Value`, `net.Conn`, `bufio.Scanner`, `regexp.Regexp`, `hash.Hash` — by names
+/// that a repository's own types seldom define otherwise (not `Get`, `Add`, `Run`, `Name`).
+const GO_METHODS: &str = "
+    Error String Read Write Close Seek Flush ReadByte WriteByte ReadRune WriteRune WriteString
+    ReadString ReadBytes ReadFrom WriteTo Bytes Len Less Swap Lock Unlock RLock RUnlock Wait
+    Done Err Deadline Load Store LoadOrStore CompareAndSwap Sub Before After Unix UnixNano
+    IsZero Seconds Milliseconds Nanoseconds Errorf Fatalf Fatal Logf Helper Skip Skipf
+    Parallel Cleanup TempDir Scan Text WriteHeader SetDeadline SetReadDeadline
+    SetWriteDeadline LocalAddr RemoteAddr Kind Elem NumField NumMethod Interface IsNil IsValid
+    MapIndex MapKeys CanSet CanInterface SetString SetInt SetUint SetFloat SetBool Encode
+    Decode MatchString FindStringSubmatch FindAllString FindAllStringSubmatch ReplaceAllString
+    Sum Reset Grow Truncate Fd Readdir Readdirnames
+";
+
 /// Ruby: `Array`, `Hash`, `String`, `Enumerable`, `Object`.
 const RUBY_METHODS: &str = "
     each each_with_index each_with_object map select reject collect inject reduce find
@@ -184,6 +201,7 @@ struct Lists {
     rust: HashSet<&'static str>,
     cpp: HashSet<&'static str>,
     csharp: HashSet<&'static str>,
+    go: HashSet<&'static str>,
     ruby: HashSet<&'static str>,
     js_globals: HashSet<&'static str>,
     python_globals: HashSet<&'static str>,
@@ -197,6 +215,7 @@ static LISTS: LazyLock<Lists> = LazyLock::new(|| Lists {
     rust: set(RUST_METHODS),
     cpp: set(CPP_METHODS),
     csharp: set(CSHARP_METHODS),
+    go: set(GO_METHODS),
     ruby: set(RUBY_METHODS),
     js_globals: set(JS_GLOBALS),
     python_globals: set(PYTHON_GLOBALS),
@@ -205,8 +224,8 @@ static LISTS: LazyLock<Lists> = LazyLock::new(|| Lists {
 });
 
 /// Whether `name` is a method of a built-in or standard type of `language` (see the module
-/// documentation). Go and Java have none here: their receivers' types are declared (Go's
-/// built-in types have no methods).
+/// documentation). Java has none here: its receivers' types are declared. (Go's are not
+/// where `:=` binds a call's result.)
 pub fn is_builtin_method(language: &str, name: &str) -> bool {
     let l = &*LISTS;
     match language {
@@ -215,6 +234,7 @@ pub fn is_builtin_method(language: &str, name: &str) -> bool {
         "rust" => l.rust.contains(name),
         "cpp" => l.cpp.contains(name),
         "csharp" => l.csharp.contains(name),
+        "go" => l.go.contains(name),
         "ruby" => l.ruby.contains(name),
         _ => false,
     }
@@ -290,6 +310,7 @@ mod tests {
         assert!(!is_builtin_method("rust", "fmt"));
         assert!(is_builtin_method("tsx", "forEach"));
         assert!(!is_builtin_method("go", "append"));
+        assert!(is_builtin_method("go", "Error") && !is_builtin_method("go", "Get"));
         assert!(!is_builtin_method("java", "add"));
         assert!(is_global_object("javascript", "JSON"));
         assert!(!is_global_object("rust", "JSON"));

@@ -406,8 +406,9 @@ impl<'a> Cands<'_, 'a> {
 
     /// A member of a type named like `ty`'s last segment: the nearest by directory (a Go
     /// package's methods are spread over its files; another package may have a type of the
-    /// same name), or for names with many candidates the first.
-    /// Only candidates `keep` accepts count.
+    /// same name); for names with many candidates the first, else one under `path`'s
+    /// directory (`Decoder.Decode` beside its type, where the first `Decode` of a `Decoder`
+    /// is another package's). Only candidates `keep` accepts count.
     fn nearest_with_parent_last(
         &self,
         ix: &Index<'a>,
@@ -417,7 +418,14 @@ impl<'a> Cands<'_, 'a> {
     ) -> Option<Cand> {
         let last = last_segment(ty);
         match self.maps {
-            Some(_) => self.with_parent_last(ix, last).filter(|&c| keep(c)),
+            Some(_) => self
+                .with_parent_last(ix, last)
+                .filter(|&c| keep(c))
+                .or_else(|| {
+                    self.directly_in(ix, dir_of(path), |c| {
+                        ix.parent(c).map(last_segment) == Some(last) && keep(c)
+                    })
+                }),
             None => self.nearest_where(ix, path, |c| {
                 ix.parent(c).map(last_segment) == Some(last) && keep(c)
             }),
@@ -450,6 +458,18 @@ impl<'a> Cands<'_, 'a> {
             }
         }
         best.map(|(_, c)| c)
+    }
+
+    /// A candidate directly in directory `dir` (of the first [`SCAN_LIMIT`] under it), found
+    /// through the directory's range of files ([`Index::dir_ranges`]); `None` without one.
+    fn directly_in(&self, ix: &Index<'a>, dir: &str, keep: impl Fn(Cand) -> bool) -> Option<Cand> {
+        let &(lo, hi) = ix.dir_ranges.get(dir)?;
+        let from = self.from_file(lo);
+        from[..from.partition_point(|c| c.0 <= hi)]
+            .iter()
+            .copied()
+            .take(SCAN_LIMIT)
+            .find(|&c| ix.dir_lens[c.0 as usize] as usize == dir.len() && keep(c))
     }
 
     /// A candidate under directory `dir`: one directly in it before one in a subdirectory
@@ -627,6 +647,10 @@ struct Index<'a> {
     /// C and C++: every file by its name (its path's last component), for `#include` paths
     /// found under an include directory. Empty when the repository has no C or C++.
     by_file_name: HashMap<&'a str, Vec<u32>>,
+    /// Go: each directory with Go files (a package), by its last name, with the file that
+    /// stands for the package as an import's target ([`Index::go_package`]). Empty when the
+    /// repository has no Go.
+    go_packages: HashMap<&'a str, Vec<(&'a str, u32)>>,
     /// Distinct for every index the process builds: the key of the per-thread caches
     /// ([`Index::with_include_closure`], [`Index::file_names_type`]).
     id: u64,
@@ -652,6 +676,57 @@ fn dir_of(path: &str) -> &str {
 /// How near a file at `other` is to one in directory `dir`: the length of their deepest shared
 /// directory (one of [`ancestors`] of a file in `dir`, so longer is deeper), and whether
 /// `other` is directly in it. Ranks as asking each ancestor in turn would.
+/// Go's packages: each directory with `.go` files by its last name (the root's is ``), with
+/// the file that stands for it — not a test: `doc.go`, else the one named like the
+/// directory, else the first.
+fn go_packages<'a>(files: &[FileInput<'a>]) -> HashMap<&'a str, Vec<(&'a str, u32)>> {
+    let mut best: HashMap<&'a str, (u8, u32)> = HashMap::default();
+    for (fi, f) in files.iter().enumerate() {
+        if f.language != "go" {
+            continue;
+        }
+        let (dir, name) = match f.path.rsplit_once('/') {
+            Some((d, n)) => (d, n),
+            None => ("", f.path),
+        };
+        let last = dir.rsplit('/').next().unwrap_or(dir);
+        let rank = if name.ends_with("_test.go") {
+            3
+        } else if name == "doc.go" {
+            0
+        } else if name.strip_suffix(".go") == Some(last) {
+            1
+        } else {
+            2
+        };
+        let e = best.entry(dir).or_insert((rank, fi as u32));
+        if rank < e.0 {
+            *e = (rank, fi as u32);
+        }
+    }
+    let mut out: HashMap<&'a str, Vec<(&'a str, u32)>> = HashMap::default();
+    for (dir, (_, fi)) in best {
+        out.entry(dir.rsplit('/').next().unwrap_or(dir))
+            .or_default()
+            .push((dir, fi));
+    }
+    for dirs in out.values_mut() {
+        dirs.sort_unstable();
+    }
+    out
+}
+
+/// The `testdata` directory `path` is under, if any (its path, with the name): the go
+/// command ignores such directories, whose packages are test inputs.
+fn go_testdata(path: &str) -> Option<&str> {
+    let at = if path.starts_with("testdata/") {
+        0
+    } else {
+        path.find("/testdata/")? + 1
+    };
+    Some(&path[..at + "testdata".len()])
+}
+
 fn nearness(dir: &str, other: &str) -> (usize, bool) {
     let (d, o) = (dir.as_bytes(), other.as_bytes());
     let common = d.iter().zip(o).take_while(|(a, b)| a == b).count();
@@ -788,7 +863,14 @@ impl<'a> Index<'a> {
                 for si in 0..names.symbol_count() {
                     let kind = names.kind(si);
                     for (class, kinds) in CLASSES.iter().enumerate() {
-                        if kinds.contains(&kind) {
+                        // A Go type that is neither a struct nor an interface (`type Map
+                        // map[string]any`, stored as a `type_alias`) is a type of its own,
+                        // with methods and embedders, and converts values (`Map(m)`).
+                        let go_type = kind == "type_alias"
+                            && file.language == "go"
+                            && (class == class_of(EdgeKind::Inherits)
+                                || class == class_of(EdgeKind::Calls));
+                        if kinds.contains(&kind) || go_type {
                             f(
                                 (class as u8, file_family[fi], names.name(si)),
                                 (fi as u32, si as u32),
@@ -878,6 +960,7 @@ impl<'a> Index<'a> {
         } else {
             HashMap::default()
         };
+        let go_packages = go_packages(files);
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let mut index = Index {
             files,
@@ -898,6 +981,7 @@ impl<'a> Index<'a> {
             includes: Vec::new(),
             included: Vec::new(),
             by_file_name,
+            go_packages,
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         };
         if c_family {
@@ -1384,7 +1468,10 @@ impl<'a> Index<'a> {
                     if seen.len() > MAX_BASES {
                         return None;
                     }
-                    if let Some(c) = cands.in_file_with_parent(self, key.0, key.1) {
+                    if let Some(c) = cands
+                        .in_file_with_parent(self, key.0, key.1)
+                        .or_else(|| self.go_method_elsewhere(cands, b))
+                    {
                         return Some(c);
                     }
                     seen.push(key);
@@ -1397,6 +1484,20 @@ impl<'a> Index<'a> {
             level = next;
         }
         None
+    }
+
+    /// Go: a method of type `ty` (a definition) in another file of its package, where Go
+    /// methods often are (`dgramopt.go`'s `func (c *dgramOpt) JoinGroup` beside
+    /// `endpoint.go`'s `type dgramOpt struct`).
+    fn go_method_elsewhere(&self, cands: &Cands<'_, 'a>, ty: Cand) -> Option<Cand> {
+        if self.files[ty.0 as usize].language != "go" {
+            return None;
+        }
+        let (path, name) = (self.path(ty), self.qualified_name(ty));
+        let dir = dir_of(path);
+        cands.nearest_with_parent_last(self, path, name, |c| {
+            dir_of(self.path(c)) == dir && self.type_definition(c.0, name) == Some(ty)
+        })
     }
 
     /// The definition that type `ty` (by its last segment) names in file `fi`, found as an
@@ -1689,6 +1790,11 @@ impl<'a> Index<'a> {
         {
             return self.ruby_new(fi, source_qname, q);
         }
+        // A Go import names a package, which is no definition (a namesake `types` or `url`
+        // elsewhere had been its target): its directory's file, in `Resolver::edges`.
+        if kind == EdgeKind::Imports && language == "go" {
+            return None;
+        }
         let cands = self.candidates(kind, language, name)?;
         let path = self.files[fi].path;
         // A bare call (`print(x)`, `drop(v)`, `helper()`) names no method outside Java, C#,
@@ -1700,8 +1806,17 @@ impl<'a> Index<'a> {
         // `f`): it is visible only inside the function that defines it.
         let bare = kind == EdgeKind::Calls && qualifier.is_none() && !implicit_this(language);
         // Rust's macros are invoked with `!`, which is no call edge: `f(x)` is not `f!`.
+        // Go: `x.f()` and `x.f` on a value (not an imported package) name a method or a
+        // field — never a function or a type (a conversion is `pkg.T(x)` or `T(x)`).
+        let go_member = language == "go"
+            && matches!(kind, EdgeKind::Calls | EdgeKind::References)
+            && qualifier.is_some_and(|q| {
+                let head = q.split('.').next().unwrap_or(q);
+                self.files[fi].names.import_bound(head).is_none()
+            });
         let keep = |c: Cand| {
             !(language == "rust" && kind == EdgeKind::Calls && self.kind(c) == "macro")
+                && (!go_member || self.parent(c).is_some())
                 && (!bare
                     || !(matches!(self.kind(c), "method" | "constructor")
                         || (c.0 != fi as u32 && self.nested_in_function(c))))
@@ -1722,6 +1837,11 @@ impl<'a> Index<'a> {
         // class); of several, the nearest (two versions of a crate, a monorepo's packages
         // with a `utils` module each).
         let matches_module = |m: &str| {
+            // Go: the package's own directory, when the repository has it.
+            let go_dir = match language {
+                "go" => Some(self.go_package(fi, m)?.0),
+                _ => None,
+            };
             let last = module_last_segment(m)?;
             let segment = ModuleSegment::new(last);
             let named = |c: Cand| {
@@ -1734,7 +1854,7 @@ impl<'a> Index<'a> {
                     && match language {
                         "python" => python_module_names(m, self.path(c)),
                         "java" => package_dir_names(m, '.', self.path(c)),
-                        "go" => package_dir_names(m, '/', self.path(c)),
+                        "go" => Some(dir_of(self.path(c))) == go_dir,
                         _ => true,
                     }
             };
@@ -1894,8 +2014,9 @@ impl<'a> Index<'a> {
                     }
                 }
                 // `module.f()` where the file imported `module`: from the file a relative
-                // import names, else by the module's name (Python's, below, by its whole path).
-                if language != "python"
+                // import names, else by the module's name (Python's and Go's, below, by its
+                // whole path).
+                if !matches!(language, "python" | "go")
                     && let Some(module) = self.files[fi].names.imports_of(q_last).next()
                     && let Some(c) = self
                         .in_relative_module(&cands, fi, module)
@@ -1965,7 +2086,9 @@ impl<'a> Index<'a> {
         if members_only {
             // A type with a base the repository does not define (`EventEmitter`,
             // `unittest.TestCase` outside the standard library) has its `self.emit()` there.
-            if external_base {
+            // A Go type's methods are its own and its embedded types': one it lacks is an
+            // embedded outside type's (`l.Lock()` of an embedded `sync.Mutex`).
+            if external_base || language == "go" {
                 return None;
             }
             // Another type's member of that name: in this file, the only one, or the nearest
@@ -2038,15 +2161,15 @@ impl<'a> Index<'a> {
         {
             return None;
         }
-        // A Go bare call names a function of the caller's package (its directory), or of a
-        // package imported with `.` (`*`).
-        if bare && language == "go" {
+        // A Go name written alone — a call, a type, a constant — is the caller's package's
+        // (its directory's), or a package's imported with `.` (`*`), or built in: never
+        // another package's namesake.
+        if language == "go" && qualifier.is_none() && kind != EdgeKind::Imports {
             let dir = dir_of(path);
-            let mut in_package = cands
-                .all
-                .iter()
-                .copied()
-                .filter(|&c| near(c) && dir_of(self.path(c)) == dir);
+            let mut in_package =
+                cands.all.iter().copied().filter(|&c| {
+                    near(c) && self.parent(c).is_none() && dir_of(self.path(c)) == dir
+                });
             if let Some(first) = in_package.next() {
                 let how = match in_package.next() {
                     None => "unique_name",
@@ -2146,7 +2269,7 @@ impl<'a> Index<'a> {
                 return Some((first, "unique_name"));
             }
         } else if cands.all.len() == 1 {
-            return Some((cands.all[0], "unique_name"));
+            return near(cands.all[0]).then_some((cands.all[0], "unique_name"));
         }
         // A member called on a value whose type the file does not declare (`req.headers()`),
         // or a field read from one (`entry.key`): the nearest by directory, and among the
@@ -2295,6 +2418,9 @@ impl<'a> Index<'a> {
         match self.own_type_member(&cands, def.0 as usize, owner, kind, false, true) {
             Some((c, _)) => Some(Some((c, "declared_type"))),
             None if aliased && !matches!(language, "c" | "cpp") => Some(None),
+            // A Go type's methods are its own and its embedded types' (its bases here): one
+            // it lacks is an embedded outside type's, or none — not another type's.
+            None if language == "go" => Some(None),
             None => None,
         }
     }
@@ -2401,8 +2527,11 @@ impl<'a> Index<'a> {
             let callee = callee?;
             let names = self.files[callee.0 as usize].names;
             let owner = self.parent(callee);
-            if TYPE_KINDS.contains(&self.kind(callee)) {
-                // `Foo(…)`: a class called makes an instance of it.
+            let go_type =
+                self.kind(callee) == "type_alias" && self.files[callee.0 as usize].language == "go";
+            if TYPE_KINDS.contains(&self.kind(callee)) || go_type {
+                // `Foo(…)`: a class called makes an instance of it (Go: converts a value to
+                // it, `socket.ControlMessage(b)`).
                 member_of(callee.0, self.qualified_name(callee))?
             } else if self.kind(callee) == "constructor"
                 || owner.is_some_and(|o| last_segment(o) == names.name(callee.1 as usize))
@@ -2464,6 +2593,23 @@ impl<'a> Index<'a> {
         // with no `default` of `T`'s here is derived or the standard library's).
         builtins::is_builtin_method(language, name)
             && !(language == "rust" && self.rust_module_path(fi, q, q_last))
+    }
+
+    /// Whether a call `m.f()` that found no target calls through a module the file imports
+    /// (`os.Create(p)`, `time.Now()`, `path.resolve()`, `np.array()`) that the repository
+    /// lacks, or lacks `f` in: what it returns is a value from outside the repository too,
+    /// whose methods are none of the repository's (`t.Sub(u)` after `t := time.Now()`).
+    fn outside_module_call(&self, fi: usize, kind: EdgeKind, qualifier: Option<&str>) -> bool {
+        let f = &self.files[fi];
+        kind == EdgeKind::Calls
+            && matches!(
+                f.language,
+                "go" | "python" | "javascript" | "typescript" | "tsx"
+            )
+            && qualifier.is_some_and(|q| {
+                let head = q.split('.').next().unwrap_or(q);
+                !q.contains(['(', '[', ' ']) && f.names.import_bound(head).is_some()
+            })
     }
 
     /// Whether Rust qualifier `q` of a call in file `fi` is a module's path (`a::b`,
@@ -2616,7 +2762,8 @@ impl<'a> Index<'a> {
     /// The file an import edge of file `fi` names when no definition is its target: a
     /// relative path's file (`relative_path`); in Python, the module itself (`import a.b`,
     /// `from pkg import submodule`), else the package it is imported from (`import`, or
-    /// `relative_path` for a relative module).
+    /// `relative_path` for a relative module); in Go, the file that stands for the package
+    /// ([`Self::go_package`]).
     fn imported_file(&self, fi: usize, e: &RawEdge) -> Option<(&'a str, &'static str)> {
         if e.kind != EdgeKind::Imports {
             return None;
@@ -2625,6 +2772,11 @@ impl<'a> Index<'a> {
         if matches!(self.files[fi].language, "c" | "cpp") {
             let (file, how) = self.include_file(fi, module?)?;
             return Some((self.files[file as usize].path, how));
+        }
+        // Go: the package's file, when the repository has the package.
+        if self.files[fi].language == "go" {
+            let (_, file) = self.go_package(fi, module?)?;
+            return Some((self.files[file as usize].path, "import"));
         }
         let python = self.files[fi].language == "python";
         let file = if python {
@@ -2643,6 +2795,44 @@ impl<'a> Index<'a> {
                 "relative_path"
             },
         ))
+    }
+
+    /// The directory of the Go package import path `import` names from file `fi`, and the
+    /// file that stands for it. The directory is the path itself, under the repository's
+    /// root, a GOPATH's `src` or a `vendor` directory (`golang.org/x/net/ipv4` in
+    /// `src/golang.org/x/net/ipv4/`), or anywhere for a path that begins with a domain;
+    /// else, for such a path, its last names (the repository is the module:
+    /// `internal/util` of `example.com/m/internal/util`). A path without a domain is the
+    /// standard library's (`net/http` is no `api/http/`, `reflect` no test's fake
+    /// `testdata/src/reflect/`), and a `testdata` package is seen only from its own
+    /// `testdata`. Of several, a whole path before last names, then the nearest.
+    fn go_package(&self, fi: usize, import: &str) -> Option<(&'a str, u32)> {
+        let import = import.trim_matches('/');
+        let last = import.rsplit('/').next()?;
+        let dirs = self.go_packages.get(last)?;
+        let from = self.files[fi].path;
+        let testdata = go_testdata(from);
+        let domain = import.split('/').next().is_some_and(|f| f.contains('.'));
+        // 0: the whole path; 1: its last names; none: not this package.
+        let rank = |d: &str| -> Option<u8> {
+            if go_testdata(d).is_some_and(|t| Some(t) != testdata) {
+                return None;
+            }
+            if d == import {
+                return Some(0);
+            }
+            if let Some(prefix) = d.strip_suffix(import).and_then(|p| p.strip_suffix('/')) {
+                let root = |name: &str| prefix == name || prefix.ends_with(&format!("/{name}"));
+                return (domain || root("src") || root("vendor")).then_some(0);
+            }
+            (domain && !d.is_empty() && import.strip_suffix(d).is_some_and(|p| p.ends_with('/')))
+                .then_some(1)
+        };
+        let dir = dir_of(from);
+        dirs.iter()
+            .filter_map(|&(d, f)| Some((rank(d)?, d, f)))
+            .min_by_key(|&(r, d, _)| (r, std::cmp::Reverse(nearness(dir, d).0)))
+            .map(|(_, d, f)| (d, f))
     }
 
     /// The file a Python module names for file `from`: a relative module (`.case`, `..util`,
@@ -2779,6 +2969,7 @@ impl<'a> Resolver<'a> {
         self.index.cand_members = Vec::new();
         self.index.cand_maps = HashMap::default();
         self.index.dir_ranges = HashMap::default();
+        self.index.go_packages = HashMap::default();
     }
 
     /// Number of files.
@@ -2875,7 +3066,8 @@ impl<'a> Resolver<'a> {
                     x.kind == EdgeKind::Calls
                         && *x.target_name == *chain.name
                         && (q == chain.qualifier
-                            || q == chain.qualifier.and_then(|q| q.strip_suffix('?')))
+                            || (q.is_some()
+                                && q == chain.qualifier.and_then(|q| q.strip_suffix('?'))))
                 };
                 let j = if after {
                     (i + 1..edges_in.len().min(i + 16)).find(|&j| {
@@ -2951,7 +3143,13 @@ impl<'a> Resolver<'a> {
         // Whether each edge resolved is a call on a value of a type from outside the
         // repository (`unresolved` for that reason): a call on its result is too.
         let mut outside: Vec<bool> = vec![false; edges_in.len()];
-        let mut resolve_at = |i: usize, targets: &[Option<Cand>], outside: &[bool]| {
+        // Whether each edge resolved is a call on a receiver whose target was guessed by name
+        // (`ambiguous`, `unique_name`).
+        let mut guessed: Vec<bool> = vec![false; edges_in.len()];
+        let mut resolve_at = |i: usize,
+                              targets: &[Option<Cand>],
+                              outside: &[bool],
+                              guessed: &[bool]| {
             let e = &edges_in[i];
             // The source: a symbol of this file, or (for `impl Trait for T` with `T` defined
             // elsewhere) the type it names, or the file.
@@ -3007,9 +3205,16 @@ impl<'a> Resolver<'a> {
                         callee,
                         chain.new,
                     );
-                    *returned_before
+                    let found = *returned_before
                         .entry(key)
-                        .or_insert_with(|| index.call_result_member(fi, e, chain, callee))
+                        .or_insert_with(|| index.call_result_member(fi, e, chain, callee));
+                    // A Go type lacking the member says the call is none of the repository's
+                    // (`declared_type_member`) — unless the inner call's target was a guess,
+                    // whose type may not be the value's.
+                    match found {
+                        Some(None) if f.language == "go" && j.is_some_and(|j| guessed[j]) => None,
+                        found => found,
+                    }
                 }
                 (None, EdgeKind::Calls | EdgeKind::References, Some(ty), q)
                     if !q.is_some_and(|q| SELF_WORDS.contains(&q)) =>
@@ -3051,9 +3256,10 @@ impl<'a> Resolver<'a> {
                 // that `Directory`, not the file's own namespace's.
                 _ if f.language == "php" => (None, None),
                 (_, None) => (renamed(&e.target_name), None),
-                // Python's receivers are looked up through their import in `pick`, which
-                // tells two aliases of one name apart (`flags as compute_flags`).
-                (_, Some(_)) if f.language == "python" => (None, None),
+                // Python's and Go's receivers are looked up through their import in `pick`,
+                // which tells two aliases of one name apart (`flags as compute_flags`) and
+                // finds a Go package by its path (`jsonrpc2 "…/jsonrpc2_v2"`).
+                (_, Some(_)) if matches!(f.language, "python" | "go") => (None, None),
                 (_, Some(q)) => {
                     let head_end = q.find(['.', ':']).unwrap_or(q.len());
                     let q = renamed(&q[..head_end]).map(|o| format!("{o}{}", &q[head_end..]));
@@ -3132,7 +3338,9 @@ impl<'a> Resolver<'a> {
             (
                 row,
                 target_cand,
-                matches!(typed, Some(None)) && picked.is_none(),
+                picked.is_none()
+                    && (matches!(typed, Some(None))
+                        || index.outside_module_call(fi, e.kind, qualifier)),
             )
         };
         // Each edge after the one it needs ([`inner`]): a chain's links are resolved from
@@ -3155,7 +3363,9 @@ impl<'a> Resolver<'a> {
                     stack.push(j);
                     continue;
                 }
-                let (row, target, from_outside) = resolve_at(i, &targets, &outside);
+                let (row, target, from_outside) = resolve_at(i, &targets, &outside, &guessed);
+                guessed[i] = edges_in[i].qualifier.is_some()
+                    && matches!(row.resolution, "ambiguous" | "unique_name");
                 rows[i] = Some(row);
                 targets[i] = target;
                 outside[i] = from_outside;

@@ -70,7 +70,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 ///    before `::`, with their namespace as the qualifier (`Stmt` in `Stmt\Class_`); a
 ///    class's own `self::X`/`static::$x`; property reads (`$this->x`, `$user->email`); a
 ///    group `use A\{B, C}` keeps its namespace; a trait `use` in a class is a base.
-pub const ANALYZER_VERSION: u32 = 12;
+pub const ANALYZER_VERSION: u32 = 13;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;

@@ -1266,6 +1266,7 @@ fn type_names(container: Node) -> Vec<(Node, Option<Node>)> {
             | "qualified_name"
             | "qualified_identifier"
             | "nested_type_identifier"
+            | "qualified_type"
             | "scope_resolution"
             | "generic_name") => {
                 let qualifier = match k {
@@ -1275,6 +1276,8 @@ fn type_names(container: Node) -> Vec<(Node, Option<Node>)> {
                         .or_else(|| php_name_part(n, "namespace_name"))
                         .or_else(|| field(n, "prefix")),
                     "nested_type_identifier" => field(n, "module"),
+                    // Go's `transform.Transformer`.
+                    "qualified_type" => field(n, "package"),
                     _ => None,
                 };
                 out.push((
@@ -1442,9 +1445,10 @@ pub fn imports(lang: Lang, n: Node, src: &str) -> Vec<Import> {
             let Some(path) = field(n, "path").map(|p| unquote(text(p))) else {
                 return vec![];
             };
-            // The package by its path's last segment, bound to its alias (`str "strings"`);
-            // `*` for a dot import (`. "fmt"`: the package's names unqualified).
-            let last = path.rsplit('/').next().unwrap_or(&path).to_string();
+            // The package by the name its path implies (`yaml` of `gopkg.in/yaml.v3`), bound
+            // to its alias (`str "strings"`); `*` for a dot import (`. "fmt"`: the package's
+            // names unqualified).
+            let last = go_package_name(&path).to_string();
             let (name, alias) = match field(n, "name") {
                 Some(alias) if kind_of(alias) == "dot" => ("*".to_string(), None),
                 Some(alias) if kind_of(alias) == "package_identifier" => (last, Some(text(alias))),
@@ -2065,6 +2069,32 @@ pub fn typed_bindings<'t>(lang: Lang, n: Node<'t>, src: &str, in_type: bool) -> 
     out
 }
 
+/// The name a Go import path binds when the import does not rename it, as `goimports`
+/// assumes it: the path's last element (the one before a major version's `v2`), without a
+/// `go-` prefix, up to its first character that cannot be in an identifier — `yaml` of
+/// `gopkg.in/yaml.v3`, `toml` of `github.com/pelletier/go-toml`, `cmp` of
+/// `github.com/google/go-cmp/cmp`. (The package's own `package` clause may say otherwise; a
+/// repository rarely names a package unlike its directory.)
+pub fn go_package_name(path: &str) -> &str {
+    let mut parts = path.rsplit('/');
+    let mut base = parts.next().unwrap_or(path);
+    if let Some(v) = base.strip_prefix('v')
+        && !v.is_empty()
+        && v.bytes().all(|b| b.is_ascii_digit())
+        && let Some(before) = parts.next()
+    {
+        base = before;
+    }
+    let base = base.strip_prefix("go-").unwrap_or(base);
+    let end = base
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(base.len());
+    match &base[..end] {
+        "" => base,
+        name => name,
+    }
+}
+
 /// `var` (Java, C#) and `auto` (C++): the type is the value's.
 fn is_var_type(ty: Node, src: &str) -> bool {
     matches!(
@@ -2096,7 +2126,8 @@ fn declarator_name(mut d: Node) -> Option<Node> {
 }
 
 /// The node naming the type an initializer makes: `Foo` of `new Foo(…)`, `Foo{…}`, `&Foo{…}`,
-/// `Foo::new(…)`, `Foo(…)` (Python, a capitalised name), `Foo.new` (Ruby).
+/// `Foo::new(…)`, `Foo(…)` (Python, a capitalised name), `Foo.new` (Ruby), Go's `new(Foo)` and
+/// `x.(*Foo)`.
 pub fn value_type<'t>(lang: Lang, mut v: Node<'t>, src: &str) -> Option<Node<'t>> {
     // `&T{}`, `&&x`: through the references (a bounded number: `&&&…` may nest deeply).
     for _ in 0..8 {
@@ -2113,6 +2144,19 @@ pub fn value_type<'t>(lang: Lang, mut v: Node<'t>, src: &str) -> Option<Node<'t>
             .find(|c| matches!(kind_of(c), "name" | "qualified_name")),
         (_, "new_expression") => field(v, "constructor").or_else(|| field(v, "type")),
         (Lang::Go, "composite_literal") => field(v, "type"),
+        // `x.(*T)`, `h, ok := t.(tHelper)`.
+        (Lang::Go, "type_assertion_expression") => field(v, "type"),
+        // `new(T)`.
+        (Lang::Go, "call_expression") => field(v, "function")
+            .filter(|f| src.get(f.byte_range()) == Some("new"))
+            .and_then(|_| field(v, "arguments"))
+            .and_then(|a| a.named_child(0))
+            .filter(|t| {
+                matches!(
+                    kind_of(t),
+                    "type_identifier" | "qualified_type" | "generic_type"
+                )
+            }),
         (Lang::Rust, "struct_expression") => field(v, "name"),
         (Lang::Rust, "call_expression") => {
             // `Foo::new(…)`, `Foo::with_capacity(…)`: a path whose last-but-one is a type.

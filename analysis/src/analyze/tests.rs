@@ -423,7 +423,7 @@ fn declared_types_of_receivers() {
         ),
         (
             Lang::Go,
-            "package p\ntype S struct { db *sql.DB }\nfunc (s *S) F(c Client, xs []int) {\n  var w Worker\n  p := &Pool{}\n  srv := NewServer(1)\n  req, err := http.NewRequest(\"GET\", u, nil)\n  t := New()\n  s.db.Query(); c.Do(); w.Work(); p.Get(); s.Help(); srv.Run(); t.Go(); req.Send(err)\n}\n",
+            "package p\ntype S struct { db *sql.DB }\nfunc (s *S) F(c Client, xs []int) {\n  var w Worker\n  p := &Pool{}\n  srv := NewServer(1)\n  req, err := http.NewRequest(\"GET\", u, nil)\n  t := New()\n  b := new(bytes.Buffer)\n  h, ok := c.(tHelper)\n  s.db.Query(); c.Do(); w.Work(); p.Get(); s.Help(); srv.Run(); t.Go(); req.Send(err); b.Len(); h.Helper()\n}\n",
             &[
                 ("Query", "s.db", "sql.DB"),
                 ("Do", "c", "Client"),
@@ -434,6 +434,8 @@ fn declared_types_of_receivers() {
                 // A call's result: its type is what `New` returns, found in resolution.
                 ("Go", "t", "New()"),
                 ("Send", "req", "http.Request"),
+                ("Len", "b", "bytes.Buffer"),
+                ("Helper", "h", "tHelper"),
             ],
         ),
         (
@@ -542,10 +544,26 @@ fn java_annotation_elements_keep_their_default() {
     assert_eq!(&*sym(&a, "Route.weight").signature, "int weight();");
 }
 
-/// A Go import binds its alias, `*` for a dot import, else the path's last segment.
+/// A local is bound after the value that gives its type: in Go's `assert := assert.New(t)`
+/// the value's `assert` is still the package (it had been the local, typed by the very call
+/// it is the receiver of), and later calls on `assert` are on the call's result.
+#[test]
+fn a_local_is_not_in_scope_in_its_own_value() {
+    let src = "package p\n\nimport \"github.com/stretchr/testify/assert\"\n\nfunc TestX(t *testing.T) {\n\tassert := assert.New(t)\n\tassert.Equal(1, 1)\n}\n";
+    let a = analyze(Lang::Go, src);
+    let calls: Vec<_> = a
+        .edges
+        .iter()
+        .filter(|e| e.kind == EdgeKind::Calls)
+        .map(|e| (&*e.target_name, e.receiver_type.as_deref()))
+        .collect();
+    assert_eq!(calls, [("New", None), ("Equal", Some("assert.New(t)"))]);
+}
+
+/// A Go import binds its alias, `*` for a dot import, else the name its path implies.
 #[test]
 fn go_imports_bind_aliases_and_dot_imports() {
-    let src = "package main\n\nimport (\n\t\"fmt\"\n\tstr \"strings\"\n\t. \"example.com/lib/other\"\n\t_ \"embed\"\n)\n";
+    let src = "package main\n\nimport (\n\t\"fmt\"\n\tstr \"strings\"\n\t. \"example.com/lib/other\"\n\t_ \"embed\"\n\t\"gopkg.in/yaml.v3\"\n\t\"github.com/pelletier/go-toml/v2\"\n)\n";
     let a = analyze(Lang::Go, src);
     assert_eq!(
         aliased_imports(&a),
@@ -554,6 +572,8 @@ fn go_imports_bind_aliases_and_dot_imports() {
             ("strings", Some("strings"), Some("str")),
             ("*", Some("example.com/lib/other"), None),
             ("embed", Some("embed"), None),
+            ("yaml", Some("gopkg.in/yaml.v3"), None),
+            ("toml", Some("github.com/pelletier/go-toml/v2"), None),
         ]
     );
 }
@@ -769,6 +789,29 @@ fn summaries_cut_at_characters() {
             }
         }
     }
+}
+
+/// A Go struct or interface embedding a type of another package keeps that package as the
+/// qualifier (`transform.Transformer`): without it the base was any `Transformer` by name.
+#[test]
+fn go_embedded_types_keep_their_package() {
+    let src = "package p\n\ntype Encoder struct {\n\ttransform.Transformer\n\t*Local\n\tname string\n}\n\ntype RW interface {\n\tio.Reader\n\tCloser\n}\n";
+    let a = analyze(Lang::Go, src);
+    let bases: Vec<_> = a
+        .edges
+        .iter()
+        .filter(|e| e.kind == EdgeKind::Inherits)
+        .map(|e| (e.source.as_deref(), &*e.target_name, e.qualifier.as_deref()))
+        .collect();
+    assert_eq!(
+        bases,
+        [
+            (Some("Encoder"), "Transformer", Some("transform")),
+            (Some("Encoder"), "Local", None),
+            (Some("RW"), "Reader", Some("io")),
+            (Some("RW"), "Closer", None),
+        ]
+    );
 }
 
 /// A PHP base or class written fully qualified (`\google\net\ProtocolMessage`) is its last
