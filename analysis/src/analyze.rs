@@ -512,7 +512,9 @@ struct Types {
     locals: rustc_hash::FxHashMap<Option<usize>, rustc_hash::FxHashMap<Box<str>, Box<str>>>,
     /// Locals declared but not yet in scope: (the byte their type or value ends at, the
     /// enclosing symbol, name, type name). A name is bound after what gives its type, so
-    /// the value does not see it: `assert` in Go's `assert := assert.New(t)` is the package.
+    /// the value does not see it: `assert` in Go's `assert := assert.New(t)` is the package,
+    /// `s` in Python's `s = s.strip()` the one before. (Not in JavaScript or Ruby: see
+    /// [`Walker::bind_types`].)
     pending: Vec<(usize, Option<usize>, Box<str>, Box<str>)>,
     /// (type's last name segment, field name) → the field's type name.
     fields: rustc_hash::FxHashMap<(Box<str>, Box<str>), Box<str>>,
@@ -794,9 +796,22 @@ impl<'s> Walker<'s> {
                         .or_insert_with(|| ty.into());
                 }
             } else {
-                self.types
-                    .pending
-                    .push((b.ty.end_byte(), scope.symbol, name.into(), ty.into()));
+                // JavaScript's `const x = f(() => x.g())`, Ruby's `opts = OptionParser.new
+                // do … opts.version … end`: a name used in its own value is there in a
+                // function or block called later (`const x = x.g()` does not run).
+                let types = &mut self.types;
+                match self.lang {
+                    Lang::JavaScript | Lang::TypeScript | Lang::Tsx | Lang::Ruby => {
+                        let locals = types.locals.entry(scope.symbol).or_default();
+                        locals.insert(name.into(), ty.into());
+                    }
+                    _ => {
+                        let end = b.ty.end_byte();
+                        types
+                            .pending
+                            .push((end, scope.symbol, name.into(), ty.into()));
+                    }
+                }
             }
         }
     }

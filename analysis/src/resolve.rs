@@ -2596,20 +2596,30 @@ impl<'a> Index<'a> {
     }
 
     /// Whether a call `m.f()` that found no target calls through a module the file imports
-    /// (`os.Create(p)`, `time.Now()`, `path.resolve()`, `np.array()`) that the repository
-    /// lacks, or lacks `f` in: what it returns is a value from outside the repository too,
-    /// whose methods are none of the repository's (`t.Sub(u)` after `t := time.Now()`).
+    /// and the repository lacks (`os.Create(p)`, `time.Now()`, `sys._getframe()`): what it
+    /// returns is a value from outside the repository too, whose methods are none of the
+    /// repository's (`t.Sub(u)` after `t := time.Now()`). Go's packages and Python's modules
+    /// are found by path here; a JavaScript module the repository has may re-export what
+    /// the lookup missed, so there a call on its result still goes by name.
     fn outside_module_call(&self, fi: usize, kind: EdgeKind, qualifier: Option<&str>) -> bool {
         let f = &self.files[fi];
-        kind == EdgeKind::Calls
-            && matches!(
-                f.language,
-                "go" | "python" | "javascript" | "typescript" | "tsx"
-            )
-            && qualifier.is_some_and(|q| {
-                let head = q.split('.').next().unwrap_or(q);
-                !q.contains(['(', '[', ' ']) && f.names.import_bound(head).is_some()
-            })
+        if kind != EdgeKind::Calls || !matches!(f.language, "go" | "python") {
+            return false;
+        }
+        let Some(q) = qualifier.filter(|q| !q.contains(['(', '[', ' '])) else {
+            return false;
+        };
+        let head = q.split('.').next().unwrap_or(q);
+        match f.names.import_bound(head) {
+            None => false,
+            Some((module, _)) if f.language == "go" => {
+                module.is_none_or(|m| self.go_package(fi, m).is_none())
+            }
+            Some((module, name)) => self
+                .python_module_file(f.path, &python_path(module, name, ""))
+                .or_else(|| module.and_then(|m| self.python_module_file(f.path, m)))
+                .is_none(),
+        }
     }
 
     /// Whether Rust qualifier `q` of a call in file `fi` is a module's path (`a::b`,
