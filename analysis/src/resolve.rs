@@ -3067,7 +3067,12 @@ impl<'a> Resolver<'a> {
                         (EdgeKind::Calls | EdgeKind::References, Some(t), _) => (t, false),
                         _ => return None,
                     };
-                let chain = crate::analyze::returns::chained(text)?;
+                let go_new = || {
+                    (f.language == "go")
+                        .then(|| crate::analyze::returns::go_new(text))
+                        .flatten()
+                };
+                let chain = go_new().or_else(|| crate::analyze::returns::chained(text))?;
                 if chain.new {
                     return Some((chain, None));
                 }

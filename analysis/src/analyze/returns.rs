@@ -308,6 +308,22 @@ pub fn chained(q: &str) -> Option<Chained<'_>> {
     None
 }
 
+/// Go's `new(T)` (`new(big.Int).Exp(…)`): a value of type `T`, read as `new T()` is.
+pub fn go_new(q: &str) -> Option<Chained<'_>> {
+    let ty = q.trim().strip_prefix("new(")?.strip_suffix(')')?.trim();
+    let is_type = !ty.is_empty()
+        && ty.split('.').all(|part| {
+            part.starts_with(|c: char| c.is_alphabetic() || c == '_')
+                && part.chars().all(|c| c.is_alphanumeric() || c == '_')
+        });
+    is_type.then_some(Chained {
+        qualifier: None,
+        name: ty,
+        unwrap: false,
+        new: true,
+    })
+}
+
 /// Whether a method called `name` on a value of a type from outside the repository may hand
 /// out a value it holds, of the repository's type (`items.first()`, `state.lock()`,
 /// `map.get(k)`, `iter.next()`), rather than another outside value (`f.debug_struct("X")`,
@@ -655,6 +671,18 @@ mod tests {
                 new: true
             })
         );
+        let go_made = |name| {
+            Some(Chained {
+                qualifier: None,
+                name,
+                unwrap: false,
+                new: true,
+            })
+        };
+        assert_eq!(go_new("new(big.Int)"), go_made("big.Int"));
+        assert_eq!(go_new("new(histogram)"), go_made("histogram"));
+        assert_eq!(go_new("new([]int)"), None);
+        assert_eq!(go_new("newer(x)"), None);
         for other in [
             "a",
             "a.b",
