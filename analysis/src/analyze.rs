@@ -1032,14 +1032,23 @@ impl<'s> Walker<'s> {
             let text = self.text(name);
             if !rules::is_builtin_type(lang, text) {
                 let object = rules::member_object(lang, node).map(|o| self.text(o).trim());
-                let qualifier = object.and_then(rules::instance_word).or_else(|| {
+                let named = object.and_then(rules::instance_word).or_else(|| {
                     rules::reference_namespace(lang, up, name).map(|q| self.text(q).trim())
                 });
+                // Go keeps what a selector reads from: a package (`ir.CurFunc`, looked up
+                // in the imported package) or a value (`s.db`: a field, never another
+                // package's top-level name).
+                let go_object = object.filter(|o| {
+                    lang == Lang::Go
+                        && o.chars()
+                            .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+                });
+                let qualifier = named.or(go_object);
                 let n = self.out.edges.len();
                 self.push_edge(EdgeKind::References, source, name, text, qualifier);
                 // A field read from a value of a declared type (`params.width` with `params:
                 // &CrcParams`, `self.db.conn`): that type's field.
-                if qualifier.is_none()
+                if named.is_none()
                     && self.out.edges.len() > n
                     && let Some(object) = object
                 {

@@ -552,8 +552,8 @@ pub fn def_names(lang: Lang, n: Node) -> Vec<Node> {
             .into_iter()
             .collect(),
         (Lang::Ruby, "assignment") => field(n, "left").into_iter().collect(),
-        // `const a, b = 1, 2`
-        (Lang::Go, "const_spec" | "var_spec") => {
+        // `const a, b = 1, 2`; a struct's `R, G, B, A uint16`.
+        (Lang::Go, "const_spec" | "var_spec" | "field_declaration") => {
             n.children_by_field_name("name", &mut n.walk()).collect()
         }
         (Lang::Ruby, "call") => field(n, "arguments")

@@ -793,10 +793,15 @@ fn summaries_cut_at_characters() {
 
 /// A Go struct or interface embedding a type of another package keeps that package as the
 /// qualifier (`transform.Transformer`): without it the base was any `Transformer` by name.
+/// (And a struct's `r, g uint16` declares two fields: only the first had been one.)
 #[test]
 fn go_embedded_types_keep_their_package() {
-    let src = "package p\n\ntype Encoder struct {\n\ttransform.Transformer\n\t*Local\n\tname string\n}\n\ntype RW interface {\n\tio.Reader\n\tCloser\n}\n";
+    let src = "package p\n\ntype Encoder struct {\n\ttransform.Transformer\n\t*Local\n\tname string\n\tr, g uint16\n}\n\ntype RW interface {\n\tio.Reader\n\tCloser\n}\n";
     let a = analyze(Lang::Go, src);
+    // Every name of a field declaration is a field.
+    for f in ["Encoder.name", "Encoder.r", "Encoder.g"] {
+        assert_eq!(sym(&a, f).kind, "field");
+    }
     let bases: Vec<_> = a
         .edges
         .iter()
