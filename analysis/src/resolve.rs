@@ -460,12 +460,23 @@ impl<'a> Cands<'_, 'a> {
         best.map(|(_, c)| c)
     }
 
+    /// The candidates in files under directory `dir`, through its range of files
+    /// ([`Index::dir_ranges`]); all of them when it has none.
+    fn under(&self, ix: &Index<'a>, dir: &str) -> &[Cand] {
+        match ix.dir_ranges.get(dir) {
+            Some(&(lo, hi)) => {
+                let from = self.from_file(lo);
+                &from[..from.partition_point(|c| c.0 <= hi)]
+            }
+            None => self.all,
+        }
+    }
+
     /// A candidate directly in directory `dir` (of the first [`SCAN_LIMIT`] under it), found
     /// through the directory's range of files ([`Index::dir_ranges`]); `None` without one.
     fn directly_in(&self, ix: &Index<'a>, dir: &str, keep: impl Fn(Cand) -> bool) -> Option<Cand> {
-        let &(lo, hi) = ix.dir_ranges.get(dir)?;
-        let from = self.from_file(lo);
-        from[..from.partition_point(|c| c.0 <= hi)]
+        ix.dir_ranges.get(dir)?;
+        self.under(ix, dir)
             .iter()
             .copied()
             .take(SCAN_LIMIT)
@@ -2167,7 +2178,7 @@ impl<'a> Index<'a> {
         if language == "go" && qualifier.is_none() && kind != EdgeKind::Imports {
             let dir = dir_of(path);
             let mut in_package =
-                cands.all.iter().copied().filter(|&c| {
+                cands.under(self, dir).iter().copied().filter(|&c| {
                     near(c) && self.parent(c).is_none() && dir_of(self.path(c)) == dir
                 });
             if let Some(first) = in_package.next() {
