@@ -515,7 +515,9 @@ struct Types {
     /// the value does not see it: `assert` in Go's `assert := assert.New(t)` is the package,
     /// `s` in Python's `s = s.strip()` the one before. (Not in JavaScript or Ruby: see
     /// [`Walker::bind_types`].)
-    pending: Vec<(usize, Option<usize>, Box<str>, Box<str>)>,
+    /// `None` unbinds: a Go name declared again from a value of unknown type
+    /// (`v := x.(type)` in a case of several types) no longer has its earlier type.
+    pending: Vec<(usize, Option<usize>, Box<str>, Option<Box<str>>)>,
     /// (type's last name segment, field name) → the field's type name.
     fields: rustc_hash::FxHashMap<(Box<str>, Box<str>), Box<str>>,
     /// (edge index, type's last name segment, field name) of calls on a field.
@@ -773,6 +775,13 @@ impl<'s> Walker<'s> {
                 None => made_by.as_deref().or(call.as_deref()),
             };
             let Some(ty) = ty else {
+                if self.lang == Lang::Go && !b.field {
+                    let name = bare_name(self.text(b.name));
+                    let end = b.ty.end_byte();
+                    self.types
+                        .pending
+                        .push((end, scope.symbol, name.into(), None));
+                }
                 continue;
             };
             if rules::is_wrapper_type(self.lang, ty) {
@@ -809,7 +818,7 @@ impl<'s> Walker<'s> {
                         let end = b.ty.end_byte();
                         types
                             .pending
-                            .push((end, scope.symbol, name.into(), ty.into()));
+                            .push((end, scope.symbol, name.into(), Some(ty.into())));
                     }
                 }
             }
@@ -824,7 +833,11 @@ impl<'s> Walker<'s> {
         while i < types.pending.len() {
             if types.pending[i].0 <= at {
                 let (_, symbol, name, ty) = types.pending.remove(i);
-                types.locals.entry(symbol).or_default().insert(name, ty);
+                let locals = types.locals.entry(symbol).or_default();
+                match ty {
+                    Some(ty) => locals.insert(name, ty),
+                    None => locals.remove(&name),
+                };
             } else {
                 i += 1;
             }

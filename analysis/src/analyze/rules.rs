@@ -1949,6 +1949,21 @@ pub fn typed_bindings<'t>(lang: Lang, n: Node<'t>, src: &str, in_type: bool) -> 
                     }
                 }
             }
+            // `switch v := x.(type) { case *T: v.f() }`: in a case of one type, the alias is
+            // of that type; in a case of several (or `default`), of `x`'s, not known here.
+            "type_case" | "default_case" => {
+                let switch = n
+                    .parent()
+                    .filter(|p| kind_of(*p) == "type_switch_statement");
+                let alias = switch
+                    .and_then(|p| field(p, "alias"))
+                    .and_then(|a| a.named_child(0))
+                    .filter(|a| kind_of(*a) == "identifier");
+                match children_by_field(n, "type")[..] {
+                    [ty] => bind(alias, Some(ty), false, false),
+                    _ => bind(alias, switch.and_then(|p| field(p, "value")), true, false),
+                }
+            }
             "short_var_declaration" => {
                 let left = field(n, "left").map(named_children).unwrap_or_default();
                 let right = field(n, "right").map(named_children).unwrap_or_default();

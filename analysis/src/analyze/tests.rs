@@ -423,7 +423,7 @@ fn declared_types_of_receivers() {
         ),
         (
             Lang::Go,
-            "package p\ntype S struct { db *sql.DB }\nfunc (s *S) F(c Client, xs []int) {\n  var w Worker\n  p := &Pool{}\n  srv := NewServer(1)\n  req, err := http.NewRequest(\"GET\", u, nil)\n  t := New()\n  b := new(bytes.Buffer)\n  h, ok := c.(tHelper)\n  s.db.Query(); c.Do(); w.Work(); p.Get(); s.Help(); srv.Run(); t.Go(); req.Send(err); b.Len(); h.Helper()\n}\n",
+            "package p\ntype S struct { db *sql.DB }\nfunc (s *S) F(c Client, xs []int) {\n  var w Worker\n  p := &Pool{}\n  srv := NewServer(1)\n  req, err := http.NewRequest(\"GET\", u, nil)\n  t := New()\n  b := new(bytes.Buffer)\n  h, ok := c.(tHelper)\n  s.db.Query(); c.Do(); w.Work(); p.Get(); s.Help(); srv.Run(); t.Go(); req.Send(err); b.Len(); h.Helper()\n  switch v := c.(type) {\n  case *Pool:\n    v.Drain()\n  case Worker, Client:\n    v.Stop()\n  }\n}\n",
             &[
                 ("Query", "s.db", "sql.DB"),
                 ("Do", "c", "Client"),
@@ -436,6 +436,9 @@ fn declared_types_of_receivers() {
                 ("Send", "req", "http.Request"),
                 ("Len", "b", "bytes.Buffer"),
                 ("Helper", "h", "tHelper"),
+                // A type switch's case of one type; in a case of two, the alias's type is
+                // the switched value's, not known here.
+                ("Drain", "v", "Pool"),
             ],
         ),
         (
