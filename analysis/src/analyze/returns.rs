@@ -111,12 +111,13 @@ const NOT_TYPES: &[&str] = &[
 ];
 
 /// Return types that are plain values, not kept: a call on one names nothing in a repository
-/// either way.
+/// either way. (Not `Int` or `Bool`, plain in none of the languages analysed: Go's
+/// `func (z *Int) Mul(x, y *Int) *Int` returns `math/big`'s `Int`.)
 const PLAIN: &[&str] = &[
     "void", "bool", "boolean", "int", "long", "short", "char", "byte", "float", "double", "u8",
     "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize", "f32", "f64",
     "str", "string", "number", "any", "unknown", "never", "None", "int32", "int64", "uint",
-    "uint32", "uint64", "error", "size_t", "unsigned", "()", "!", "Bool", "Int", "object",
+    "uint32", "uint64", "error", "size_t", "unsigned", "()", "!", "object",
 ];
 
 /// The return type a function's `signature` declares, as written (`Result<Config, Error>`,
@@ -585,6 +586,7 @@ mod tests {
             ),
             ("Handle(path string) string", "Handle", None),
             ("func (s *Server) Close()", "Close", None),
+            ("func (z *Int) Mul(x, y *Int) *Int", "Mul", Some("*Int")),
             ("public static <T> List<T> of(T x)", "of", Some("List<T>")),
             (
                 "@Override public Builder name(String n)",
