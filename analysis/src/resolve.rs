@@ -1497,6 +1497,16 @@ impl<'a> Index<'a> {
         None
     }
 
+    /// Go: whether definitions `a` and `b` are one type under different build constraints —
+    /// the same name in files of one package (`runtime`'s `sigctxt` in
+    /// `signal_linux_amd64.go`, `signal_darwin_amd64.go`…), whose methods a call in a file
+    /// of either may reach.
+    fn go_variant(&self, a: Cand, b: Cand) -> bool {
+        self.files[a.0 as usize].language == "go"
+            && self.qualified_name(a) == self.qualified_name(b)
+            && dir_of(self.path(a)) == dir_of(self.path(b))
+    }
+
     /// Go: a method of type `ty` (a definition) in another file of its package, where Go
     /// methods often are (`dgramopt.go`'s `func (c *dgramOpt) JoinGroup` beside
     /// `endpoint.go`'s `type dgramOpt struct`).
@@ -2343,8 +2353,11 @@ impl<'a> Index<'a> {
         // method beside another file's type, not another package's `Stack.size`.
         let own_def = std::cell::OnceCell::new();
         let same_type = |c: Cand| {
-            let def = *own_def.get_or_init(|| self.type_definition(fi as u32, own));
-            def.is_some() && self.type_definition(c.0, own) == def
+            let Some(def) = *own_def.get_or_init(|| self.type_definition(fi as u32, own)) else {
+                return false;
+            };
+            let theirs = self.type_definition(c.0, own);
+            theirs == Some(def) || theirs.is_some_and(|t| self.go_variant(t, def))
         };
         if !sup
             && let Some(c) = cands
