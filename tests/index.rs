@@ -526,8 +526,9 @@ fn php_names_resolve_by_namespace() {
 /// Go resolves names by package, as the go command does: an import names the package's
 /// directory (a GOPATH `src/` or the module's own path), never a definition that happens to
 /// share its name, and a `testdata` copy of a standard package is no standard package; a name
-/// written alone is its own package's; a method is its type's, an embedded type's (in
-/// another file of that package), or — on a type from outside the repository — none here.
+/// written alone is its own package's; a method is its type's (any build-constraint
+/// variant's), an embedded type's (in another file of that package), or — on a type from
+/// outside the repository — none here.
 #[test]
 fn go_names_resolve_by_package() {
     let (_tmp, store) = index_files(
@@ -561,6 +562,18 @@ fn go_names_resolve_by_package() {
                 "src/example.com/app/util.go",
                 "package main\n\nfunc helper() {}\n",
             ),
+            (
+                "src/example.com/app/ctx_darwin.go",
+                "package main\n\ntype sigctxt struct{ r int }\n",
+            ),
+            (
+                "src/example.com/app/ctx_linux.go",
+                "package main\n\ntype sigctxt struct{ r int }\n\nfunc (c *sigctxt) rbx() int { return c.r }\n",
+            ),
+            (
+                "src/example.com/app/ctx.go",
+                "package main\n\nfunc dump(c *sigctxt, v any) int {\n\tswitch x := v.(type) {\n\tcase *sigctxt:\n\t\treturn x.rbx()\n\t}\n\treturn c.rbx()\n}\n",
+            ),
         ],
     );
     let edges = sql_lines(&store, EDGES_SQL);
@@ -593,6 +606,15 @@ fn go_names_resolve_by_package() {
     // A bare call is the package's, in another file.
     has(&format!(
         "{m}|calls|main|helper|NULL|src/example.com/app/util.go::helper|unique_name|26|"
+    ));
+    // A type defined once per build constraint has the methods of each; a type switch's
+    // case names its alias's type.
+    let x = "src/example.com/app/ctx.go";
+    has(&format!(
+        "{x}|calls|dump|rbx|x|src/example.com/app/ctx_linux.go::sigctxt.rbx|declared_type|6|"
+    ));
+    has(&format!(
+        "{x}|calls|dump|rbx|c|src/example.com/app/ctx_linux.go::sigctxt.rbx|declared_type|8|"
     ));
 }
 
