@@ -409,7 +409,8 @@ fn c_and_cpp_names_resolve_through_includes() {
 }
 
 /// Ruby's `X.new` constructs class `X`: the class, or its own `self.new` — never another
-/// class's `new`; `String.new` is Ruby's.
+/// class's `new`; `String.new` is Ruby's. A constant used as a value is a reference, found
+/// by its path or lexically.
 #[test]
 fn ruby_new_constructs_its_class() {
     let (_tmp, store) = index_files(
@@ -424,6 +425,14 @@ fn ruby_new_constructs_its_class() {
                 "lib/main.rb",
                 "require_relative 'worker'\n\ndef main\n  w = Worker.new\n  s = String.new\n  o = OptionParser.new\n  w.run\nend\n",
             ),
+            (
+                "lib/jobs/errors.rb",
+                "module Jobs\n  class Failed < StandardError\n  end\n  RETRIES = 3\nend\nmodule Other\n  class Failed < StandardError\n  end\nend\n",
+            ),
+            (
+                "lib/jobs/runner.rb",
+                "module Jobs\n  class Runner\n    def call(w)\n      n = Jobs::RETRIES\n      n.times { w.run }\n    rescue Failed, IOError\n      nil\n    end\n  end\nend\n",
+            ),
         ],
     );
     let edges = sql_lines(&store, EDGES_SQL);
@@ -432,6 +441,18 @@ fn ruby_new_constructs_its_class() {
     has("lib/main.rb|calls|main|new|String|NULL|unresolved|5|");
     has("lib/main.rb|calls|main|new|OptionParser|lib/parser.rb::OptionParser.new|qualified|6|");
     has("lib/main.rb|calls|main|run|w|lib/worker.rb::Worker.run|declared_type|7|");
+    // Constants used as values: by their path, or lexically (the enclosing module's
+    // `Failed`, not `Other::Failed`); Ruby's own `IOError` is none of the repository's.
+    let r = "lib/jobs/runner.rb";
+    has(&format!(
+        "{r}|references|Jobs.Runner.call|RETRIES|Jobs|lib/jobs/errors.rb::Jobs.RETRIES|qualified|4|"
+    ));
+    has(&format!(
+        "{r}|references|Jobs.Runner.call|Failed|NULL|lib/jobs/errors.rb::Jobs.Failed|unique_name|6|"
+    ));
+    has(&format!(
+        "{r}|references|Jobs.Runner.call|IOError|NULL|NULL|unresolved|6|"
+    ));
 }
 
 /// PHP names a class by its namespace: a bare name is the file's own namespace's or what a

@@ -1357,6 +1357,32 @@ impl<'a> Index<'a> {
         found.map(|c| (c, "qualified"))
     }
 
+    /// Ruby: the constant `name` written alone in file `fi` (a class or a constant): the
+    /// file's own, one defined at the top level, or one nested in a module or class around
+    /// the caller (`source_qname`) — not another module's namesake (`TypeProf::Type::Array`
+    /// for `Array`). `None` when the repository has none (`ArgumentError`, `IOError`).
+    fn ruby_constant(
+        &self,
+        fi: usize,
+        source_qname: Option<&str>,
+        name: &str,
+    ) -> Option<(Cand, &'static str)> {
+        let cands = self.candidates(EdgeKind::References, "ruby", name)?;
+        if let Some(c) = cands.in_file(fi as u32) {
+            return Some((c, "same_file"));
+        }
+        let visible = |c: Cand| match self.parent(c) {
+            None => true,
+            Some(p) => source_qname.is_some_and(|s| nested_in(s, p)),
+        };
+        let first = cands.first(visible)?;
+        if cands.first(|c| c != first && visible(c)).is_none() {
+            return Some((first, "unique_name"));
+        }
+        let best = cands.nearest_where(self, self.files[fi].path, visible)?;
+        Some((best, "ambiguous"))
+    }
+
     /// PHP: an edge that names a class by PHP's rules ([`Index::php_class`]) — a base, a type
     /// a declaration or `instanceof` names, `new Foo()`, and `Foo::f()` (the class's member,
     /// or its bases') — resolved so; `None` for any other edge, which is looked up as every
@@ -1810,6 +1836,15 @@ impl<'a> Index<'a> {
             && is_constant_path(q)
         {
             return self.ruby_new(fi, source_qname, q);
+        }
+        // Ruby: a constant written alone (`rescue FooError`, `is_a?(Payload)`) is looked up
+        // lexically, as Ruby does.
+        if language == "ruby"
+            && kind == EdgeKind::References
+            && qualifier.is_none()
+            && name.starts_with(|c: char| c.is_ascii_uppercase())
+        {
+            return self.ruby_constant(fi, source_qname, name);
         }
         // A Go import names a package, which is no definition (a namesake `types` or `url`
         // elsewhere had been its target): its directory's file, in `Resolver::edges`.

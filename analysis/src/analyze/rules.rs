@@ -1625,7 +1625,10 @@ pub fn reference_target<'t>(
             | "field_access"
             | "member_access_expression"
             | "identifier"
+            | "constant"
+            | "scope_resolution"
     ) || (kind_of(n) == "identifier" && lang != Lang::Python)
+        || (matches!(kind_of(n), "constant" | "scope_resolution") && lang != Lang::Ruby)
     {
         return None;
     }
@@ -1724,6 +1727,28 @@ pub fn reference_target<'t>(
             .then(|| field(n, "name"))
             .flatten(),
         "identifier" if lang == Lang::Python && kind_of(p) == "type" => Some(n),
+        // Ruby: a constant used as a value — `rescue FooError`, `is_a?(Foo)`, `when Foo`,
+        // `Foo::BAR` (the last name, qualified by the path before it) — not one a class,
+        // module or constant defines, a base, a call's receiver (`Foo.new` is a call) or
+        // the scope of a longer path.
+        "constant" | "scope_resolution" => {
+            let is = |f: &'static str| field(p, f).is_some_and(|x| x.id() == n.id());
+            let defined = match kind_of(p) {
+                "class" | "module" => is("name"),
+                "assignment" | "operator_assignment" => is("left"),
+                "call" => is("receiver"),
+                "scope_resolution" => true,
+                "superclass" => true,
+                _ => false,
+            };
+            if defined {
+                return None;
+            }
+            match kind_of(n) {
+                "constant" => Some(n),
+                _ => field(n, "name").filter(|x| kind_of(*x) == "constant"),
+            }
+        }
         _ => None,
     }
 }
@@ -1774,6 +1799,13 @@ fn php_reference<'t>(n: Node<'t>, src: &str) -> Option<Node<'t>> {
 /// `instanceof Stmt\Class_`, `\PhpParser\Node` in `\PhpParser\Node\Name $n`; looked up
 /// as a call's qualifier is, through the file's `use` imports.
 pub fn reference_namespace<'t>(lang: Lang, up: Up<'_, 't>, name: Node<'t>) -> Option<Node<'t>> {
+    // Ruby's `Foo::BAR`: the path before the name.
+    if lang == Lang::Ruby {
+        let p = up
+            .parent(name)
+            .filter(|p| kind_of(*p) == "scope_resolution")?;
+        return field(p, "scope").filter(|_| field(p, "name").is_some_and(|x| x.id() == name.id()));
+    }
     if lang != Lang::Php || kind_of(name) != "name" {
         return None;
     }

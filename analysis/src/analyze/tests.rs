@@ -563,6 +563,32 @@ fn a_local_is_not_in_scope_in_its_own_value() {
     assert_eq!(calls, [("New", None), ("Equal", Some("assert.New(t)"))]);
 }
 
+/// Ruby's constants used as values are references (`rescue FooError`, `is_a?(Foo)`,
+/// `Foo::BAR` with its path as the qualifier); a class's or constant's own name, a base, a
+/// call's receiver (`Foo.new`) and the scope of a longer path are not.
+#[test]
+fn ruby_constants_used_as_values_are_references() {
+    let src = "module App\n  LIMIT = 3\n  class Job < Base::Task\n    def run(x)\n      Worker.new(x)\n      raise ArgumentError unless x.is_a?(Payload)\n      Config::Defaults::RETRIES + LIMIT\n    rescue Net::TimeoutError, IOError => e\n      nil\n    end\n  end\nend\n";
+    let a = analyze(Lang::Ruby, src);
+    let refs: Vec<_> = a
+        .edges
+        .iter()
+        .filter(|e| e.kind == EdgeKind::References)
+        .map(|e| (&*e.target_name, e.qualifier.as_deref()))
+        .collect();
+    assert_eq!(
+        refs,
+        [
+            ("ArgumentError", None),
+            ("Payload", None),
+            ("RETRIES", Some("Config::Defaults")),
+            ("LIMIT", None),
+            ("TimeoutError", Some("Net")),
+            ("IOError", None),
+        ]
+    );
+}
+
 /// A Go import binds its alias, `*` for a dot import, else the name its path implies.
 #[test]
 fn go_imports_bind_aliases_and_dot_imports() {
