@@ -2948,12 +2948,11 @@ impl<'a> Index<'a> {
     }
 }
 
-/// Whether a package named by directories — Java's `a.b` (`sep` `.`), Go's import path
-/// `example.com/m/internal/util` (`sep` `/`) — may name `path`: the file is directly in a
-/// directory whose last names are the package's (`src/main/java/a/b/C.java`), or, when the
-/// repository's root is inside the package's path (a Go module's root), its directories are
-/// the package's last names (`internal/util/x.go`). `java.security` does not name
-/// `sun/security/util/Key.java`, nor Go's `net/http` a repository's `api/http/`.
+/// Whether a package named by directories — Java's `a.b` (`sep` `.`) — may name `path`: the
+/// file is directly in a directory whose last names are the package's
+/// (`src/main/java/a/b/C.java`), or, when the repository's root is inside the package's
+/// path, its directories are the package's last names. `java.security` does not name
+/// `sun/security/util/Key.java`. (Go's import paths are [`Index::go_package`]'s.)
 fn package_dir_names(package: &str, sep: char, path: &str) -> bool {
     let segments: Vec<&str> = package.split(sep).filter(|s| !s.is_empty()).collect();
     let dirs: Vec<&str> = dir_of(path).split('/').filter(|s| !s.is_empty()).collect();
@@ -4214,13 +4213,58 @@ mod tests {
         ));
         assert!(!java("java.security", "sun/security/util/Key.java"));
         assert!(!java("com.acme", "src/main/java/com/acme/util/Key.java"));
-        // Go: an import path's last names are the package's directory; a module's root is
-        // inside the path.
-        let go = |p, path| package_dir_names(p, '/', path);
-        assert!(go("example.com/m/internal/util", "internal/util/x.go"));
-        assert!(!go("example.com/m/internal/util", "pkg/util/x.go"));
-        assert!(!go("net/http", "api/http/server.go"));
-        assert!(go("gopkg.in/yaml.v3", "yaml.v3/decode.go"));
+    }
+
+    /// Go: an import path names a package's directory — the path under a GOPATH `src/`, a
+    /// `vendor/` or the root, anywhere for a domain's path, else its last names (the
+    /// repository is the module) — and its file: not a test, `doc.go` first. A path without
+    /// a domain is the standard library's, and `testdata` is seen only from inside it.
+    #[test]
+    fn go_import_paths_name_package_directories() {
+        let packed: Vec<(&str, Packed)> = [
+            "api/http/server.go",
+            "internal/util/util_test.go",
+            "internal/util/x.go",
+            "src/golang.org/x/net/ipv4/doc.go",
+            "src/golang.org/x/net/ipv4/ipv4.go",
+            "tools/testdata/src/fmt/fmt.go",
+            "tools/testdata/src/a/a.go",
+            "yaml.v3/decode.go",
+            "main.go",
+        ]
+        .into_iter()
+        .map(|p| (p, pack(vec![], vec![])))
+        .collect();
+        let files = inputs(&packed, "go");
+        let index = Index::new(&files);
+        let from = |fi: usize, import: &str| {
+            index
+                .go_package(fi, import)
+                .map(|(dir, file)| (dir, index.files[file as usize].path))
+        };
+        let main = 8;
+        assert_eq!(
+            from(main, "example.com/m/internal/util"),
+            Some(("internal/util", "internal/util/x.go"))
+        );
+        assert_eq!(from(main, "example.com/m/pkg/util"), None);
+        assert_eq!(from(main, "net/http"), None);
+        assert_eq!(
+            from(main, "golang.org/x/net/ipv4"),
+            Some((
+                "src/golang.org/x/net/ipv4",
+                "src/golang.org/x/net/ipv4/doc.go"
+            ))
+        );
+        assert_eq!(
+            from(main, "gopkg.in/yaml.v3"),
+            Some(("yaml.v3", "yaml.v3/decode.go"))
+        );
+        assert_eq!(from(main, "fmt"), None);
+        assert_eq!(
+            from(6, "fmt"),
+            Some(("tools/testdata/src/fmt", "tools/testdata/src/fmt/fmt.go"))
+        );
     }
 
     /// A Rust bare call reaches another file's function only through an import: by name
