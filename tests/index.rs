@@ -592,6 +592,14 @@ fn go_names_resolve_by_package() {
                 "package main\n\ntype sigctxt struct{ r int }\n\nfunc (c *sigctxt) rbx() int { return c.r }\n",
             ),
             (
+                "src/example.com/app/vars.go",
+                "package main\n\nimport v6 \"example.com/net/ipv6\"\n\nvar Conn = v6.NewPacketConn(0)\n\nfunc useConn(p *v6.PacketConn) {}\n",
+            ),
+            (
+                "src/example.com/app/vars_use.go",
+                "package main\n\nfunc joinAll() {\n\tConn.JoinGroup(2)\n}\n",
+            ),
+            (
                 "src/example.com/app/ctx.go",
                 "package main\n\nfunc dump(c *sigctxt, v any) int {\n\tswitch x := v.(type) {\n\tcase *sigctxt:\n\t\treturn x.rbx()\n\t}\n\treturn c.rbx()\n}\n",
             ),
@@ -637,6 +645,13 @@ fn go_names_resolve_by_package() {
     has(&format!(
         "{x}|calls|dump|rbx|c|src/example.com/app/ctx_linux.go::sigctxt.rbx|declared_type|8|"
     ));
+    // A type written with its package; a package variable's type, from another file.
+    has(
+        "src/example.com/app/vars.go|references|useConn|PacketConn|v6|src/example.com/net/ipv6/endpoint.go::PacketConn|import|7|",
+    );
+    has(
+        "src/example.com/app/vars_use.go|calls|joinAll|JoinGroup|Conn|src/example.com/net/ipv6/dgramopt.go::dgramOpt.JoinGroup|declared_type|4|",
+    );
 }
 
 /// A call on another call's result is a member of the type the inner call's target declares

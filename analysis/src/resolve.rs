@@ -1523,6 +1523,45 @@ impl<'a> Index<'a> {
         None
     }
 
+    /// Go: a call or field read on a package-level variable (`CommandLine.VarP(…)` in
+    /// another file of `flag`, `base.Ctxt.Pkgpath` through `import ".../base"`): a member of
+    /// the type the variable's declaration gives it, found from its file. `None` when `q`
+    /// names no such variable (a local, a parameter), or its type is not known.
+    fn go_var_member(
+        &self,
+        fi: usize,
+        q: &str,
+        kind: EdgeKind,
+        name: &str,
+    ) -> Option<Option<(Cand, &'static str)>> {
+        let names = self.files[fi].names;
+        // A local of the function shadows a package's variable, and locals of unknown type
+        // are not told apart here: a name written alone counts when exported or longer than
+        // the `s`, `b`, `f` locals mostly are (`CommandLine`, `memstats`, `ehdr`).
+        let may_be_global = |v: &str| v.len() >= 4 || v.starts_with(|c: char| c.is_uppercase());
+        let (dir, var) = match q.split_once('.') {
+            None if names.import_bound(q).is_none() && may_be_global(q) => {
+                (dir_of(self.files[fi].path), q)
+            }
+            Some((pkg, var)) if !var.contains('.') => {
+                let (module, _) = names.import_bound(pkg)?;
+                (self.go_package(fi, module?)?.0, var)
+            }
+            _ => return None,
+        };
+        if !var.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            return None;
+        }
+        let cands = self.candidates(EdgeKind::References, "go", var)?;
+        let v = cands.under(self, dir).iter().copied().find(|&c| {
+            self.kind(c) == "variable" && self.parent(c).is_none() && dir_of(self.path(c)) == dir
+        })?;
+        let ty = self.files[v.0 as usize]
+            .names
+            .declared_return(v.1 as usize)?;
+        self.declared_type_member(v.0 as usize, ty, kind, name)
+    }
+
     /// Go: whether definitions `a` and `b` are one type under different build constraints —
     /// the same name in files of one package (`runtime`'s `sigctxt` in
     /// `signal_linux_amd64.go`, `signal_darwin_amd64.go`…), whose methods a call in a file
@@ -3211,6 +3250,7 @@ impl<'a> Resolver<'a> {
         let mut returned_before: HashMap<(EdgeKind, &str, &str, bool, Option<Cand>, bool), Found> =
             HashMap::default();
         let mut typed_before: HashMap<(EdgeKind, &str, &str), Found> = HashMap::default();
+        let mut go_vars_before: HashMap<(EdgeKind, &str, &str), Found> = HashMap::default();
         let mut targets: Vec<Option<Cand>> = vec![None; edges_in.len()];
         let mut rows: Vec<Option<EdgeRow<'b>>> = (0..edges_in.len()).map(|_| None).collect();
         // Whether each edge resolved is a call on a value of a type from outside the
@@ -3297,6 +3337,14 @@ impl<'a> Resolver<'a> {
                         .or_insert_with(|| {
                             index.declared_type_member(fi, ty, e.kind, &e.target_name)
                         })
+                }
+                // Go: on a package-level variable of this package or an imported one.
+                (None, EdgeKind::Calls | EdgeKind::References, None, Some(q))
+                    if f.language == "go" && q != "self" =>
+                {
+                    *go_vars_before
+                        .entry((e.kind, &*e.target_name, q))
+                        .or_insert_with(|| index.go_var_member(fi, q, e.kind, &e.target_name))
                 }
                 _ => None,
             };

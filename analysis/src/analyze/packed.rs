@@ -200,9 +200,10 @@ impl Names {
             .filter(|s| s.kind == "type_alias")
             .map(|s| &*s.qualified_name)
             .collect();
+        // (With its package, Go's `type ElfEhdr elf.Header64`.)
         let names_alias = |e: &RawEdge| {
             e.kind == EdgeKind::References
-                && e.qualifier.is_none()
+                && !matches!(e.qualifier.as_deref(), Some("self" | "this"))
                 && e.source.as_deref().is_some_and(|s| aliases.contains(&s))
         };
         let heritage: Vec<(Span, Span, Option<Span>)> = a
@@ -222,15 +223,25 @@ impl Names {
         let mut distinct: rustc_hash::FxHashMap<&str, Span> = Default::default();
         let mut returns: Vec<(u32, Span)> = Vec::new();
         for (i, s) in a.symbols.iter().enumerate() {
-            if !matches!(s.kind, "function" | "method") {
-                continue;
-            }
-            let Some(ty) = super::returns::declared_return(&s.signature, &s.name)
-                .filter(|t| super::returns::kept(t))
-            else {
-                continue;
+            let at = match s.kind {
+                "function" | "method" => {
+                    let Some(ty) = super::returns::declared_return(&s.signature, &s.name)
+                        .filter(|t| super::returns::kept(t))
+                    else {
+                        continue;
+                    };
+                    *distinct.entry(ty).or_insert_with(|| push(ty))
+                }
+                // A Go package-level variable's type (`var Ctxt *obj.Link`), for calls on
+                // it from other files ([`Names::declared_return`]).
+                "variable" if s.parent().is_none() => {
+                    match super::returns::go_var_type(&s.signature, &s.name) {
+                        Some(ty) => push(&ty),
+                        None => continue,
+                    }
+                }
+                _ => continue,
             };
-            let at = *distinct.entry(ty).or_insert_with(|| push(ty));
             returns.push((i as u32, at));
         }
         Names {
@@ -311,7 +322,8 @@ impl Names {
     }
 
     /// The return type symbol `i`'s signature declares, as written (a function or method's;
-    /// [`super::returns::declared_return`]).
+    /// [`super::returns::declared_return`]); for a top-level variable, the type a Go
+    /// signature gives it ([`super::returns::go_var_type`]).
     pub fn declared_return(&self, i: usize) -> Option<&str> {
         let at = self
             .returns

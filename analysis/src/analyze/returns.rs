@@ -309,6 +309,60 @@ pub fn chained(q: &str) -> Option<Chained<'_>> {
     None
 }
 
+/// The type a Go package-level variable's signature gives it (`name` the variable's):
+/// `Ctxt *obj.Link` → `obj.Link`, `mu = sync.Mutex{}` → `sync.Mutex`, `CommandLine =
+/// NewFlagSet(…)` → `FlagSet` (a constructor's type by Go's naming), `x = new(T)` → `T`;
+/// `None` for any other value.
+pub fn go_var_type(signature: &str, name: &str) -> Option<String> {
+    let rest = signature.strip_prefix(name)?.trim_start();
+    let path = |t: &str| {
+        !t.is_empty()
+            && t.split('.').all(|p| {
+                p.starts_with(|c: char| c.is_alphabetic() || c == '_')
+                    && p.chars().all(|c| c.is_alphanumeric() || c == '_')
+            })
+    };
+    let Some(value) = rest.strip_prefix('=') else {
+        let ty = rest.split(" =").next()?.trim();
+        // An anonymous struct's fields are the variable's own members (`var Syms struct
+        // {…}`: `Syms.Newobject`), found without a type.
+        let anonymous = ["struct", "interface", "func", "map[", "chan", "["];
+        if anonymous
+            .iter()
+            .any(|a| ty.trim_start_matches('*').starts_with(a))
+        {
+            return None;
+        }
+        return type_name(ty).filter(|t| path(t)).map(str::to_string);
+    };
+    let value = value.trim().trim_start_matches('&');
+    if let Some(made) = go_new(value) {
+        return Some(made.name.to_string());
+    }
+    // `T{…}`
+    if let Some((ty, _)) = value.split_once('{')
+        && path(ty.trim())
+    {
+        return Some(ty.trim().to_string());
+    }
+    // `NewT(…)`, `pkg.NewT(…)`
+    let (callee, _) = value.split_once('(')?;
+    let (pkg, f) = match callee.rsplit_once('.') {
+        Some((p, f)) => (Some(p), f),
+        None => (None, callee),
+    };
+    let ty = f
+        .strip_prefix("New")
+        .filter(|t| t.starts_with(|c: char| c.is_ascii_uppercase()))?;
+    if !path(ty) || pkg.is_some_and(|p| !path(p) || p.contains('.')) {
+        return None;
+    }
+    Some(match pkg {
+        Some(p) => format!("{p}.{ty}"),
+        None => ty.to_string(),
+    })
+}
+
 /// Go's `new(T)` (`new(big.Int).Exp(…)`): a value of type `T`, read as `new T()` is.
 pub fn go_new(q: &str) -> Option<Chained<'_>> {
     let ty = q.trim().strip_prefix("new(")?.strip_suffix(')')?.trim();
@@ -684,6 +738,25 @@ mod tests {
         assert_eq!(go_new("new(big.Int)"), go_made("big.Int"));
         assert_eq!(go_new("new(histogram)"), go_made("histogram"));
         assert_eq!(go_new("new([]int)"), None);
+        for (sig, name, want) in [
+            ("Ctxt *obj.Link", "Ctxt", Some("obj.Link")),
+            ("mu = sync.Mutex{}", "mu", Some("sync.Mutex")),
+            (
+                "CommandLine = NewFlagSet(os.Args[0], ExitOnError)",
+                "CommandLine",
+                Some("FlagSet"),
+            ),
+            ("std = log.New(os.Stderr, \"\", 0)", "std", None),
+            ("p = &Pool{n: 1}", "p", Some("Pool")),
+            ("b = new(bytes.Buffer)", "b", Some("bytes.Buffer")),
+            ("n int = 3", "n", Some("int")),
+            ("names = []string{}", "names", None),
+            ("Syms struct", "Syms", None),
+            ("hooks map[string]Hook", "hooks", None),
+            ("f = fmt.Sprintf", "f", None),
+        ] {
+            assert_eq!(go_var_type(sig, name).as_deref(), want, "{sig}");
+        }
         assert_eq!(go_new("newer(x)"), None);
         for other in [
             "a",

@@ -1643,7 +1643,11 @@ pub fn reference_target<'t>(
                     "struct_specifier" | "union_specifier" | "enum_specifier"
                 )
                 && field(p, "body").is_none();
-            if field(p, "name").is_some_and(|x| x.id() == n.id()) && !used_specifier {
+            // (Go's `obj.Link` names its type in a `name` field too.)
+            if field(p, "name").is_some_and(|x| x.id() == n.id())
+                && !used_specifier
+                && kind_of(p) != "qualified_type"
+            {
                 return None;
             }
             // C and C++: the name a `typedef` defines (`pac_t` in `typedef struct pac_s
@@ -1799,6 +1803,13 @@ fn php_reference<'t>(n: Node<'t>, src: &str) -> Option<Node<'t>> {
 /// `instanceof Stmt\Class_`, `\PhpParser\Node` in `\PhpParser\Node\Name $n`; looked up
 /// as a call's qualifier is, through the file's `use` imports.
 pub fn reference_namespace<'t>(lang: Lang, up: Up<'_, 't>, name: Node<'t>) -> Option<Node<'t>> {
+    // Go's `obj.Link` in a type: the package.
+    if lang == Lang::Go {
+        let p = up
+            .parent(name)
+            .filter(|p| kind_of(*p) == "qualified_type")?;
+        return field(p, "package");
+    }
     // Ruby's `Foo::BAR`: the path before the name.
     if lang == Lang::Ruby {
         let p = up

@@ -831,6 +831,15 @@ fn go_embedded_types_keep_their_package() {
     for f in ["Encoder.name", "Encoder.r", "Encoder.g"] {
         assert_eq!(sym(&a, f).kind, "field");
     }
+    // A type written with its package is a reference qualified by it.
+    let b = analyze(Lang::Go, "package p\n\nfunc f(l *obj.Link, e Encoder) {}\n");
+    let refs: Vec<_> = b
+        .edges
+        .iter()
+        .filter(|e| e.kind == EdgeKind::References)
+        .map(|e| (&*e.target_name, e.qualifier.as_deref()))
+        .collect();
+    assert_eq!(refs, [("Link", Some("obj")), ("Encoder", None)]);
     let bases: Vec<_> = a
         .edges
         .iter()
