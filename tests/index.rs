@@ -431,7 +431,7 @@ fn ruby_new_constructs_its_class() {
             ),
             (
                 "lib/jobs/runner.rb",
-                "module Jobs\n  class Runner\n    def call(w)\n      n = Jobs::RETRIES\n      n.times { w.run }\n    rescue Failed, IOError\n      nil\n    end\n  end\nend\n",
+                "module Jobs\n  class Runner\n    def call(w)\n      n = Jobs::RETRIES\n      n.times { w.run }\n    rescue Failed, IOError\n      nil\n    end\n    include Jobs\n  end\nend\n",
             ),
         ],
     );
@@ -452,6 +452,10 @@ fn ruby_new_constructs_its_class() {
     ));
     has(&format!(
         "{r}|references|Jobs.Runner.call|IOError|NULL|NULL|unresolved|6|"
+    ));
+    // A module is a constant too (the file reopens it).
+    has(&format!(
+        "{r}|references|Jobs.Runner|Jobs|NULL|lib/jobs/runner.rb::Jobs|same_file|9|"
     ));
 }
 

@@ -881,7 +881,12 @@ impl<'a> Index<'a> {
                             && file.language == "go"
                             && (class == class_of(EdgeKind::Inherits)
                                 || class == class_of(EdgeKind::Calls));
-                        if kinds.contains(&kind) || go_type {
+                        // A Ruby module is a constant too (`include Comparable`,
+                        // `Module === x`).
+                        let ruby_module = kind == "module"
+                            && file.language == "ruby"
+                            && class == class_of(EdgeKind::References);
+                        if kinds.contains(&kind) || go_type || ruby_module {
                             f(
                                 (class as u8, file_family[fi], names.name(si)),
                                 (fi as u32, si as u32),
