@@ -727,6 +727,13 @@ fn go_packages<'a>(files: &[FileInput<'a>]) -> HashMap<&'a str, Vec<(&'a str, u3
     out
 }
 
+/// Whether a symbol of `kind` in a file of `language` is a Go defined type that is neither a
+/// struct nor an interface (`type Map map[string]any`, stored as a `type_alias`): a type
+/// for resolution, with methods, embedders and conversions (`Map(m)`).
+fn go_defined_type(kind: &str, language: &str) -> bool {
+    kind == "type_alias" && language == "go"
+}
+
 /// The `testdata` directory `path` is under, if any (its path, with the name): the go
 /// command ignores such directories, whose packages are test inputs.
 fn go_testdata(path: &str) -> Option<&str> {
@@ -874,11 +881,8 @@ impl<'a> Index<'a> {
                 for si in 0..names.symbol_count() {
                     let kind = names.kind(si);
                     for (class, kinds) in CLASSES.iter().enumerate() {
-                        // A Go type that is neither a struct nor an interface (`type Map
-                        // map[string]any`, stored as a `type_alias`) is a type of its own,
-                        // with methods and embedders, and converts values (`Map(m)`).
-                        let go_type = kind == "type_alias"
-                            && file.language == "go"
+                        // A Go defined type is a type, and called it converts.
+                        let go_type = go_defined_type(kind, file.language)
                             && (class == class_of(EdgeKind::Inherits)
                                 || class == class_of(EdgeKind::Calls));
                         // A Ruby module is a constant too (`include Comparable`,
@@ -1354,12 +1358,20 @@ impl<'a> Index<'a> {
             // around the caller: `Array.new` in `matrix.rb` is not `TypeProf::Type::Array`.
             None => self
                 .candidates(EdgeKind::Inherits, "ruby", class)?
-                .nearest_where(self, self.files[fi].path, |c| match self.parent(c) {
-                    None => true,
-                    Some(p) => c.0 == fi as u32 || source_qname.is_some_and(|s| nested_in(s, p)),
+                .nearest_where(self, self.files[fi].path, |c| {
+                    self.ruby_in_scope(fi, source_qname, c)
                 }),
         };
         found.map(|c| (c, "qualified"))
+    }
+
+    /// Ruby: whether a bare constant in file `fi`, in `source_qname`, may name candidate `c`:
+    /// a top-level one, this file's, or one nested in a module or class around the caller.
+    fn ruby_in_scope(&self, fi: usize, source_qname: Option<&str>, c: Cand) -> bool {
+        match self.parent(c) {
+            None => true,
+            Some(p) => c.0 == fi as u32 || source_qname.is_some_and(|s| nested_in(s, p)),
+        }
     }
 
     /// Ruby: the constant `name` written alone in file `fi` (a class or a constant): the
@@ -1376,10 +1388,7 @@ impl<'a> Index<'a> {
         if let Some(c) = cands.in_file(fi as u32) {
             return Some((c, "same_file"));
         }
-        let visible = |c: Cand| match self.parent(c) {
-            None => true,
-            Some(p) => source_qname.is_some_and(|s| nested_in(s, p)),
-        };
+        let visible = |c: Cand| self.ruby_in_scope(fi, source_qname, c);
         let first = cands.first(visible)?;
         if cands.first(|c| c != first && visible(c)).is_none() {
             return Some((first, "unique_name"));
@@ -2631,7 +2640,7 @@ impl<'a> Index<'a> {
             let names = self.files[callee.0 as usize].names;
             let owner = self.parent(callee);
             let go_type =
-                self.kind(callee) == "type_alias" && self.files[callee.0 as usize].language == "go";
+                go_defined_type(self.kind(callee), self.files[callee.0 as usize].language);
             if TYPE_KINDS.contains(&self.kind(callee)) || go_type {
                 // `Foo(…)`: a class called makes an instance of it (Go: converts a value to
                 // it, `socket.ControlMessage(b)`).
@@ -2935,7 +2944,7 @@ impl<'a> Index<'a> {
                 return Some(0);
             }
             if let Some(prefix) = d.strip_suffix(import).and_then(|p| p.strip_suffix('/')) {
-                let root = |name: &str| prefix == name || prefix.ends_with(&format!("/{name}"));
+                let root = |name: &str| prefix.rsplit('/').next() == Some(name);
                 return (domain || root("src") || root("vendor")).then_some(0);
             }
             (domain && !d.is_empty() && import.strip_suffix(d).is_some_and(|p| p.ends_with('/')))

@@ -570,12 +570,7 @@ fn a_local_is_not_in_scope_in_its_own_value() {
 fn ruby_constants_used_as_values_are_references() {
     let src = "module App\n  LIMIT = 3\n  class Job < Base::Task\n    def run(x)\n      Worker.new(x)\n      raise ArgumentError unless x.is_a?(Payload)\n      Config::Defaults::RETRIES + LIMIT\n    rescue Net::TimeoutError, IOError => e\n      nil\n    end\n  end\nend\n";
     let a = analyze(Lang::Ruby, src);
-    let refs: Vec<_> = a
-        .edges
-        .iter()
-        .filter(|e| e.kind == EdgeKind::References)
-        .map(|e| (&*e.target_name, e.qualifier.as_deref()))
-        .collect();
+    let refs = named(&a, EdgeKind::References);
     assert_eq!(
         refs,
         [
@@ -605,6 +600,15 @@ fn go_imports_bind_aliases_and_dot_imports() {
             ("toml", Some("github.com/pelletier/go-toml/v2"), None),
         ]
     );
+}
+
+/// A file's edges of `kind` as (target name, qualifier), in order.
+fn named(a: &FileAnalysis, kind: EdgeKind) -> Vec<(&str, Option<&str>)> {
+    a.edges
+        .iter()
+        .filter(|e| e.kind == kind)
+        .map(|e| (&*e.target_name, e.qualifier.as_deref()))
+        .collect()
 }
 
 /// A file's imports as (name, module, alias).
@@ -833,12 +837,7 @@ fn go_embedded_types_keep_their_package() {
     }
     // A type written with its package is a reference qualified by it.
     let b = analyze(Lang::Go, "package p\n\nfunc f(l *obj.Link, e Encoder) {}\n");
-    let refs: Vec<_> = b
-        .edges
-        .iter()
-        .filter(|e| e.kind == EdgeKind::References)
-        .map(|e| (&*e.target_name, e.qualifier.as_deref()))
-        .collect();
+    let refs = named(&b, EdgeKind::References);
     assert_eq!(refs, [("Link", Some("obj")), ("Encoder", None)]);
     let bases: Vec<_> = a
         .edges
