@@ -1741,8 +1741,7 @@ pub fn reference_target<'t>(
                 "class" | "module" => is("name"),
                 "assignment" | "operator_assignment" => is("left"),
                 "call" => is("receiver"),
-                "scope_resolution" => true,
-                "superclass" => true,
+                "scope_resolution" | "superclass" => true,
                 _ => false,
             };
             if defined {
