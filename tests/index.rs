@@ -658,6 +658,95 @@ fn go_names_resolve_by_package() {
     );
 }
 
+/// A call or field read on a field's value (`v.Args[0].Reg()`, `self.title.area()`) is a
+/// member of the type the field's declaration gives it, wherever the field is declared — an
+/// element's type when the field is indexed, an embedded Go type's or an anonymous struct's
+/// members — not the first namesake in the repository.
+#[test]
+fn calls_on_fields_take_the_fields_type() {
+    let (_tmp, store) = index_files(
+        "fields",
+        &[
+            (
+                "ssa/value.go",
+                "package ssa\n\ntype Value struct {\n\tArgs  []*Value\n\tBlock *Block\n\tcache struct {\n\t\tn int\n\t}\n}\n\nfunc (v *Value) Reg() int { return 0 }\n",
+            ),
+            (
+                "ssa/block.go",
+                "package ssa\n\ntype Block struct {\n\tStack\n}\n\ntype Stack struct{}\n\nfunc (s *Stack) Text() string { return \"\" }\n",
+            ),
+            (
+                "ssa/aux.go",
+                "package ssa\n\ntype AuxCall struct{ n int }\n\nfunc (a *AuxCall) Reg() int { return 1 }\n\nfunc (a *AuxCall) Text() string { return \"\" }\n",
+            ),
+            (
+                "amd64/ssa.go",
+                "package amd64\n\nimport \"example.com/ssa\"\n\nfunc gen(v *ssa.Value) int {\n\tv.Block.Stack.Text()\n\t_ = v.cache.n\n\treturn v.Args[0].Reg()\n}\n",
+            ),
+            ("go.mod", "module example.com\n"),
+            (
+                "src/shapes.rs",
+                "pub struct Shape;\n\nimpl Shape {\n    pub fn area(&self) -> f64 { 0.0 }\n}\n\npub struct Label;\n\nimpl Label {\n    pub fn area(&self) -> f64 { 1.0 }\n}\n",
+            ),
+            (
+                "src/scene.rs",
+                "use crate::shapes::{Label, Shape};\n\npub struct Scene {\n    pub shapes: Vec<Shape>,\n    pub title: Label,\n}\n",
+            ),
+            (
+                "src/render.rs",
+                "use crate::scene::Scene;\n\nimpl Scene {\n    pub fn total(&self) -> f64 {\n        self.shapes[0].area() + self.title.area()\n    }\n}\n",
+            ),
+            (
+                "py/models.py",
+                "class State:\n    def run(self):\n        pass\n\n\nclass Other:\n    def run(self):\n        pass\n",
+            ),
+            (
+                "py/machine.py",
+                "from models import State\n\n\nclass Machine:\n    def __init__(self):\n        self.states: list[State] = []\n\n    def go(self):\n        self.states[0].run()\n",
+            ),
+            (
+                "web/repo.ts",
+                "export class Repo {\n  find(id: string) { return id; }\n}\n\nexport class Cache {\n  find(id: string) { return id; }\n}\n",
+            ),
+            (
+                "web/service.ts",
+                "import { Repo } from './repo';\n\nexport class Service {\n  private all: Repo[] = [];\n  get(id: string) {\n    return this.all[0].find(id);\n  }\n}\n",
+            ),
+        ],
+    );
+    let edges = sql_lines(&store, EDGES_SQL);
+    let has = |needle: &str| has_row(&edges, needle);
+    let g = "amd64/ssa.go";
+    // An element of a field (`[]*Value`); an embedded type read as a field, and its method;
+    // an anonymous struct's field.
+    has(&format!(
+        "{g}|calls|gen|Reg|v.Args[0]|ssa/value.go::Value.Reg|declared_type|8|"
+    ));
+    has(&format!(
+        "{g}|references|gen|Stack|v.Block|ssa/block.go::Stack|declared_type|6|"
+    ));
+    has(&format!(
+        "{g}|calls|gen|Text|v.Block.Stack|ssa/block.go::Stack.Text|declared_type|6|"
+    ));
+    has(&format!(
+        "{g}|references|gen|n|v.cache|ssa/value.go::Value.cache.n|declared_type|7|"
+    ));
+    // Rust: a field declared in another file than the `impl`, indexed or not.
+    has(
+        "src/render.rs|calls|Scene.total|area|self.shapes[0]|src/shapes.rs::Shape.area|declared_type|5|",
+    );
+    has(
+        "src/render.rs|calls|Scene.total|area|self.title|src/shapes.rs::Label.area|declared_type|5|",
+    );
+    // Python's annotated attribute; TypeScript's array property.
+    has(
+        "py/machine.py|calls|Machine.go|run|self.states[0]|py/models.py::State.run|declared_type|9|",
+    );
+    has(
+        "web/service.ts|calls|Service.get|find|this.all[0]|web/repo.ts::Repo.find|declared_type|6|",
+    );
+}
+
 /// A call on another call's result is a member of the type the inner call's target declares
 /// it returns (`Self`, `Result<T, E>` through `?`, a class called, `new T()`, Go's `*T`), as
 /// is a call on a local bound to one; `Type::f()` is a member of the type its file names, not

@@ -245,6 +245,14 @@ fn enclosing_only(kind: EdgeKind, language: &str, qualifier: Option<&str>) -> bo
 
 /// The name a Go method binds its receiver to, read from its signature: `s` in
 /// `func (s *Server) Handle()`; none for `func (*Server) Handle()` or `func (_ Server) …`.
+/// What an edge's receiver is made from, which resolution needs first: another call
+/// (`a.b().c()`: [`crate::analyze::returns::Chained`]) or a field read (`v.Args[0].Reg()`:
+/// [`crate::analyze::returns::FieldRead`], `indexed` when an element of the field is).
+enum Link<'q> {
+    Call(crate::analyze::returns::Chained<'q>),
+    Field { indexed: bool },
+}
+
 fn go_receiver(signature: &str) -> Option<&str> {
     let rest = signature
         .strip_prefix("func")?
@@ -2468,22 +2476,15 @@ impl<'a> Index<'a> {
             .map(|c| (c, "inherited"))
     }
 
-    /// A call on a receiver whose type its file declares (`sb.append()` after
-    /// `StringBuilder sb = …`): the type's member, or its bases' (`declared_type`). `Some(None)`
-    /// when the repository defines no type of that name (the receiver is a library's: the
-    /// call is not to any definition here); `None` when the type has no such member here,
-    /// which leaves the call to the usual lookup.
-    fn declared_type_member(
-        &self,
-        fi: usize,
-        ty: &str,
-        kind: EdgeKind,
-        name: &str,
-    ) -> Option<Option<(Cand, &'static str)>> {
+    /// The definition of type `ty` as file `fi` names it (a declared type), and whether it is
+    /// a type alias: `Some(None)` for a type outside the repository, `None` when not known
+    /// (a generic parameter; a Go type its package lacks).
+    fn declared_type(&self, fi: usize, ty: &str) -> Option<Option<(Cand, bool)>> {
         // The type as the file names it: defined in it, imported, or found by name near it —
         // in its directory or under a directory both share. A type of that name only in
         // unrelated directories (another crate's `Vec`, `Option`) is not this one.
         let dir = dir_of(self.files[fi].path);
+        let language = self.files[fi].language;
         let (qualifier, ty) = crate::analyze::split_type_path(ty);
         // A generic parameter (`K parent`, `n: T`): its bound is not known here, so the
         // member is looked up by name.
@@ -2499,7 +2500,6 @@ impl<'a> Index<'a> {
                     || shared > 0
                     || (dir.is_empty() && direct)
             });
-        let language = self.files[fi].language;
         // Else a type alias, found the same way: C's `typedef struct { … } buf_t;` has its
         // fields as its own members; what `typedef struct arena_s arena_t;` names is not
         // known here, so in C and C++ its members are looked up by name. (Elsewhere an alias
@@ -2516,12 +2516,47 @@ impl<'a> Index<'a> {
                 })
                 .map(|(c, _)| c)
         };
-        let (def, aliased) = match def {
-            Some((def, _)) => (def, false),
+        match def {
+            Some((def, _)) => Some(Some((def, false))),
             None => match alias() {
-                Some(def) => (def, true),
-                None => return Some(None),
+                Some(def) => Some(Some((def, true))),
+                // A Go type its package lacks — unqualified, its own package's; or of an
+                // imported package the repository has — is a guess gone wrong (`ts :=
+                // httptest.NewTLSServer(…)` is no `TLSServer`), or in a file not indexed:
+                // not known to be an outside type.
+                None if language == "go"
+                    && match qualifier {
+                        None => !builtins::is_go_predeclared_type(ty),
+                        Some(q) => self.files[fi]
+                            .names
+                            .import_bound(q)
+                            .and_then(|(module, _)| self.go_package(fi, module?))
+                            .is_some(),
+                    } =>
+                {
+                    None
+                }
+                None => Some(None),
             },
+        }
+    }
+
+    /// A call on a receiver whose type its file declares (`sb.append()` after
+    /// `StringBuilder sb = …`): the type's member, or its bases' (`declared_type`). `Some(None)`
+    /// when the repository defines no type of that name (the receiver is a library's: the
+    /// call is not to any definition here); `None` when the type has no such member here,
+    /// which leaves the call to the usual lookup.
+    fn declared_type_member(
+        &self,
+        fi: usize,
+        ty: &str,
+        kind: EdgeKind,
+        name: &str,
+    ) -> Option<Option<(Cand, &'static str)>> {
+        let language = self.files[fi].language;
+        let (def, aliased) = match self.declared_type(fi, ty)? {
+            Some(found) => found,
+            None => return Some(None),
         };
         let Some(cands) = self.candidates(kind, language, name) else {
             return Some(None);
@@ -2530,6 +2565,17 @@ impl<'a> Index<'a> {
         match self.own_type_member(&cands, def.0 as usize, owner, kind, false, true) {
             Some((c, _)) => Some(Some((c, "declared_type"))),
             None if aliased && !matches!(language, "c" | "cpp") => Some(None),
+            // An embedded type is a field named after it (`in.Stack` of `struct { Stack; … }`).
+            None if language == "go" && kind == EdgeKind::References => {
+                let names = self.files[def.0 as usize].names;
+                let embedded = names
+                    .heritage()
+                    .find(|&(t, base, _)| t == owner && base == name);
+                Some(embedded.and_then(|(t, base, q)| {
+                    let (c, _) = self.pick(def.0 as usize, Some(t), EdgeKind::Inherits, base, q)?;
+                    Some((c, "declared_type"))
+                }))
+            }
             // A Go type's methods are its own and its embedded types' (its bases here): one
             // it lacks is an embedded outside type's, or none — not another type's.
             None if language == "go" => Some(None),
@@ -2617,6 +2663,53 @@ impl<'a> Index<'a> {
     /// (`return_type`), found as [`Self::declared_type_member`] finds a declared receiver's,
     /// from the file of the function that declares it. `None` when the inner call or what it
     /// returns is not known here, which leaves the call to the usual lookup.
+    /// The member `name` of what field `field` (a definition) holds, or of an element of
+    /// it when `indexed`, by the type its signature gives it (`declared_type`); `None` when
+    /// it gives none this can read. As [`Index::declared_type_member`] answers.
+    fn field_value_member(
+        &self,
+        field: Cand,
+        indexed: bool,
+        kind: EdgeKind,
+        name: &str,
+    ) -> Option<Option<(Cand, &'static str)>> {
+        use crate::analyze::returns::{Returned, element, returned};
+        let file = &self.files[field.0 as usize];
+        // A member of `owner` (a qualified name in the field's file).
+        let member_of = |owner: &str| {
+            let cands = self.candidates(kind, file.language, name)?;
+            match self.own_type_member(&cands, field.0 as usize, owner, kind, false, true) {
+                Some((c, _)) => Some(Some((c, "declared_type"))),
+                None if file.language == "go" => Some(None),
+                None => None,
+            }
+        };
+        // Go: an embedded type, read as a field (`in.Stack.Text()`).
+        if !indexed
+            && (TYPE_KINDS.contains(&self.kind(field))
+                || go_defined_type(self.kind(field), file.language))
+        {
+            return member_of(self.qualified_name(field));
+        }
+        if !matches!(self.kind(field), "field" | "property" | "variable") {
+            return None;
+        }
+        let raw = file.names.declared_return(field.1 as usize)?;
+        let ty = if indexed { element(raw)? } else { raw };
+        // Go: an anonymous struct's fields are the field's own members (`c.pool.size` of
+        // `pool struct { start, size uint32 }`).
+        // (Its signature is cut at the brace: `pool struct`.)
+        if let Some(rest) = ty.strip_prefix("struct")
+            && (rest.is_empty() || rest.trim_start().starts_with('{'))
+        {
+            return member_of(self.qualified_name(field));
+        }
+        match returned(ty, false)? {
+            Returned::Type(ty) => self.declared_type_member(field.0 as usize, ty, kind, name),
+            Returned::Own => None,
+        }
+    }
+
     fn call_result_member(
         &self,
         fi: usize,
@@ -3164,17 +3257,21 @@ impl<'a> Resolver<'a> {
         // A call on another call's result (`a.b().c()`), or on a local the result of a call
         // was bound to (`let c = a.b(); c.d()`, `receiver_type` `a.b()`), needs that call's
         // target: the edge of the same name and qualifier just after it at the same position
-        // (a chain's calls all start where it starts), or the last before it.
+        // (a chain's calls all start where it starts), or the last before it. A call or
+        // reference on a field read (`v.Args[0].Reg()`, `self.repo.find()`) needs the field's:
+        // the reference to it from the same source (a source references a name once).
         let edges_in = &analysis.edges;
         // The file's calls by name, built for the first local bound to a call's result.
         let calls_named = std::cell::OnceCell::new();
-        let inner: Vec<Option<(crate::analyze::returns::Chained<'b>, Option<usize>)>> = edges_in
+        // The file's references by source and name, built for the first field read.
+        let refs_named = std::cell::OnceCell::new();
+        let inner: Vec<Option<(Link<'b>, Option<usize>)>> = edges_in
             .iter()
             .enumerate()
             .map(|(i, e)| {
                 let (text, after) =
                     match (e.kind, e.receiver_type.as_deref(), e.qualifier.as_deref()) {
-                        (EdgeKind::Calls, None, Some(q)) => (q, true),
+                        (EdgeKind::Calls | EdgeKind::References, None, Some(q)) => (q, true),
                         (EdgeKind::Calls | EdgeKind::References, Some(t), _) => (t, false),
                         _ => return None,
                     };
@@ -3183,9 +3280,45 @@ impl<'a> Resolver<'a> {
                         .then(|| crate::analyze::returns::go_new(text))
                         .flatten()
                 };
-                let chain = go_new().or_else(|| crate::analyze::returns::chained(text))?;
+                let call = match go_new().or_else(|| crate::analyze::returns::chained(text)) {
+                    Some(chain) if e.kind == EdgeKind::Calls || !after => chain,
+                    Some(_) => return None,
+                    None if after => {
+                        let read = crate::analyze::returns::field_read(text)?;
+                        let refs = refs_named.get_or_init(|| {
+                            let mut m: HashMap<(Option<&str>, &str), Vec<usize>> =
+                                HashMap::default();
+                            for (j, x) in edges_in.iter().enumerate() {
+                                if x.kind == EdgeKind::References {
+                                    m.entry((x.source.as_deref(), &*x.target_name))
+                                        .or_default()
+                                        .push(j);
+                                }
+                            }
+                            m
+                        });
+                        let j = refs
+                            .get(&(e.source.as_deref(), read.field))?
+                            .iter()
+                            .copied()
+                            .find(|&j| {
+                                // (PHP's `$this->repo` reads a field PHP's analysis
+                                // records on `this`.)
+                                let of = edges_in[j].qualifier.as_deref().map(str::trim);
+                                j != i
+                                    && of.map(|q| q.trim_start_matches('$'))
+                                        == Some(read.of.trim_start_matches('$'))
+                            })?;
+                        let link = Link::Field {
+                            indexed: read.indexed,
+                        };
+                        return Some((link, Some(j)));
+                    }
+                    None => return None,
+                };
+                let chain = call;
                 if chain.new {
-                    return Some((chain, None));
+                    return Some((Link::Call(chain), None));
                 }
                 let is_inner = |x: &RawEdge| {
                     let q = x.qualifier.as_deref().map(str::trim);
@@ -3217,7 +3350,7 @@ impl<'a> Resolver<'a> {
                         .copied()
                         .find(|&j| is_inner(&edges_in[j]))
                 };
-                Some((chain, j))
+                Some((Link::Call(chain), j))
             })
             .collect();
         NAMED_TYPES.with(|cell| {
@@ -3265,6 +3398,7 @@ impl<'a> Resolver<'a> {
             HashMap::default();
         let mut typed_before: HashMap<(EdgeKind, &str, &str), Found> = HashMap::default();
         let mut go_vars_before: HashMap<(EdgeKind, &str, &str), Found> = HashMap::default();
+        let mut fields_before: HashMap<(EdgeKind, &str, Cand, bool), Found> = HashMap::default();
         let mut targets: Vec<Option<Cand>> = vec![None; edges_in.len()];
         let mut rows: Vec<Option<EdgeRow<'b>>> = (0..edges_in.len()).map(|_| None).collect();
         // Whether each edge resolved is a call on a value of a type from outside the
@@ -3317,12 +3451,40 @@ impl<'a> Resolver<'a> {
                 // The result of an outside type's method (`f.debug_struct("X")`, then
                 // `.field(…)`, `.finish()`) is an outside value, unless the method hands out
                 // what the value holds (`v.first()`, `m.lock()`: the element's own type).
-                (Some((chain, Some(j))), ..)
+                (Some((Link::Call(chain), Some(j))), ..)
                     if outside[*j] && !crate::analyze::returns::hands_out(chain.name) =>
                 {
                     Some(None)
                 }
-                (Some((chain, j)), ..) => {
+                // A field of an outside type's value holds another outside value. (A
+                // field a type of the repository lacks, as Go's lookup found it, may be
+                // a build variant's or an embedded type's: looked up by name.)
+                (Some((Link::Field { .. }, Some(j))), ..) if outside[*j] => {
+                    let foreign = match edges_in[*j].receiver_type.as_deref() {
+                        Some(t) if crate::analyze::returns::chained(t).is_none() => {
+                            matches!(index.declared_type(fi, t), Some(None))
+                        }
+                        _ => true,
+                    };
+                    foreign.then_some(None)
+                }
+                (Some((Link::Field { indexed }, j)), ..) => {
+                    match j.and_then(|j| targets[j]) {
+                        None => None,
+                        Some(field) => {
+                            let key = (e.kind, &*e.target_name, field, *indexed);
+                            let found = *fields_before.entry(key).or_insert_with(|| {
+                                index.field_value_member(field, *indexed, e.kind, &e.target_name)
+                            });
+                            // (A field found by name may not be the value's.)
+                            match found {
+                                Some(None) if j.is_some_and(|j| guessed[j]) => None,
+                                found => found,
+                            }
+                        }
+                    }
+                }
+                (Some((Link::Call(chain), j)), ..) => {
                     let callee = j.and_then(|j| targets[j]);
                     let key = (
                         e.kind,
@@ -3500,7 +3662,7 @@ impl<'a> Resolver<'a> {
                 }
                 let (row, target, from_outside) = resolve_at(i, &targets, &outside, &guessed);
                 guessed[i] = edges_in[i].qualifier.is_some()
-                    && matches!(row.resolution, "ambiguous" | "unique_name");
+                    && matches!(row.resolution, "ambiguous" | "unique_name" | "same_file");
                 rows[i] = Some(row);
                 targets[i] = target;
                 outside[i] = from_outside;

@@ -111,7 +111,8 @@ pub struct Names {
     /// qualifier); also a type alias's references, the types it names.
     heritage: Box<[(Span, Span, Option<Span>)]>,
     /// (symbol number, the return type its signature declares), by number: functions and
-    /// methods that return something other than a plain value ([`super::returns`]).
+    /// methods that return something other than a plain value ([`super::returns`]); also
+    /// the declared types of Go package variables, fields and properties.
     returns: Box<[(u32, Span)]>,
 }
 
@@ -240,6 +241,12 @@ impl Names {
                         None => continue,
                     }
                 }
+                // A field's or property's type, for calls on what it holds from other files
+                // (`v.Args[0].Reg()`: [`Names::declared_return`]).
+                "field" | "property" => match super::returns::field_type(&s.signature, &s.name) {
+                    Some(ty) => push(&ty),
+                    None => continue,
+                },
                 _ => continue,
             };
             returns.push((i as u32, at));
@@ -323,7 +330,8 @@ impl Names {
 
     /// The return type symbol `i`'s signature declares, as written (a function or method's;
     /// [`super::returns::declared_return`]); for a top-level variable, the type a Go
-    /// signature gives it ([`super::returns::go_var_type`]).
+    /// signature gives it ([`super::returns::go_var_type`]); for a field or property, the
+    /// type its signature gives it ([`super::returns::field_type`]).
     pub fn declared_return(&self, i: usize) -> Option<&str> {
         let at = self
             .returns

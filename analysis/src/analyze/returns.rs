@@ -114,10 +114,58 @@ const NOT_TYPES: &[&str] = &[
 /// either way. (Not `Int` or `Bool`, plain in none of the languages analysed: Go's
 /// `func (z *Int) Mul(x, y *Int) *Int` returns `math/big`'s `Int`.)
 const PLAIN: &[&str] = &[
-    "void", "bool", "boolean", "int", "long", "short", "char", "byte", "float", "double", "u8",
-    "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize", "f32", "f64",
-    "str", "string", "number", "any", "unknown", "never", "None", "int32", "int64", "uint",
-    "uint32", "uint64", "error", "size_t", "unsigned", "()", "!", "object",
+    "void",
+    "bool",
+    "boolean",
+    "int",
+    "long",
+    "short",
+    "char",
+    "byte",
+    "float",
+    "double",
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+    "u128",
+    "usize",
+    "i8",
+    "i16",
+    "i32",
+    "i64",
+    "i128",
+    "isize",
+    "f32",
+    "f64",
+    "str",
+    "string",
+    "number",
+    "any",
+    "unknown",
+    "never",
+    "None",
+    "int32",
+    "int64",
+    "uint",
+    "uint32",
+    "uint64",
+    "error",
+    "size_t",
+    "unsigned",
+    "()",
+    "!",
+    "object",
+    "int8",
+    "int16",
+    "uint8",
+    "uint16",
+    "uintptr",
+    "float32",
+    "float64",
+    "rune",
+    "complex64",
+    "complex128",
 ];
 
 /// The return type a function's `signature` declares, as written (`Result<Config, Error>`,
@@ -379,6 +427,324 @@ pub fn go_new(q: &str) -> Option<Chained<'_>> {
     })
 }
 
+/// The type a field's or property's `signature` gives it (`name` the field's), as written:
+/// after `name:` (Rust, TypeScript, Python's annotations), after the name (Go: `Args
+/// []*Value`, `R, G, B uint8`; an embedded `*Block` is its own type), or before it (Java, C#,
+/// C, C++, PHP: `private final List<Item> items;`, `Node *next;`, `int xs[4];` as `int[]`);
+/// else the class its value constructs (`self.state = State()`, `this.repo = new Repo()`).
+/// `None` when it gives none (`self.size = size`, PHP's untyped `private $x;`).
+pub fn field_type(signature: &str, name: &str) -> Option<String> {
+    if name.is_empty() || !name.chars().all(is_ident) {
+        return None;
+    }
+    let sig = signature.trim();
+    // The name where it is declared: first in the text (Go), before what follows a name
+    // (`:`, `=`, `;`, `{`…), or after a Go field's other names — not a type of the same
+    // name before it (C#'s `public Repo Repo { get; }`).
+    let at = sig.match_indices(name).map(|(at, _)| at).find(|&at| {
+        let (before, after) = (&sig[..at], &sig[at + name.len()..]);
+        let sigil = before.strip_suffix('$').unwrap_or(before);
+        let whole = !sigil.ends_with(is_ident) && !after.starts_with(is_ident);
+        let after = after.trim_start_matches(['?', '!']).trim_start();
+        whole
+            && (at == 0
+                || before.trim_end().ends_with(',')
+                || after.is_empty()
+                || after.starts_with([':', '=', ';', '{', '[', ',', '`']))
+    })?;
+    // (PHP's `$` stands before every property's name.)
+    let prefix = sig[..at].trim_end();
+    let prefix = prefix.strip_suffix('$').map_or(prefix, str::trim_end);
+    let mut rest = sig[at + name.len()..].trim_start();
+    // TypeScript's optional and definite fields (`name?: T`, `name!: T`).
+    if let Some(r) = rest.strip_prefix(['?', '!']) {
+        rest = r.trim_start();
+    }
+    // Until a value, a statement's end or a Go field's tag.
+    let until_value = |t: &str| {
+        let end = t.find([';', '`']).unwrap_or(t.len());
+        let t = &t[..end];
+        let t = t.find(" =").map_or(t, |i| &t[..i]);
+        t.trim().to_string()
+    };
+    let ty = if let Some(t) = rest.strip_prefix(':').filter(|t| !t.starts_with(':')) {
+        until_value(t)
+    } else if !prefix.trim_start_matches(['*', '&']).is_empty()
+        && !prefix.ends_with([',', '.', ':', '$', '@'])
+    {
+        // The type before the name, past modifiers and annotations.
+        let mut p = prefix;
+        loop {
+            let before = p;
+            if p.starts_with('[') || p.starts_with('@') {
+                // C#'s `[JsonIgnore]`, Java's `@Nullable`, `@Column(name = "x")`.
+                let end = if p.starts_with('[') {
+                    closing(p, 0)? + 1
+                } else {
+                    let word = 1 + p[1..]
+                        .find(|c: char| !(is_ident(c) || c == '.'))
+                        .unwrap_or(p.len() - 1);
+                    if p[word..].starts_with('(') {
+                        closing(p, word)? + 1
+                    } else {
+                        word
+                    }
+                };
+                p = p[end..].trim_start();
+            }
+            let word = p.split_whitespace().next().unwrap_or("");
+            if FIELD_MODIFIERS.contains(&word) {
+                p = p[word.len()..].trim_start();
+            }
+            if p == before {
+                break;
+            }
+        }
+        if p.is_empty() {
+            return None;
+        }
+        // C's `int xs[4];`: an array of the type before the name.
+        if rest.starts_with('[') {
+            format!("{p}[]")
+        } else {
+            p.to_string()
+        }
+    } else if let Some(value) = rest.strip_prefix('=') {
+        // The class a value constructs: `State()`, `new Repo(…)`, `Config{…}`.
+        let value = value.trim_start();
+        let value = value.strip_prefix("new ").unwrap_or(value).trim_start();
+        let end = value.find(['(', '{'])?;
+        let path = value[..end].trim();
+        let last = path.rsplit(['.', ':', '\\']).next()?;
+        let is_path = !path.is_empty()
+            && path
+                .split(['.', ':', '\\'])
+                .all(|p| p.chars().all(is_ident))
+            && last.starts_with(|c: char| c.is_uppercase());
+        if !is_path {
+            return None;
+        }
+        path.to_string()
+    } else if rest.is_empty() {
+        // Go's embedded type (`*Block`, `sync.Mutex`): the field is named after it.
+        let embedded = sig.trim_start_matches('*');
+        let is_path = embedded
+            .split('.')
+            .all(|p| !p.is_empty() && p.chars().all(is_ident));
+        let attribute = ["self.", "this."].iter().any(|a| sig.starts_with(a));
+        if !is_path || attribute || embedded.rsplit('.').next() != Some(name) {
+            return None;
+        }
+        sig.to_string()
+    } else if prefix.is_empty() || prefix.ends_with(',') {
+        // Go: after the field's names (`R, G, B uint8`).
+        let mut r = rest;
+        while let Some(more) = r.strip_prefix(',') {
+            r = more.trim_start().trim_start_matches(is_ident).trim_start();
+        }
+        until_value(r)
+    } else {
+        // PHP's `private $x;`, a Ruby or Python attribute: no type written.
+        return None;
+    };
+    let bare = ty.trim_start_matches(['&', '*', '?', ' ']);
+    if ty.is_empty() || ty.len() > MAX_RETURN || PLAIN.contains(&bare) {
+        return None;
+    }
+    Some(ty)
+}
+
+/// Words before a field's type that are none of it.
+const FIELD_MODIFIERS: &[&str] = &[
+    "public",
+    "private",
+    "protected",
+    "internal",
+    "static",
+    "final",
+    "readonly",
+    "const",
+    "volatile",
+    "transient",
+    "mutable",
+    "var",
+    "required",
+    "new",
+    "override",
+    "virtual",
+    "abstract",
+    "unsafe",
+    "extern",
+    "inline",
+    "constexpr",
+    "declare",
+    "late",
+];
+
+/// The type of an element of a value of declared type `raw`, as indexing (`xs[i]`) reads it:
+/// Go's `[]*Value`, `[4]T` and `map[K]V`'s `V`; Rust's `[T; N]`, `&[T]`, `Vec<T>`; Java's,
+/// C#'s and TypeScript's `T[]`; `List<T>`, `list[T]`, `std::vector<T>`; a map's value type
+/// (`HashMap<K, V>`, `dict[str, V]`, `Record<K, V>`, `Dictionary<K, V>`). `None` for any
+/// other type (whose indexing the repository may define).
+pub fn element(raw: &str) -> Option<&str> {
+    let mut t = raw.trim();
+    for _ in 0..4 {
+        loop {
+            let before = t;
+            t = t.trim_start_matches(['&', '*', ' ']);
+            t = t.strip_prefix("mut ").unwrap_or(t).trim_start();
+            t = t.strip_prefix("const ").unwrap_or(t).trim_start();
+            if let Some(r) = t.strip_prefix('\'') {
+                // A Rust lifetime: `&'a [T]`.
+                t = r.trim_start_matches(is_ident).trim_start();
+            }
+            if t == before {
+                break;
+            }
+        }
+        if t.starts_with("map[") {
+            let close = closing(t, 3)?;
+            return Some(t[close + 1..].trim()).filter(|e| !e.is_empty());
+        }
+        if t.starts_with('[') {
+            let close = closing(t, 0)?;
+            let after = t[close + 1..].trim();
+            if !after.is_empty() {
+                // Go's `[]T`, `[N]T`.
+                return Some(after);
+            }
+            // Rust's `[T]`, `[T; N]`.
+            return Some(t[1..close].split(';').next()?.trim()).filter(|e| !e.is_empty());
+        }
+        if let Some(e) = t.strip_suffix("[]") {
+            return Some(e.trim()).filter(|e| !e.is_empty());
+        }
+        let open = t.find(['<', '['])?;
+        let close = closing(t, open)?;
+        let head = t[..open].trim();
+        let last = head.rsplit(['.', ':']).next().unwrap_or(head);
+        let args = top_level_args(&t[open + 1..close]);
+        t = if SEQUENCES.contains(&last) {
+            args.first()?
+        } else if MAPS.contains(&last) {
+            args.get(1)?
+        } else if DEREF.contains(&last) {
+            // `Box<[T]>`, `Arc<Vec<T>>`: indexing goes through to what they hold.
+            args.first()?
+        } else {
+            return None;
+        };
+        if SEQUENCES.contains(&last) || MAPS.contains(&last) {
+            // `SmallVec<[T; 4]>`'s element is the array's.
+            if t.starts_with('[') && t.contains(';') {
+                continue;
+            }
+            return Some(t);
+        }
+    }
+    None
+}
+
+/// Types indexed by position whose element is their first type argument.
+const SEQUENCES: &[&str] = &[
+    "Vec",
+    "VecDeque",
+    "SmallVec",
+    "ArrayVec",
+    "TinyVec",
+    "ThinVec",
+    "List",
+    "IList",
+    "IReadOnlyList",
+    "ArrayList",
+    "ImmutableList",
+    "Array",
+    "ReadonlyArray",
+    "list",
+    "Sequence",
+    "MutableSequence",
+    "vector",
+    "deque",
+    "array",
+    "span",
+    "Span",
+];
+
+/// Types indexed by key whose element is their second type argument.
+const MAPS: &[&str] = &[
+    "HashMap",
+    "BTreeMap",
+    "IndexMap",
+    "FxHashMap",
+    "AHashMap",
+    "Dictionary",
+    "IDictionary",
+    "IReadOnlyDictionary",
+    "SortedDictionary",
+    "ConcurrentDictionary",
+    "dict",
+    "Dict",
+    "Mapping",
+    "MutableMapping",
+    "OrderedDict",
+    "defaultdict",
+    "Record",
+    "map",
+    "unordered_map",
+];
+
+/// A generic argument list's type arguments (`K, Vec<V>` of `HashMap<K, Vec<V>>`), split at
+/// its top-level commas; Rust's lifetimes are left out (`T` of `MutexGuard<'_, T>`).
+fn top_level_args(args: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in args.char_indices() {
+        match c {
+            '<' | '(' | '[' | '{' => depth += 1,
+            // (An arrow's `>` closes nothing: `Box<dyn Fn(A) -> B>`.)
+            '>' if args[..i].ends_with('-') => {}
+            '>' | ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(args[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(args[start..].trim());
+    out.retain(|a| !a.is_empty() && !a.starts_with('\''));
+    out
+}
+
+/// A receiver that reads a field of a name or a path of fields: `v.Args`, `self.items[0]`,
+/// `$this->repo`, `v.Block.Stack` — what it is read from (`v`), the field (`Args`) and
+/// whether the field's value is indexed (`[0]`: an element of it). `None` for any other
+/// receiver.
+#[derive(Debug, PartialEq, Eq)]
+pub struct FieldRead<'q> {
+    pub of: &'q str,
+    pub field: &'q str,
+    pub indexed: bool,
+}
+
+pub fn field_read(q: &str) -> Option<FieldRead<'_>> {
+    let mut t = q.trim();
+    let mut indexed = false;
+    if t.ends_with(']') {
+        t = t[..opening(t, t.len() - 1)?].trim_end();
+        indexed = true;
+    }
+    let (of, field) = t.rsplit_once("->").or_else(|| t.rsplit_once('.'))?;
+    let (of, field) = (of.trim_end(), field.trim_start());
+    let name = |s: &str| {
+        !s.is_empty() && !s.starts_with(|c: char| c.is_ascii_digit()) && s.chars().all(is_ident)
+    };
+    // What it is read from: a name or a path of fields (`v.Block.Stack`).
+    let of_path = of.strip_prefix('$').unwrap_or(of);
+    let path = of_path.split("->").flat_map(|p| p.split('.')).all(name);
+    (name(field) && path).then_some(FieldRead { of, field, indexed })
+}
+
 /// Whether a method called `name` on a value of a type from outside the repository may hand
 /// out a value it holds, of the repository's type (`items.first()`, `state.lock()`,
 /// `map.get(k)`, `iter.next()`), rather than another outside value (`f.debug_struct("X")`,
@@ -495,7 +861,18 @@ pub fn hands_out(name: &str) -> bool {
 }
 
 /// Types a value of which is used as the value it holds (a call on a `Box<T>` is `T`'s).
-const DEREF: &[&str] = &["Box", "Rc", "Arc", "unique_ptr", "shared_ptr"];
+const DEREF: &[&str] = &[
+    "Box",
+    "Rc",
+    "Arc",
+    "unique_ptr",
+    "shared_ptr",
+    "MutexGuard",
+    "RwLockReadGuard",
+    "RwLockWriteGuard",
+    "RefMut",
+    "ReentrantMutexGuard",
+];
 /// Types whose value an unwrapping (`?`, `.await`, `.unwrap()`) takes out.
 const UNWRAPPED: &[&str] = &[
     "Result",
@@ -553,21 +930,7 @@ pub fn returned(raw: &str, unwrap: bool) -> Option<Returned<'_>> {
         let rest = &t[at..];
         let lt = at + rest.find('<')?;
         let gt = closing(t, lt)?;
-        let args = &t[lt + 1..gt];
-        let mut depth = 0i32;
-        let end = args
-            .char_indices()
-            .find(|&(_, c)| {
-                match c {
-                    '<' | '(' | '[' => depth += 1,
-                    '>' | ')' | ']' => depth -= 1,
-                    ',' if depth == 0 => return true,
-                    _ => {}
-                }
-                false
-            })
-            .map_or(args.len(), |(i, _)| i);
-        t = args[..end].trim();
+        t = top_level_args(&t[lt + 1..gt]).first()?;
     }
     None
 }
@@ -792,6 +1155,10 @@ mod tests {
             Some(Type("Node"))
         );
         assert_eq!(returned("Arc<Mutex<State>>", false), Some(Type("Mutex")));
+        assert_eq!(
+            returned("MutexGuard<'_, State>", false),
+            Some(Type("State"))
+        );
         assert_eq!(returned("Promise<User>", true), Some(Type("User")));
         assert_eq!(returned("User | undefined", false), Some(Type("User")));
         assert_eq!(returned("(*Conn, error)", false), Some(Type("Conn")));
@@ -815,6 +1182,135 @@ mod tests {
         }
     }
 
+    #[test]
+    fn field_types_are_read_from_each_languages_signatures() {
+        let cases = [
+            // Rust, TypeScript, Python's annotations.
+            ("pub(crate) items: Vec<Item>", "items", Some("Vec<Item>")),
+            (
+                "page_extras: &'data [U16<E>]",
+                "page_extras",
+                Some("&'data [U16<E>]"),
+            ),
+            (
+                "tokenCache?: Map<string, Node>",
+                "tokenCache",
+                Some("Map<string, Node>"),
+            ),
+            (
+                "private users: Map<UserId, User> = new Map()",
+                "users",
+                Some("Map<UserId, User>"),
+            ),
+            ("width: f64", "width", None),
+            ("readonly focused: boolean", "focused", None),
+            // Go.
+            ("Args []*Value", "Args", Some("[]*Value")),
+            ("Name string `json:\"name\"`", "Name", None),
+            ("R, G, B, A uint16", "G", None),
+            ("prev, next *Node", "prev", Some("*Node")),
+            ("*Block", "Block", Some("*Block")),
+            ("sync.Mutex", "Mutex", Some("sync.Mutex")),
+            (
+                "routes map[string]*Route",
+                "routes",
+                Some("map[string]*Route"),
+            ),
+            // Java, C#, C, C++, PHP.
+            (
+                "private final List<Item> items;",
+                "items",
+                Some("List<Item>"),
+            ),
+            ("@Nullable protected Node next;", "next", Some("Node")),
+            (
+                "[JsonIgnore] public Repo Repo { get; set; }",
+                "Repo",
+                Some("Repo"),
+            ),
+            (
+                "private readonly Dictionary<int, Shape> shapes = new Dictionary<int, Shape>();",
+                "shapes",
+                Some("Dictionary<int, Shape>"),
+            ),
+            ("struct node *next;", "next", Some("struct node *")),
+            ("Point corners[4];", "corners", Some("Point[]")),
+            ("double side_;", "side_", None),
+            ("private ?Parser $parser;", "parser", Some("?Parser")),
+            ("private $patch;", "patch", None),
+            // A value that constructs a class.
+            ("self._state = State()", "_state", Some("State")),
+            (
+                "this.repo = new repo.Repository(db)",
+                "repo",
+                Some("repo.Repository"),
+            ),
+            ("self.size = size", "size", None),
+            ("self.data = {}", "data", None),
+            ("DomainRFC2965Match = 4", "DomainRFC2965Match", None),
+            ("this.size = size", "size", None),
+            ("attr_accessor :name", "name", None),
+        ];
+        for (signature, name, want) in cases {
+            assert_eq!(field_type(signature, name).as_deref(), want, "{signature}");
+        }
+    }
+
+    #[test]
+    fn indexing_reads_a_containers_element() {
+        let cases = [
+            ("[]*Value", Some("*Value")),
+            ("[3]*Value", Some("*Value")),
+            ("map[string]*Route", Some("*Route")),
+            ("*[]T", Some("T")),
+            ("&'data [U16<E>]", Some("U16<E>")),
+            ("[Point; 4]", Some("Point")),
+            ("Vec<Item>", Some("Item")),
+            ("std::vec::Vec<Item>", Some("Item")),
+            ("SmallVec<[Span; 4]>", Some("Span")),
+            ("Box<[Entry]>", Some("Entry")),
+            ("Arc<Vec<Entry>>", Some("Entry")),
+            ("MutexGuard<'_, Vec<Entry>>", Some("Entry")),
+            ("HashMap<String, Vec<Rule>>", Some("Vec<Rule>")),
+            ("Item[]", Some("Item")),
+            ("List<Item>", Some("Item")),
+            ("list[Item]", Some("Item")),
+            ("dict[str, Handler]", Some("Handler")),
+            ("Record<string, Shape>", Some("Shape")),
+            ("std::vector<Point>", Some("Point")),
+            ("Point[]", Some("Point")),
+            ("Item", None),
+            ("Map<string, Node>", None),
+            ("Option<Vec<T>>", None),
+        ];
+        for (raw, want) in cases {
+            assert_eq!(element(raw), want, "{raw}");
+        }
+    }
+
+    #[test]
+    fn receivers_that_read_a_field_are_told() {
+        let read = |of, field, indexed| Some(FieldRead { of, field, indexed });
+        assert_eq!(field_read("v.Args[0]"), read("v", "Args", true));
+        assert_eq!(field_read("v.Args[len(v.Args)-1]"), read("v", "Args", true));
+        assert_eq!(field_read("self.config"), read("self", "config", false));
+        assert_eq!(field_read("$this->repo"), read("$this", "repo", false));
+        assert_eq!(field_read("p->next"), read("p", "next", false));
+        assert_eq!(field_read("v.Block.Stack"), read("v.Block", "Stack", false));
+        for other in [
+            "v",
+            "f().x",
+            "a[1].x",
+            "x[0]",
+            "a.b[0][1]",
+            "a.0",
+            "\"s\".len",
+            "",
+        ] {
+            assert_eq!(field_read(other), None, "{other}");
+        }
+    }
+
     /// Any cut of real signatures and receivers (every prefix and suffix at a character
     /// boundary) is read without a panic: unbalanced brackets, arrows, non-ASCII names.
     #[test]
@@ -826,6 +1322,9 @@ mod tests {
             "func (s *Server) Open() (c *Conn, err error)",
             "new Ünï(1).b(",
             ")(>)<-<]",
+            "[Obsolete(\"x\")] @Col(n = 1) private static final Map<K, V> items[4] = new Ü();",
+            "R, G, B `json:\"x\"` map[[2]int][]*x.T",
+            "self.x = $this->items[map[1]]",
         ];
         for t in texts {
             let cuts = t.char_indices().map(|(i, _)| i).chain([t.len()]);
@@ -835,8 +1334,11 @@ mod tests {
                     let _ = returned(part, true);
                     let _ = returned(part, false);
                     let _ = kept(part);
-                    for name in ["new", "Open", "Foo", "b", "d"] {
+                    let _ = element(part);
+                    let _ = field_read(part);
+                    for name in ["new", "Open", "Foo", "b", "d", "x", "items"] {
                         let _ = declared_return(part, name);
+                        let _ = field_type(part, name);
                     }
                 }
             }
