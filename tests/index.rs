@@ -681,7 +681,7 @@ fn calls_on_fields_take_the_fields_type() {
             ),
             (
                 "amd64/ssa.go",
-                "package amd64\n\nimport \"example.com/ssa\"\n\nfunc gen(v *ssa.Value) int {\n\tv.Block.Stack.Text()\n\t_ = v.cache.n\n\treturn v.Args[0].Reg()\n}\n",
+                "package amd64\n\nimport \"example.com/ssa\"\n\nfunc gen(v *ssa.Value) int {\n\tv.Block.Stack.Text()\n\t_ = v.cache.n\n\ta := v.Args[1]\n\ta.Reg()\n\treturn v.Args[0].Reg()\n}\n",
             ),
             ("go.mod", "module example.com\n"),
             (
@@ -694,7 +694,7 @@ fn calls_on_fields_take_the_fields_type() {
             ),
             (
                 "src/render.rs",
-                "use crate::scene::Scene;\n\nimpl Scene {\n    pub fn total(&self) -> f64 {\n        self.shapes[0].area() + self.title.area()\n    }\n}\n",
+                "use crate::scene::Scene;\n\nimpl Scene {\n    pub fn total(&self) -> f64 {\n        let first = &self.shapes[0];\n        first.area() + self.shapes[1].area() + self.title.area()\n    }\n}\n",
             ),
             (
                 "py/models.py",
@@ -720,7 +720,11 @@ fn calls_on_fields_take_the_fields_type() {
     // An element of a field (`[]*Value`); an embedded type read as a field, and its method;
     // an anonymous struct's field.
     has(&format!(
-        "{g}|calls|gen|Reg|v.Args[0]|ssa/value.go::Value.Reg|declared_type|8|"
+        "{g}|calls|gen|Reg|v.Args[0]|ssa/value.go::Value.Reg|declared_type|10|"
+    ));
+    // A local bound to a field read.
+    has(&format!(
+        "{g}|calls|gen|Reg|a|ssa/value.go::Value.Reg|declared_type|9|"
     ));
     has(&format!(
         "{g}|references|gen|Stack|v.Block|ssa/block.go::Stack|declared_type|6|"
@@ -731,13 +735,18 @@ fn calls_on_fields_take_the_fields_type() {
     has(&format!(
         "{g}|references|gen|n|v.cache|ssa/value.go::Value.cache.n|declared_type|7|"
     ));
-    // Rust: a field declared in another file than the `impl`, indexed or not.
-    has(
-        "src/render.rs|calls|Scene.total|area|self.shapes[0]|src/shapes.rs::Shape.area|declared_type|5|",
-    );
-    has(
-        "src/render.rs|calls|Scene.total|area|self.title|src/shapes.rs::Label.area|declared_type|5|",
-    );
+    // Rust: a field declared in another file than the `impl`, indexed or not, or read into
+    // a local.
+    let r = "src/render.rs|calls|Scene.total|area";
+    has(&format!(
+        "{r}|first|src/shapes.rs::Shape.area|declared_type|6|"
+    ));
+    has(&format!(
+        "{r}|self.shapes[1]|src/shapes.rs::Shape.area|declared_type|6|"
+    ));
+    has(&format!(
+        "{r}|self.title|src/shapes.rs::Label.area|declared_type|6|"
+    ));
     // Python's annotated attribute; TypeScript's array property.
     has(
         "py/machine.py|calls|Machine.go|run|self.states[0]|py/models.py::State.run|declared_type|9|",

@@ -767,7 +767,7 @@ impl<'s> Walker<'s> {
             // Else the value may be a call's result (`let cfg = Config::load(p)?;`): the
             // receiver type is that call as written, its type known once it is resolved.
             let call = match (ty, &made_by) {
-                (None, None) if b.from_value => returned_by(self.text(b.ty)),
+                (None, None) if b.from_value => returned_by(self.lang, self.text(b.ty)),
                 _ => None,
             };
             let ty = match ty {
@@ -1082,13 +1082,25 @@ const MAX_QUALIFIER: usize = 200;
 
 /// `s` with each run of whitespace made one space and none at either end (borrowed when it
 /// already is so).
-/// A value that is a call's result, as a receiver type ([`RawEdge::receiver_type`]): the call
-/// as written, whitespace collapsed as in a qualifier, when [`returns::chained`] reads it
-/// (not `new T(…)`, whose type the value names) and it is at most 120 bytes.
-fn returned_by(value: &str) -> Option<String> {
+/// A value that is a call's result or a field read, as a receiver type
+/// ([`RawEdge::receiver_type`]): the call as written, whitespace collapsed as in a qualifier,
+/// when [`returns::chained`] reads it (not `new T(…)`, whose type the value names), or the
+/// field read, when it cannot be read as a type ([`returns::plainly_a_field`]: `v.Args[0]`,
+/// `self.title`; `&self.shapes[0]` without its `&`), at most 120 bytes. (Ruby's `a.b` is a
+/// call.)
+fn returned_by(lang: Lang, value: &str) -> Option<String> {
     let text = collapse_whitespace(value);
-    let chain = returns::chained(&text)?;
-    (!chain.new && text.len() <= 120).then(|| text.into_owned())
+    if text.len() > 120 {
+        return None;
+    }
+    if let Some(chain) = returns::chained(&text) {
+        return (!chain.new).then(|| text.into_owned());
+    }
+    let read = text.trim_start_matches(['&', '*']);
+    let read = read.strip_prefix("mut ").unwrap_or(read).trim_start();
+    let read_field = lang != Lang::Ruby
+        && returns::field_read(read).is_some_and(|r| returns::plainly_a_field(&r));
+    read_field.then(|| read.to_string())
 }
 
 fn collapse_whitespace(s: &str) -> std::borrow::Cow<'_, str> {

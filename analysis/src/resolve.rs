@@ -243,8 +243,13 @@ fn enclosing_only(kind: EdgeKind, language: &str, qualifier: Option<&str>) -> bo
     kind == EdgeKind::Calls && qualifier.is_none() && matches!(language, "java" | "csharp" | "cpp")
 }
 
-/// The name a Go method binds its receiver to, read from its signature: `s` in
-/// `func (s *Server) Handle()`; none for `func (*Server) Handle()` or `func (_ Server) …`.
+/// Whether receiver type `t` is a field read a local was bound to (`v.Args[0]`,
+/// `self.title`), not a type ([`crate::analyze::returns::plainly_a_field`]).
+fn reads_a_field(t: &str) -> bool {
+    use crate::analyze::returns::{field_read, plainly_a_field};
+    field_read(t).is_some_and(|r| plainly_a_field(&r))
+}
+
 /// What an edge's receiver is made from, which resolution needs first: another call
 /// (`a.b().c()`: [`crate::analyze::returns::Chained`]) or a field read (`v.Args[0].Reg()`:
 /// [`crate::analyze::returns::FieldRead`], `indexed` when an element of the field is).
@@ -253,6 +258,8 @@ enum Link<'q> {
     Field { indexed: bool },
 }
 
+/// The name a Go method binds its receiver to, read from its signature: `s` in
+/// `func (s *Server) Handle()`; none for `func (*Server) Handle()` or `func (_ Server) …`.
 fn go_receiver(signature: &str) -> Option<&str> {
     let rest = signature
         .strip_prefix("func")?
@@ -3283,7 +3290,7 @@ impl<'a> Resolver<'a> {
                 let call = match go_new().or_else(|| crate::analyze::returns::chained(text)) {
                     Some(chain) if e.kind == EdgeKind::Calls || !after => chain,
                     Some(_) => return None,
-                    None if after => {
+                    None => {
                         let read = crate::analyze::returns::field_read(text)?;
                         let refs = refs_named.get_or_init(|| {
                             let mut m: HashMap<(Option<&str>, &str), Vec<usize>> =
@@ -3314,7 +3321,6 @@ impl<'a> Resolver<'a> {
                         };
                         return Some((link, Some(j)));
                     }
-                    None => return None,
                 };
                 let chain = call;
                 if chain.new {
@@ -3469,7 +3475,24 @@ impl<'a> Resolver<'a> {
                     foreign.then_some(None)
                 }
                 (Some((Link::Field { indexed }, j)), ..) => {
-                    match j.and_then(|j| targets[j]) {
+                    let field = j.and_then(|j| targets[j]).filter(|&c| {
+                        e.receiver_type.is_none()
+                            || matches!(index.kind(c), "field" | "property" | "variable")
+                    });
+                    match field {
+                        // A receiver type that reads as a field (`pkg.Type`) but is none.
+                        None if e
+                            .receiver_type
+                            .as_deref()
+                            .is_some_and(|t| !reads_a_field(t)) =>
+                        {
+                            let ty = e.receiver_type.as_deref().unwrap_or_default();
+                            *typed_before
+                                .entry((e.kind, &*e.target_name, ty))
+                                .or_insert_with(|| {
+                                    index.declared_type_member(fi, ty, e.kind, &e.target_name)
+                                })
+                        }
                         None => None,
                         Some(field) => {
                             let key = (e.kind, &*e.target_name, field, *indexed);
@@ -3504,6 +3527,13 @@ impl<'a> Resolver<'a> {
                         Some(None) if f.language == "go" && j.is_some_and(|j| guessed[j]) => None,
                         found => found,
                     }
+                }
+                // A local bound to a field read not found above (Python keeps no
+                // attribute's receiver): by name.
+                (None, EdgeKind::Calls | EdgeKind::References, Some(ty), _)
+                    if reads_a_field(ty) =>
+                {
+                    None
                 }
                 (None, EdgeKind::Calls | EdgeKind::References, Some(ty), q)
                     if !q.is_some_and(|q| SELF_WORDS.contains(&q)) =>

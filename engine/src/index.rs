@@ -70,7 +70,12 @@ use rustc_hash::{FxHashMap, FxHashSet};
 ///    before `::`, with their namespace as the qualifier (`Stmt` in `Stmt\Class_`); a
 ///    class's own `self::X`/`static::$x`; property reads (`$this->x`, `$user->email`); a
 ///    group `use A\{B, C}` keeps its namespace; a trait `use` in a class is a base.
-pub const ANALYZER_VERSION: u32 = 13;
+/// 13: a local comes into scope after its own value; Go's qualified types (`*obj.Link`) are
+///    references, Go's multi-name fields each a field; Ruby's constants used as values are
+///    references.
+/// 14: a local bound to a field read (`a := v.Args[0]`, `let s = &self.shapes[0];`) has
+///    that read as its `receiver_type`.
+pub const ANALYZER_VERSION: u32 = 14;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;

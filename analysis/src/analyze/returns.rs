@@ -745,6 +745,17 @@ pub fn field_read(q: &str) -> Option<FieldRead<'_>> {
     (name(field) && path).then_some(FieldRead { of, field, indexed })
 }
 
+/// Whether a field read is plainly one, as a receiver type: one that is indexed
+/// (`v.Args[0]`) or of a lower-case field read from the instance (`self.title`, `this.repo`,
+/// `$this->repo`) — not `a.b` or `self.ctx.Queue`, as which a declared type may be written
+/// too (`ssa.Value`, `ctx.RLock`; Python's `self._ctx.SimpleQueue()` makes a `SimpleQueue`).
+pub fn plainly_a_field(read: &FieldRead<'_>) -> bool {
+    let head = read.of.split(['.', '-']).next().unwrap_or(read.of);
+    read.indexed
+        || (matches!(head, "self" | "this" | "$this")
+            && !read.field.starts_with(char::is_uppercase))
+}
+
 /// Whether a method called `name` on a value of a type from outside the repository may hand
 /// out a value it holds, of the repository's type (`items.first()`, `state.lock()`,
 /// `map.get(k)`, `iter.next()`), rather than another outside value (`f.debug_struct("X")`,

@@ -563,6 +563,37 @@ fn a_local_is_not_in_scope_in_its_own_value() {
     assert_eq!(calls, [("New", None), ("Equal", Some("assert.New(t)"))]);
 }
 
+/// A local bound to a field read that cannot be a type — indexed, or of the instance — has
+/// that read as its `receiver_type`, for resolution to follow through the field's type; one
+/// bound to `pkg.Name` (a package's variable, or a type's path) has none.
+#[test]
+fn locals_bound_to_field_reads_keep_the_read() {
+    let go = "package p\n\nfunc f(v *ssa.Value) {\n\ta := v.Args[0]\n\ta.Reg()\n\tb := v.Block\n\tb.Func()\n}\n";
+    let a = analyze(Lang::Go, go);
+    let calls: Vec<_> = a
+        .edges
+        .iter()
+        .filter(|e| e.kind == EdgeKind::Calls)
+        .map(|e| (&*e.target_name, e.receiver_type.as_deref()))
+        .collect();
+    assert_eq!(calls, [("Reg", Some("v.Args[0]")), ("Func", None)]);
+    let rust = "impl Scene {\n    fn f(&self) {\n        let s = &self.shapes[1];\n        s.area();\n        let t = &self.title;\n        t.area();\n    }\n}\n";
+    let a = analyze(Lang::Rust, rust);
+    let calls: Vec<_> = a
+        .edges
+        .iter()
+        .filter(|e| e.kind == EdgeKind::Calls)
+        .map(|e| (&*e.target_name, e.receiver_type.as_deref()))
+        .collect();
+    assert_eq!(
+        calls,
+        [
+            ("area", Some("self.shapes[1]")),
+            ("area", Some("self.title"))
+        ]
+    );
+}
+
 /// Ruby's constants used as values are references (`rescue FooError`, `is_a?(Foo)`,
 /// `Foo::BAR` with its path as the qualifier); a class's or constant's own name, a base, a
 /// call's receiver (`Foo.new`) and the scope of a longer path are not.
