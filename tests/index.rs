@@ -681,7 +681,7 @@ fn calls_on_fields_take_the_fields_type() {
             ),
             (
                 "amd64/ssa.go",
-                "package amd64\n\nimport \"example.com/ssa\"\n\nfunc gen(v *ssa.Value) int {\n\tv.Block.Stack.Text()\n\t_ = v.cache.n\n\ta := v.Args[1]\n\ta.Reg()\n\treturn v.Args[0].Reg()\n}\n",
+                "package amd64\n\nimport \"example.com/ssa\"\n\nfunc gen(v *ssa.Value) int {\n\tv.Block.Stack.Text()\n\t_ = v.cache.n\n\ta := v.Args[1]\n\ta.Reg()\n\tfor _, x := range v.Args {\n\t\tx.Reg()\n\t}\n\treturn v.Args[0].Reg()\n}\n",
             ),
             ("go.mod", "module example.com\n"),
             (
@@ -694,7 +694,7 @@ fn calls_on_fields_take_the_fields_type() {
             ),
             (
                 "src/render.rs",
-                "use crate::scene::Scene;\n\nimpl Scene {\n    pub fn total(&self) -> f64 {\n        let first = &self.shapes[0];\n        first.area() + self.shapes[1].area() + self.title.area()\n    }\n}\n",
+                "use crate::scene::Scene;\n\nimpl Scene {\n    pub fn total(&self) -> f64 {\n        let first = &self.shapes[0];\n        first.area() + self.shapes[1].area() + self.title.area()\n    }\n\n    pub fn each(&self) {\n        for s in self.shapes.iter() {\n            s.area();\n        }\n    }\n}\n",
             ),
             (
                 "py/models.py",
@@ -702,7 +702,7 @@ fn calls_on_fields_take_the_fields_type() {
             ),
             (
                 "py/machine.py",
-                "from models import State\n\n\nclass Machine:\n    def __init__(self):\n        self.states: list[State] = []\n\n    def go(self):\n        self.states[0].run()\n",
+                "from models import State\n\n\nclass Machine:\n    def __init__(self):\n        self.states: list[State] = []\n\n    def go(self):\n        self.states[0].run()\n        for s in self.states:\n            s.run()\n",
             ),
             (
                 "web/repo.ts",
@@ -710,50 +710,65 @@ fn calls_on_fields_take_the_fields_type() {
             ),
             (
                 "web/service.ts",
-                "import { Repo } from './repo';\n\nexport class Service {\n  private all: Repo[] = [];\n  get(id: string) {\n    return this.all[0].find(id);\n  }\n}\n",
+                "import { Repo } from './repo';\n\nexport class Service {\n  private all: Repo[] = [];\n  get(id: string) {\n    for (const r of this.all) r.find(id);\n    return this.all[0].find(id);\n  }\n}\n",
             ),
         ],
     );
     let edges = sql_lines(&store, EDGES_SQL);
     let has = |needle: &str| has_row(&edges, needle);
+    // (path, kind, caller, name, receiver, target, line): each resolved on a declared type.
+    type Row<'a> = (&'a str, &'a str, &'a str, &'a str, &'a str, &'a str, u32);
+    let typed = |(path, kind, caller, name, receiver, target, line): Row| {
+        has(&format!(
+            "{path}|{kind}|{caller}|{name}|{receiver}|{target}|declared_type|{line}|"
+        ))
+    };
     let g = "amd64/ssa.go";
-    // An element of a field (`[]*Value`); an embedded type read as a field, and its method;
-    // an anonymous struct's field.
-    has(&format!(
-        "{g}|calls|gen|Reg|v.Args[0]|ssa/value.go::Value.Reg|declared_type|10|"
-    ));
-    // A local bound to a field read.
-    has(&format!(
-        "{g}|calls|gen|Reg|a|ssa/value.go::Value.Reg|declared_type|9|"
-    ));
-    has(&format!(
-        "{g}|references|gen|Stack|v.Block|ssa/block.go::Stack|declared_type|6|"
-    ));
-    has(&format!(
-        "{g}|calls|gen|Text|v.Block.Stack|ssa/block.go::Stack.Text|declared_type|6|"
-    ));
-    has(&format!(
-        "{g}|references|gen|n|v.cache|ssa/value.go::Value.cache.n|declared_type|7|"
-    ));
-    // Rust: a field declared in another file than the `impl`, indexed or not, or read into
-    // a local.
-    let r = "src/render.rs|calls|Scene.total|area";
-    has(&format!(
-        "{r}|first|src/shapes.rs::Shape.area|declared_type|6|"
-    ));
-    has(&format!(
-        "{r}|self.shapes[1]|src/shapes.rs::Shape.area|declared_type|6|"
-    ));
-    has(&format!(
-        "{r}|self.title|src/shapes.rs::Label.area|declared_type|6|"
-    ));
-    // Python's annotated attribute; TypeScript's array property.
-    has(
-        "py/machine.py|calls|Machine.go|run|self.states[0]|py/models.py::State.run|declared_type|9|",
+    let (reg, stack) = ("ssa/value.go::Value.Reg", "ssa/block.go::Stack");
+    // Go: an element of a field (`[]*Value`), directly, bound to a local, or a loop's; an
+    // embedded type read as a field, and its method; an anonymous struct's field.
+    typed((g, "calls", "gen", "Reg", "v.Args[0]", reg, 13));
+    typed((g, "calls", "gen", "Reg", "a", reg, 9));
+    typed((g, "calls", "gen", "Reg", "x", reg, 11));
+    typed((g, "references", "gen", "Stack", "v.Block", stack, 6));
+    let text = "ssa/block.go::Stack.Text";
+    typed((g, "calls", "gen", "Text", "v.Block.Stack", text, 6));
+    let n = "ssa/value.go::Value.cache.n";
+    typed((g, "references", "gen", "n", "v.cache", n, 7));
+    // Rust: a field declared in another file than the `impl`, indexed or not, read into a
+    // local, or looped over.
+    let (render, shape, label) = (
+        "src/render.rs",
+        "src/shapes.rs::Shape.area",
+        "src/shapes.rs::Label.area",
     );
-    has(
-        "web/service.ts|calls|Service.get|find|this.all[0]|web/repo.ts::Repo.find|declared_type|6|",
-    );
+    typed((render, "calls", "Scene.total", "area", "first", shape, 6));
+    typed((
+        render,
+        "calls",
+        "Scene.total",
+        "area",
+        "self.shapes[1]",
+        shape,
+        6,
+    ));
+    typed((
+        render,
+        "calls",
+        "Scene.total",
+        "area",
+        "self.title",
+        label,
+        6,
+    ));
+    typed((render, "calls", "Scene.each", "area", "s", shape, 11));
+    // Python's annotated attribute; TypeScript's array property; loops over them.
+    let (py, run) = ("py/machine.py", "py/models.py::State.run");
+    typed((py, "calls", "Machine.go", "run", "self.states[0]", run, 9));
+    typed((py, "calls", "Machine.go", "run", "s", run, 11));
+    let (ts, find) = ("web/service.ts", "web/repo.ts::Repo.find");
+    typed((ts, "calls", "Service.get", "find", "this.all[0]", find, 7));
+    typed((ts, "calls", "Service.get", "find", "r", find, 6));
 }
 
 /// A call on another call's result is a member of the type the inner call's target declares

@@ -755,19 +755,23 @@ impl<'s> Walker<'s> {
     /// Record the types node `node` declares names with ([`rules::typed_bindings`]).
     fn bind_types(&mut self, node: Node<'_>, scope: &Scope) {
         for b in rules::typed_bindings(self.lang, node, self.src, scope.in_type) {
-            let ty = match b.from_value {
-                true => rules::value_type(self.lang, b.ty, self.src),
-                false => Some(b.ty),
+            let ty = match (b.element, b.from_value) {
+                (true, _) => None,
+                (false, true) => rules::value_type(self.lang, b.ty, self.src),
+                (false, false) => Some(b.ty),
             };
+            let value = b.from_value && !b.element;
             // No type node: a Go value may still be a `NewT(…)` constructor's.
             let made_by = match ty {
-                None if b.from_value => rules::go_constructor_type(self.lang, b.ty, self.src),
+                None if value => rules::go_constructor_type(self.lang, b.ty, self.src),
                 _ => None,
             };
             // Else the value may be a call's result (`let cfg = Config::load(p)?;`): the
-            // receiver type is that call as written, its type known once it is resolved.
+            // receiver type is that call as written, its type known once it is resolved; or
+            // a loop's element, of a field (`v.Args[]`).
             let call = match (ty, &made_by) {
-                (None, None) if b.from_value => returned_by(self.lang, self.text(b.ty)),
+                (None, None) if value => returned_by(self.lang, self.text(b.ty)),
+                (None, None) if b.element => element_of(self.text(b.ty)),
                 _ => None,
             };
             let ty = match ty {
@@ -1101,6 +1105,20 @@ fn returned_by(lang: Lang, value: &str) -> Option<String> {
     let read_field = lang != Lang::Ruby
         && returns::field_read(read).is_some_and(|r| returns::plainly_a_field(&r));
     read_field.then(|| read.to_string())
+}
+
+/// What a loop's variable is, as a receiver type, when the loop goes through a field (`for x
+/// in &self.items`, `self.items.iter()`, Go's `range v.Args`): an element of the field,
+/// written `self.items[]` (read as [`returns::field_read`] reads `self.items[i]`).
+fn element_of(items: &str) -> Option<String> {
+    let text = collapse_whitespace(items);
+    let mut t = text.trim_start_matches(['&', '*']);
+    t = t.strip_prefix("mut ").unwrap_or(t).trim_start();
+    for iter in [".iter()", ".iter_mut()", ".into_iter()", ".values()"] {
+        t = t.strip_suffix(iter).unwrap_or(t);
+    }
+    let read = returns::field_read(t)?;
+    (!read.indexed && t.len() <= 118).then(|| format!("{t}[]"))
 }
 
 fn collapse_whitespace(s: &str) -> std::borrow::Cow<'_, str> {

@@ -1877,6 +1877,9 @@ pub struct Binding<'t> {
     pub from_value: bool,
     /// A member of the enclosing type (a field or property), not a local.
     pub field: bool,
+    /// `ty` is what a loop takes its elements from (`for x in self.items`, Go's `for _, x :=
+    /// range v.Args`): the name is one element.
+    pub element: bool,
 }
 
 /// The typed names node `n` declares ([`Binding`]): a parameter with a written type, a local
@@ -1891,6 +1894,7 @@ pub fn typed_bindings<'t>(lang: Lang, n: Node<'t>, src: &str, in_type: bool) -> 
                 ty,
                 from_value,
                 field,
+                element: false,
             });
         }
     };
@@ -1913,6 +1917,37 @@ pub fn typed_bindings<'t>(lang: Lang, n: Node<'t>, src: &str, in_type: bool) -> 
         }
     };
     let k = kind_of(n);
+    // A loop's variable, an element of what it goes through: Go's `for _, x := range v.Args`
+    // (the second name; the first is an index or key), Python's `for x in self.items`,
+    // Rust's `for x in &self.items`, JavaScript's `for (const x of this.items)`.
+    let each = match (lang, k) {
+        (Lang::Go, "range_clause") => field(n, "left")
+            .map(named_children)
+            .filter(|names| names.len() == 2)
+            .map(|names| names[1])
+            .zip(field(n, "right")),
+        (Lang::Python, "for_statement") => field(n, "left").zip(field(n, "right")),
+        (Lang::Rust, "for_expression") => field(n, "pattern").zip(field(n, "value")),
+        (Lang::JavaScript | Lang::TypeScript | Lang::Tsx, "for_in_statement") => {
+            field(n, "operator")
+                .filter(|o| src.get(o.byte_range()) == Some("of"))
+                .and_then(|_| field(n, "left"))
+                .zip(field(n, "right"))
+        }
+        _ => None,
+    };
+    if let Some((name, items)) = each
+        && kind_of(name) == "identifier"
+    {
+        out.push(Binding {
+            name,
+            ty: items,
+            from_value: true,
+            field: false,
+            element: true,
+        });
+        return out;
+    }
     match lang {
         Lang::Java => match k {
             "formal_parameter" | "enhanced_for_statement" | "resource" => {
