@@ -659,9 +659,9 @@ fn go_names_resolve_by_package() {
 }
 
 /// A call or field read on a field's value (`v.Args[0].Reg()`, `self.title.area()`) is a
-/// member of the type the field's declaration gives it, wherever the field is declared — an
-/// element's type when the field is indexed, an embedded Go type's or an anonymous struct's
-/// members — not the first namesake in the repository.
+/// member of the type the field's declaration (or PHP docblock) gives it, wherever the field
+/// is declared — an element's type when the field is indexed or looped over, an embedded Go
+/// type's or an anonymous struct's members — not the first namesake in the repository.
 #[test]
 fn calls_on_fields_take_the_fields_type() {
     let (_tmp, store) = index_files(
@@ -703,6 +703,14 @@ fn calls_on_fields_take_the_fields_type() {
             (
                 "py/machine.py",
                 "from models import State\n\n\nclass Machine:\n    def __init__(self):\n        self.states: list[State] = []\n\n    def go(self):\n        self.states[0].run()\n        for s in self.states:\n            s.run()\n",
+            ),
+            (
+                "php/Repo.php",
+                "<?php\nnamespace App;\n\nclass Repo {\n    public function find($id) { return $id; }\n}\n\nclass Cache {\n    public function find($id) { return $id; }\n}\n",
+            ),
+            (
+                "php/Service.php",
+                "<?php\nnamespace App;\n\nclass Service {\n    /** @var Repo */\n    private $repo;\n\n    public function get($id) {\n        return $this->repo->find($id);\n    }\n}\n",
             ),
             (
                 "web/repo.ts",
@@ -769,6 +777,9 @@ fn calls_on_fields_take_the_fields_type() {
     let (ts, find) = ("web/service.ts", "web/repo.ts::Repo.find");
     typed((ts, "calls", "Service.get", "find", "this.all[0]", find, 7));
     typed((ts, "calls", "Service.get", "find", "r", find, 6));
+    // PHP: an untyped property's docblock.
+    let (php, find) = ("php/Service.php", "php/Repo.php::Repo.find");
+    typed((php, "calls", "Service.get", "find", "$this->repo", find, 9));
 }
 
 /// A call on another call's result is a member of the type the inner call's target declares

@@ -554,6 +554,52 @@ pub fn field_type(signature: &str, name: &str) -> Option<String> {
     Some(ty)
 }
 
+/// The type a PHP docblock gives a property (`@var Parser`, `@var Node[]`, `@var
+/// ?Lexer`, `@var Foo|null`): the first type of its `@var` that is not `null`, as written.
+/// `None` without one, or for a plain value's (`@var bool`, `@var array`, `@var mixed`).
+pub fn doc_var_type(doc: &str) -> Option<String> {
+    let (_, rest) = doc.split_once("@var")?;
+    // The type: up to a space outside `<…>` (`array<string, Node> $nodes`).
+    let rest = rest.trim_start();
+    let mut depth = 0i32;
+    let end = rest
+        .char_indices()
+        .find(|&(_, c)| {
+            match c {
+                '<' => depth += 1,
+                '>' => depth -= 1,
+                _ => {}
+            }
+            c.is_whitespace() && depth <= 0
+        })
+        .map_or(rest.len(), |(i, _)| i);
+    let ty = &rest[..end];
+    let ty = ty
+        .split('|')
+        .map(|t| t.trim_start_matches('?'))
+        .find(|t| !t.is_empty() && *t != "null")?;
+    // A collection's generic form (`array<string, Node>`, `list<Node>`): its elements' type,
+    // written `Node[]`.
+    let (ty, element) = match ty.split_once('<') {
+        Some((head, args)) if matches!(head, "array" | "list" | "iterable" | "non-empty-array") => {
+            let args = args.strip_suffix('>')?;
+            (*top_level_args(args).last()?, true)
+        }
+        _ => (ty, false),
+    };
+    let bare = ty.trim_start_matches('\\').trim_end_matches("[]");
+    let plain = PLAIN.contains(&bare)
+        || matches!(
+            bare,
+            "array" | "mixed" | "callable" | "resource" | "iterable" | "float" | "true" | "false"
+        );
+    let named = bare.starts_with(|c: char| c.is_alphabetic() || c == '_') && !bare.contains('<');
+    (named && !plain && ty.len() <= MAX_RETURN).then(|| match element {
+        true => format!("{ty}[]"),
+        false => ty.to_string(),
+    })
+}
+
 /// Words before a field's type that are none of it.
 const FIELD_MODIFIERS: &[&str] = &[
     "public",
@@ -1264,6 +1310,31 @@ mod tests {
         ];
         for (signature, name, want) in cases {
             assert_eq!(field_type(signature, name).as_deref(), want, "{signature}");
+        }
+    }
+
+    #[test]
+    fn php_docblocks_type_properties() {
+        let cases = [
+            ("@var Parser", Some("Parser")),
+            (
+                "The parser.\n@var \\PhpParser\\Parser the one in use",
+                Some("\\PhpParser\\Parser"),
+            ),
+            ("@var Node[]", Some("Node[]")),
+            ("@var ?Lexer", Some("Lexer")),
+            ("@var null|Lexer", Some("Lexer")),
+            ("@var bool", None),
+            ("@var array Array of pairs.", None),
+            ("@var int[]", None),
+            ("@var array<string, Node>", Some("Node[]")),
+            ("@var list<Node>", Some("Node[]")),
+            ("@var array<string, mixed>", None),
+            ("@var Collection<int, Node>", None),
+            ("Filters to apply.", None),
+        ];
+        for (doc, want) in cases {
+            assert_eq!(doc_var_type(doc).as_deref(), want, "{doc}");
         }
     }
 
