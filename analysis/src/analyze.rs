@@ -774,9 +774,24 @@ impl<'s> Walker<'s> {
                 (None, None) if b.element => element_of(self.text(b.ty)),
                 _ => None,
             };
+            // Or another name of a known type (`self.repo = repo` with `repo: Repo`).
+            let named = match (ty, &made_by, &call) {
+                (None, None, None) if value => {
+                    let name = bare_name(self.text(b.ty));
+                    let simple =
+                        !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+                    self.types
+                        .locals
+                        .get(&scope.symbol)
+                        .and_then(|l| l.get(name))
+                        .filter(|_| simple)
+                        .cloned()
+                }
+                _ => None,
+            };
             let ty = match ty {
                 Some(t) => rules::type_name(self.text(t)),
-                None => made_by.as_deref().or(call.as_deref()),
+                None => made_by.as_deref().or(call.as_deref()).or(named.as_deref()),
             };
             let Some(ty) = ty else {
                 if self.lang == Lang::Go && !b.field {
@@ -1084,8 +1099,6 @@ fn bare_name(s: &str) -> &str {
 /// How much of a call's qualifier an edge keeps (bytes, whitespace collapsed).
 const MAX_QUALIFIER: usize = 200;
 
-/// `s` with each run of whitespace made one space and none at either end (borrowed when it
-/// already is so).
 /// A value that is a call's result or a field read, as a receiver type
 /// ([`RawEdge::receiver_type`]): the call as written, whitespace collapsed as in a qualifier,
 /// when [`returns::chained`] reads it (not `new T(…)`, whose type the value names), or the
@@ -1121,6 +1134,8 @@ fn element_of(items: &str) -> Option<String> {
     (!read.indexed && t.len() <= 118).then(|| format!("{t}[]"))
 }
 
+/// `s` with each run of whitespace made one space and none at either end (borrowed when it
+/// already is so).
 fn collapse_whitespace(s: &str) -> std::borrow::Cow<'_, str> {
     let already =
         s.trim() == s && !s.contains("  ") && s.chars().all(|c| c == ' ' || !c.is_whitespace());

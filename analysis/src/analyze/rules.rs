@@ -2027,7 +2027,8 @@ pub fn typed_bindings<'t>(lang: Lang, n: Node<'t>, src: &str, in_type: bool) -> 
                 }
             }
             // `switch v := x.(type) { case *T: v.f() }`: in a case of one type, the alias is
-            // of that type; in a case of several (or `default`), of `x`'s, not known here.
+            // of that type; in a case of several (or `default`), of `x`'s (its declared type
+            // when `x` is a local or parameter of one).
             "type_case" | "default_case" => {
                 let switch = n
                     .parent()

@@ -439,6 +439,8 @@ fn declared_types_of_receivers() {
                 // A type switch's case of one type; in a case of two, the alias's type is
                 // the switched value's, not known here.
                 ("Drain", "v", "Pool"),
+                // A case of several types: the switched value's own type.
+                ("Stop", "v", "Client"),
             ],
         ),
         (
@@ -488,6 +490,12 @@ fn declared_types_of_receivers() {
             Lang::Ruby,
             "class A\n  def f\n    w = Worker.new\n    w.work(1)\n  end\nend\n",
             &[("work", "w", "Worker")],
+        ),
+        // A field bound to a parameter of a declared type.
+        (
+            Lang::Python,
+            "class A:\n    def __init__(self, repo: Repo):\n        self.repo = repo\n\n    def f(self):\n        self.repo.find()\n",
+            &[("find", "self.repo", "Repo")],
         ),
     ];
     for (lang, src, want) in cases {
