@@ -673,15 +673,15 @@ fn calls_on_fields_take_the_fields_type() {
             ),
             (
                 "ssa/block.go",
-                "package ssa\n\ntype Block struct {\n\tStack\n}\n\ntype Stack struct{}\n\nfunc (s *Stack) Text() string { return \"\" }\n",
+                "package ssa\n\ntype Block struct {\n\tStack\n}\n\ntype Stack struct{}\n\nfunc (s *Stack) Text() string { return \"\" }\n\nfunc (b *Block) Kind() int { return 0 }\n",
             ),
             (
                 "ssa/aux.go",
-                "package ssa\n\ntype AuxCall struct{ n int }\n\nfunc (a *AuxCall) Reg() int { return 1 }\n\nfunc (a *AuxCall) Text() string { return \"\" }\n",
+                "package ssa\n\ntype AuxCall struct{ n int }\n\nfunc (a *AuxCall) Reg() int { return 1 }\n\nfunc (a *AuxCall) Text() string { return \"\" }\n\nfunc (a *AuxCall) Kind() int { return 1 }\n",
             ),
             (
                 "amd64/ssa.go",
-                "package amd64\n\nimport \"example.com/ssa\"\n\nfunc gen(v *ssa.Value) int {\n\tv.Block.Stack.Text()\n\t_ = v.cache.n\n\ta := v.Args[1]\n\ta.Reg()\n\tfor _, x := range v.Args {\n\t\tx.Reg()\n\t}\n\treturn v.Args[0].Reg()\n}\n",
+                "package amd64\n\nimport \"example.com/ssa\"\n\nfunc gen(v *ssa.Value) int {\n\tv.Block.Stack.Text()\n\t_ = v.cache.n\n\ta := v.Args[1]\n\ta.Reg()\n\tfor _, x := range v.Args {\n\t\tx.Reg()\n\t}\n\tb := v.Block\n\tb.Kind()\n\treturn v.Args[0].Reg()\n}\n",
             ),
             ("go.mod", "module example.com\n"),
             (
@@ -733,9 +733,12 @@ fn calls_on_fields_take_the_fields_type() {
     };
     let g = "amd64/ssa.go";
     let (reg, stack) = ("ssa/value.go::Value.Reg", "ssa/block.go::Stack");
-    // Go: an element of a field (`[]*Value`), directly, bound to a local, or a loop's; an
-    // embedded type read as a field, and its method; an anonymous struct's field.
-    typed((g, "calls", "gen", "Reg", "v.Args[0]", reg, 13));
+    // Go: an element of a field (`[]*Value`), directly, bound to a local, or a loop's; a
+    // local bound to a field; an embedded type read as a field, and its method; an
+    // anonymous struct's field.
+    typed((g, "calls", "gen", "Reg", "v.Args[0]", reg, 15));
+    let kind = "ssa/block.go::Block.Kind";
+    typed((g, "calls", "gen", "Kind", "b", kind, 14));
     typed((g, "calls", "gen", "Reg", "a", reg, 9));
     typed((g, "calls", "gen", "Reg", "x", reg, 11));
     typed((g, "references", "gen", "Stack", "v.Block", stack, 6));

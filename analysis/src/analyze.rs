@@ -1115,8 +1115,11 @@ fn returned_by(lang: Lang, value: &str) -> Option<String> {
     }
     let read = text.trim_start_matches(['&', '*']);
     let read = read.strip_prefix("mut ").unwrap_or(read).trim_start();
+    // (In Go any `a.b` may be kept: a type is written with its package, `pkg.T`, which
+    // resolution tells apart by its import.)
     let read_field = lang != Lang::Ruby
-        && returns::field_read(read).is_some_and(|r| returns::plainly_a_field(&r));
+        && returns::field_read(read)
+            .is_some_and(|r| lang == Lang::Go || returns::plainly_a_field(&r));
     read_field.then(|| read.to_string())
 }
 

@@ -2534,11 +2534,15 @@ impl<'a> Index<'a> {
                 None if language == "go"
                     && match qualifier {
                         None => !builtins::is_go_predeclared_type(ty),
-                        Some(q) => self.files[fi]
-                            .names
-                            .import_bound(q)
-                            .and_then(|(module, _)| self.go_package(fi, module?))
-                            .is_some(),
+                        // (`v.Block`, a local's field read, is no type.)
+                        Some(q) => {
+                            self.files[fi]
+                                .names
+                                .import_bound(q)
+                                .is_none_or(|(module, _)| {
+                                    module.and_then(|m| self.go_package(fi, m)).is_some()
+                                })
+                        }
                     } =>
                 {
                     None
@@ -3466,8 +3470,9 @@ impl<'a> Resolver<'a> {
                 // field a type of the repository lacks, as Go's lookup found it, may be
                 // a build variant's or an embedded type's: looked up by name.)
                 (Some((Link::Field { .. }, Some(j))), ..) if outside[*j] => {
+                    // (A receiver type that is a call or field read found outside is.)
                     let foreign = match edges_in[*j].receiver_type.as_deref() {
-                        Some(t) if crate::analyze::returns::chained(t).is_none() => {
+                        Some(t) if inner[*j].is_none() => {
                             matches!(index.declared_type(fi, t), Some(None))
                         }
                         _ => true,

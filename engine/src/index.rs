@@ -73,7 +73,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// 13: a local comes into scope after its own value; Go's qualified types (`*obj.Link`) are
 ///    references, Go's multi-name fields each a field; Ruby's constants used as values are
 ///    references.
-/// 14: a local bound to a field read (`a := v.Args[0]`, `let s = &self.shapes[0];`) has
+/// 14: a local bound to a field read (`a := v.Args[0]`, `let s = &self.shapes[0];`, Go's
+///    `b := v.Block`) has
 ///    that read as its `receiver_type`, a loop's variable over a field `v.Args[]`; a name
 ///    bound to another of a known type (`self.repo = repo`) takes its type.
 pub const ANALYZER_VERSION: u32 = 14;

@@ -571,9 +571,10 @@ fn a_local_is_not_in_scope_in_its_own_value() {
     assert_eq!(calls, [("New", None), ("Equal", Some("assert.New(t)"))]);
 }
 
-/// A local bound to a field read that cannot be a type — indexed, or of the instance — has
-/// that read as its `receiver_type`, for resolution to follow through the field's type; one
-/// bound to `pkg.Name` (a package's variable, or a type's path) has none.
+/// A local bound to a field read that cannot be a type — indexed, or of the instance, or
+/// any in Go, whose types are written with their package — has that read as its
+/// `receiver_type`, for resolution to follow through the field's type; elsewhere one bound
+/// to `a.b` (a type's path too, in Python or Java) has none.
 #[test]
 fn locals_bound_to_field_reads_keep_the_read() {
     let go = "package p\n\nfunc f(v *ssa.Value) {\n\ta := v.Args[0]\n\ta.Reg()\n\tb := v.Block\n\tb.Func()\n}\n";
@@ -584,7 +585,10 @@ fn locals_bound_to_field_reads_keep_the_read() {
         .filter(|e| e.kind == EdgeKind::Calls)
         .map(|e| (&*e.target_name, e.receiver_type.as_deref()))
         .collect();
-    assert_eq!(calls, [("Reg", Some("v.Args[0]")), ("Func", None)]);
+    assert_eq!(
+        calls,
+        [("Reg", Some("v.Args[0]")), ("Func", Some("v.Block"))]
+    );
     let rust = "impl Scene {\n    fn f(&self) {\n        let s = &self.shapes[1];\n        s.area();\n        let t = &self.title;\n        t.area();\n    }\n}\n";
     let a = analyze(Lang::Rust, rust);
     let calls: Vec<_> = a
