@@ -2668,12 +2668,6 @@ impl<'a> Index<'a> {
             .map(|c| (c, "import"))
     }
 
-    /// A call on another call's result (`Config::load(p)?.validate()`, `b.with(x).build()`,
-    /// `new Foo().run()`, `Foo().run()`), or on a local bound to one (`receiver_type` a call):
-    /// a member of the type the inner call's target (`callee`) declares it returns
-    /// (`return_type`), found as [`Self::declared_type_member`] finds a declared receiver's,
-    /// from the file of the function that declares it. `None` when the inner call or what it
-    /// returns is not known here, which leaves the call to the usual lookup.
     /// The member `name` of what field `field` (a definition) holds, or of an element of
     /// it when `indexed`, by the type its signature gives it (`declared_type`); `None` when
     /// it gives none this can read. As [`Index::declared_type_member`] answers.
@@ -2721,6 +2715,12 @@ impl<'a> Index<'a> {
         }
     }
 
+    /// A call on another call's result (`Config::load(p)?.validate()`, `b.with(x).build()`,
+    /// `new Foo().run()`, `Foo().run()`), or on a local bound to one (`receiver_type` a call):
+    /// a member of the type the inner call's target (`callee`) declares it returns
+    /// (`return_type`), found as [`Self::declared_type_member`] finds a declared receiver's,
+    /// from the file of the function that declares it. `None` when the inner call or what it
+    /// returns is not known here, which leaves the call to the usual lookup.
     fn call_result_member(
         &self,
         fi: usize,
@@ -3291,7 +3291,7 @@ impl<'a> Resolver<'a> {
                         .then(|| crate::analyze::returns::go_new(text))
                         .flatten()
                 };
-                let call = match go_new().or_else(|| crate::analyze::returns::chained(text)) {
+                let chain = match go_new().or_else(|| crate::analyze::returns::chained(text)) {
                     Some(chain) if e.kind == EdgeKind::Calls || !after => chain,
                     Some(_) => return None,
                     None => {
@@ -3326,7 +3326,6 @@ impl<'a> Resolver<'a> {
                         return Some((link, Some(j)));
                     }
                 };
-                let chain = call;
                 if chain.new {
                     return Some((Link::Call(chain), None));
                 }

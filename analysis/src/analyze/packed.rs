@@ -242,8 +242,8 @@ impl Names {
                     }
                 }
                 // A field's or property's type, for calls on what it holds from other files
-                // (`v.Args[0].Reg()`: [`Names::declared_return`]).
-                // (PHP's untyped properties: their docblock's `@var`.)
+                // (`v.Args[0].Reg()`: [`Names::declared_return`]); for PHP's untyped
+                // properties, their docblock's `@var`.
                 "field" | "property" => match super::returns::field_type(&s.signature, &s.name) {
                     Some(ty) => push(&ty),
                     None => match s.doc.as_deref().and_then(super::returns::doc_var_type) {
