@@ -681,7 +681,7 @@ fn calls_on_fields_take_the_fields_type() {
             ),
             (
                 "amd64/ssa.go",
-                "package amd64\n\nimport \"example.com/ssa\"\n\nfunc gen(v *ssa.Value) int {\n\tv.Block.Stack.Text()\n\t_ = v.cache.n\n\ta := v.Args[1]\n\ta.Reg()\n\tfor _, x := range v.Args {\n\t\tx.Reg()\n\t}\n\tb := v.Block\n\tb.Kind()\n\treturn v.Args[0].Reg()\n}\n",
+                "package amd64\n\nimport \"example.com/ssa\"\n\nfunc gen(v *ssa.Value) int {\n\tv.Block.Stack.Text()\n\t_ = v.cache.n\n\ta := v.Args[1]\n\ta.Reg()\n\tfor _, x := range v.Args {\n\t\tx.Reg()\n\t}\n\tb := v.Block\n\tb.Kind()\n\treturn v.Args[0].Reg()\n}\n\nfunc each(vals []*ssa.Value) {\n\tfor _, w := range vals {\n\t\tw.Reg()\n\t}\n}\n",
             ),
             ("go.mod", "module example.com\n"),
             (
@@ -741,6 +741,8 @@ fn calls_on_fields_take_the_fields_type() {
     typed((g, "calls", "gen", "Kind", "b", kind, 14));
     typed((g, "calls", "gen", "Reg", "a", reg, 9));
     typed((g, "calls", "gen", "Reg", "x", reg, 11));
+    // A loop over a parameter declared as a slice.
+    typed((g, "calls", "each", "Reg", "w", reg, 20));
     typed((g, "references", "gen", "Stack", "v.Block", stack, 6));
     let text = "ssa/block.go::Stack.Text";
     typed((g, "calls", "gen", "Text", "v.Block.Stack", text, 6));

@@ -518,6 +518,9 @@ struct Types {
     /// `None` unbinds: a Go name declared again from a value of unknown type
     /// (`v := x.(type)` in a case of several types) no longer has its earlier type.
     pending: Vec<(usize, Option<usize>, Box<str>, Option<Box<str>>)>,
+    /// Enclosing symbol → name → the type a parameter or local is declared with, as written
+    /// (`[]*Value`, `&[Item]`, `list[Item]`): what a loop over it takes elements of.
+    declared: rustc_hash::FxHashMap<Option<usize>, rustc_hash::FxHashMap<Box<str>, Box<str>>>,
     /// (type's last name segment, field name) → the field's type name.
     fields: rustc_hash::FxHashMap<(Box<str>, Box<str>), Box<str>>,
     /// (edge index, type's last name segment, field name) of calls on a field.
@@ -771,9 +774,24 @@ impl<'s> Walker<'s> {
             // a loop's element, of a field (`v.Args[]`).
             let call = match (ty, &made_by) {
                 (None, None) if value => returned_by(self.lang, self.text(b.ty)),
-                (None, None) if b.element => element_of(self.text(b.ty)),
+                (None, None) if b.element => element_of(self.text(b.ty))
+                    .or_else(|| self.element_of_declared(self.text(b.ty), scope)),
                 _ => None,
             };
+            // A parameter's or local's written type, kept as written for loops over it.
+            if !b.from_value && !b.field {
+                let name = bare_name(self.text(b.name));
+                // (TypeScript's annotation starts with its `:`.)
+                let written = collapse_whitespace(self.text(b.ty));
+                let written = written.trim_start_matches([':', ' ']);
+                if !name.is_empty() && written.len() <= 120 {
+                    self.types
+                        .declared
+                        .entry(scope.symbol)
+                        .or_default()
+                        .insert(name.into(), written.into());
+                }
+            }
             // Or another name of a known type (`self.repo = repo` with `repo: Repo`).
             let named = match (ty, &made_by, &call) {
                 (None, None, None) if value => {
@@ -841,6 +859,23 @@ impl<'s> Walker<'s> {
                     }
                 }
             }
+        }
+    }
+
+    /// What a loop's variable is when the loop goes through a parameter or local declared
+    /// with a collection's type (`for _, v := range vals` with `vals []*Value`, `for it in
+    /// items` with `items: &[Item]`): the element's type name.
+    fn element_of_declared(&self, items: &str, scope: &Scope) -> Option<String> {
+        let mut t = items.trim().trim_start_matches(['&', '*']);
+        t = t.strip_prefix("mut ").unwrap_or(t).trim_start();
+        for iter in [".iter()", ".iter_mut()", ".into_iter()", ".values()"] {
+            t = t.strip_suffix(iter).unwrap_or(t);
+        }
+        let written = self.types.declared.get(&scope.symbol)?.get(bare_name(t))?;
+        let element = returns::element(written)?;
+        match returns::returned(element, false)? {
+            returns::Returned::Type(ty) => Some(ty.to_string()),
+            returns::Returned::Own => None,
         }
     }
 

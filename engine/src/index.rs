@@ -75,7 +75,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 ///    references.
 /// 14: a local bound to a field read (`a := v.Args[0]`, `let s = &self.shapes[0];`, Go's
 ///    `b := v.Block`) has
-///    that read as its `receiver_type`, a loop's variable over a field `v.Args[]`; a name
+///    that read as its `receiver_type`, a loop's variable over a field `v.Args[]` (over a
+///    name declared with a collection's type, its element's type); a name
 ///    bound to another of a known type (`self.repo = repo`) takes its type.
 pub const ANALYZER_VERSION: u32 = 14;
 

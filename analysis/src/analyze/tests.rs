@@ -577,7 +577,7 @@ fn a_local_is_not_in_scope_in_its_own_value() {
 /// to `a.b` (a type's path too, in Python or Java) has none.
 #[test]
 fn locals_bound_to_field_reads_keep_the_read() {
-    let go = "package p\n\nfunc f(v *ssa.Value) {\n\ta := v.Args[0]\n\ta.Reg()\n\tb := v.Block\n\tb.Func()\n}\n";
+    let go = "package p\n\nfunc f(v *ssa.Value, vals []*ssa.Value) {\n\ta := v.Args[0]\n\ta.Reg()\n\tb := v.Block\n\tb.Func()\n\tfor _, w := range vals {\n\t\tw.Reg()\n\t}\n}\n";
     let a = analyze(Lang::Go, go);
     let calls: Vec<_> = a
         .edges
@@ -587,7 +587,12 @@ fn locals_bound_to_field_reads_keep_the_read() {
         .collect();
     assert_eq!(
         calls,
-        [("Reg", Some("v.Args[0]")), ("Func", Some("v.Block"))]
+        [
+            ("Reg", Some("v.Args[0]")),
+            ("Func", Some("v.Block")),
+            // A loop over a parameter of a slice type: its element's.
+            ("Reg", Some("ssa.Value")),
+        ]
     );
     let rust = "impl Scene {\n    fn f(&self) {\n        let s = &self.shapes[1];\n        s.area();\n        let t = &self.title;\n        t.area();\n    }\n}\n";
     let a = analyze(Lang::Rust, rust);
