@@ -1407,6 +1407,7 @@ mod tests {
             "[Obsolete(\"x\")] @Col(n = 1) private static final Map<K, V> items[4] = new Ü();",
             "R, G, B `json:\"x\"` map[[2]int][]*x.T",
             "self.x = $this->items[map[1]]",
+            "Ünï @var array<string, list<?Ñode>>|null $x <<>",
         ];
         for t in texts {
             let cuts = t.char_indices().map(|(i, _)| i).chain([t.len()]);
@@ -1418,6 +1419,7 @@ mod tests {
                     let _ = kept(part);
                     let _ = element(part);
                     let _ = field_read(part);
+                    let _ = doc_var_type(part);
                     for name in ["new", "Open", "Foo", "b", "d", "x", "items"] {
                         let _ = declared_return(part, name);
                         let _ = field_type(part, name);
