@@ -1919,7 +1919,8 @@ pub fn typed_bindings<'t>(lang: Lang, n: Node<'t>, src: &str, in_type: bool) -> 
     let k = kind_of(n);
     // A loop's variable, an element of what it goes through: Go's `for _, x := range v.Args`
     // (the second name; the first is an index or key), Python's `for x in self.items`,
-    // Rust's `for x in &self.items`, JavaScript's `for (const x of this.items)`.
+    // Rust's `for x in &self.items`, JavaScript's `for (const x of this.items)`, C#'s and
+    // Java's with `var`.
     let each = match (lang, k) {
         (Lang::Go, "range_clause") => field(n, "left")
             .map(named_children)
@@ -1928,6 +1929,16 @@ pub fn typed_bindings<'t>(lang: Lang, n: Node<'t>, src: &str, in_type: bool) -> 
             .zip(field(n, "right")),
         (Lang::Python, "for_statement") => field(n, "left").zip(field(n, "right")),
         (Lang::Rust, "for_expression") => field(n, "pattern").zip(field(n, "value")),
+        // `foreach (var x in this.items)`, `for (var x : this.items)`: a written type binds
+        // as a declaration does, below.
+        (Lang::CSharp, "foreach_statement") => field(n, "type")
+            .filter(|t| is_var_type(*t, src))
+            .and_then(|_| field(n, "left"))
+            .zip(field(n, "right")),
+        (Lang::Java, "enhanced_for_statement") => field(n, "type")
+            .filter(|t| is_var_type(*t, src))
+            .and_then(|_| field(n, "name"))
+            .zip(field(n, "value")),
         (Lang::JavaScript | Lang::TypeScript | Lang::Tsx, "for_in_statement") => {
             field(n, "operator")
                 .filter(|o| src.get(o.byte_range()) == Some("of"))

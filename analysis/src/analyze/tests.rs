@@ -491,6 +491,17 @@ fn declared_types_of_receivers() {
             "class A\n  def f\n    w = Worker.new\n    w.work(1)\n  end\nend\n",
             &[("work", "w", "Worker")],
         ),
+        // A loop with `var` over a field.
+        (
+            Lang::CSharp,
+            "class A {\n  List<Item> items;\n  void F() {\n    foreach (var it in this.items) { it.Use(); }\n  }\n}\n",
+            &[("Use", "it", "this.items[]")],
+        ),
+        (
+            Lang::Java,
+            "class A {\n  Item[] items;\n  void f() {\n    for (var it : this.items) { it.use(); }\n  }\n}\n",
+            &[("use", "it", "this.items[]")],
+        ),
         // A field bound to a parameter of a declared type.
         (
             Lang::Python,
