@@ -18,7 +18,7 @@ use tree_sitter::{Node, Parser};
 
 use crate::lang::Lang;
 use rules::Up;
-pub use rules::{TYPE_KINDS, split_type_path, type_name};
+pub use rules::{TYPE_KINDS, is_builtin_type, split_type_path, type_name};
 
 /// Deepest syntax-tree nesting the walker descends into; deeper subtrees (pathological or
 /// minified input) are not analysed, which bounds work and stack use.
@@ -778,8 +778,18 @@ impl<'s> Walker<'s> {
                     .or_else(|| self.element_of_declared(self.text(b.ty), scope)),
                 _ => None,
             };
-            // A parameter's or local's written type, kept as written for loops over it.
-            if !b.from_value && !b.field {
+            // A parameter's or local's written type, kept as written for loops over it: only
+            // one that may be a collection's (`[]T`, `Vec<T>`, `T[]`: [`returns::element`]
+            // reads only those), so most bindings allocate nothing here; another type
+            // declared for the name forgets it.
+            let collection = self.text(b.ty).contains(['[', '<']);
+            if !b.from_value && !b.field && !collection {
+                let name = bare_name(self.text(b.name));
+                if let Some(declared) = self.types.declared.get_mut(&scope.symbol) {
+                    declared.remove(name);
+                }
+            }
+            if !b.from_value && !b.field && collection {
                 let name = bare_name(self.text(b.name));
                 // (TypeScript's annotation starts with its `:`.)
                 let written = collapse_whitespace(self.text(b.ty));
@@ -866,11 +876,7 @@ impl<'s> Walker<'s> {
     /// with a collection's type (`for _, v := range vals` with `vals []*Value`, `for it in
     /// items` with `items: &[Item]`): the element's type name.
     fn element_of_declared(&self, items: &str, scope: &Scope) -> Option<String> {
-        let mut t = items.trim().trim_start_matches(['&', '*']);
-        t = t.strip_prefix("mut ").unwrap_or(t).trim_start();
-        for iter in [".iter()", ".iter_mut()", ".into_iter()", ".values()"] {
-            t = t.strip_suffix(iter).unwrap_or(t);
-        }
+        let t = iterated(items.trim());
         let written = self.types.declared.get(&scope.symbol)?.get(bare_name(t))?;
         let element = returns::element(written)?;
         match returns::returned(element, false)? {
@@ -1148,8 +1154,7 @@ fn returned_by(lang: Lang, value: &str) -> Option<String> {
     if let Some(chain) = returns::chained(&text) {
         return (!chain.new).then(|| text.into_owned());
     }
-    let read = text.trim_start_matches(['&', '*']);
-    let read = read.strip_prefix("mut ").unwrap_or(read).trim_start();
+    let read = unborrowed(&text);
     // (In Go any `a.b` may be kept: a type is written with its package, `pkg.T`, which
     // resolution tells apart by its import.)
     let read_field = lang != Lang::Ruby
@@ -1163,13 +1168,26 @@ fn returned_by(lang: Lang, value: &str) -> Option<String> {
 /// written `self.items[]` (read as [`returns::field_read`] reads `self.items[i]`).
 fn element_of(items: &str) -> Option<String> {
     let text = collapse_whitespace(items);
-    let mut t = text.trim_start_matches(['&', '*']);
-    t = t.strip_prefix("mut ").unwrap_or(t).trim_start();
+    let t = iterated(&text);
+    let read = returns::field_read(t)?;
+    (!read.indexed && t.len() <= 118).then(|| format!("{t}[]"))
+}
+
+/// A value without the borrow or dereference written before it (`&self.items[0]`, `&mut
+/// v`, `*p`).
+fn unborrowed(value: &str) -> &str {
+    let t = value.trim_start_matches(['&', '*']);
+    t.strip_prefix("mut ").unwrap_or(t).trim_start()
+}
+
+/// What a loop goes through, without a borrow or the iterator made of it
+/// (`self.items` of `&self.items` or `self.items.iter()`).
+fn iterated(items: &str) -> &str {
+    let mut t = unborrowed(items);
     for iter in [".iter()", ".iter_mut()", ".into_iter()", ".values()"] {
         t = t.strip_suffix(iter).unwrap_or(t);
     }
-    let read = returns::field_read(t)?;
-    (!read.indexed && t.len() <= 118).then(|| format!("{t}[]"))
+    t
 }
 
 /// `s` with each run of whitespace made one space and none at either end (borrowed when it

@@ -251,40 +251,16 @@ pub fn is_global_object(language: &str, name: &str) -> bool {
     }
 }
 
-/// Whether `name` is one of Go's predeclared types (`string`, `error`, `uint32`), or the
-/// keyword of an unnamed type (`interface{ Is(error) bool }`, `struct{…}`, `func(…)`), as a
-/// value's type is read: none is the repository's.
+/// Whether `name` is one of Go's predeclared types (`string`, `error`, `uint32`; the
+/// analysis's [`crate::analyze::is_builtin_type`]), or the keyword of an unnamed type
+/// (`interface{ Is(error) bool }`, `struct{…}`, `func(…)`), as a value's type is read: none
+/// is the repository's.
 pub fn is_go_predeclared_type(name: &str) -> bool {
-    matches!(
-        name,
-        "bool"
-            | "byte"
-            | "complex64"
-            | "complex128"
-            | "error"
-            | "float32"
-            | "float64"
-            | "int"
-            | "int8"
-            | "int16"
-            | "int32"
-            | "int64"
-            | "rune"
-            | "string"
-            | "uint"
-            | "uint8"
-            | "uint16"
-            | "uint32"
-            | "uint64"
-            | "uintptr"
-            | "any"
-            | "comparable"
-            | "interface"
-            | "struct"
-            | "func"
-            | "map"
-            | "chan"
-    )
+    crate::analyze::is_builtin_type(crate::lang::Lang::Go, name)
+        || matches!(
+            name,
+            "comparable" | "interface" | "struct" | "func" | "map" | "chan"
+        )
 }
 
 /// Whether an `#include` path names a header of the C or C++ standard library or POSIX by a

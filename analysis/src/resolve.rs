@@ -3455,6 +3455,12 @@ impl<'a> Resolver<'a> {
             };
             // A call on a receiver of a declared type is that type's member; on a call's
             // result, the member of the type that call returns.
+            // The member on the receiver's declared type (remembered per file).
+            let mut declared = |ty: &'b str| {
+                *typed_before
+                    .entry((e.kind, &*e.target_name, ty))
+                    .or_insert_with(|| index.declared_type_member(fi, ty, e.kind, &e.target_name))
+            };
             let typed = match (&inner[i], e.kind, e.receiver_type.as_deref(), qualifier) {
                 // Both remembered per file: a builder chain or a declared type's calls repeat.
                 // The result of an outside type's method (`f.debug_struct("X")`, then
@@ -3485,19 +3491,10 @@ impl<'a> Resolver<'a> {
                     });
                     match field {
                         // A receiver type that reads as a field (`pkg.Type`) but is none.
-                        None if e
-                            .receiver_type
-                            .as_deref()
-                            .is_some_and(|t| !reads_a_field(t)) =>
-                        {
-                            let ty = e.receiver_type.as_deref().unwrap_or_default();
-                            *typed_before
-                                .entry((e.kind, &*e.target_name, ty))
-                                .or_insert_with(|| {
-                                    index.declared_type_member(fi, ty, e.kind, &e.target_name)
-                                })
-                        }
-                        None => None,
+                        None => match e.receiver_type.as_deref() {
+                            Some(ty) if !reads_a_field(ty) => declared(ty),
+                            _ => None,
+                        },
                         Some(field) => {
                             let key = (e.kind, &*e.target_name, field, *indexed);
                             let found = *fields_before.entry(key).or_insert_with(|| {
@@ -3542,11 +3539,7 @@ impl<'a> Resolver<'a> {
                 (None, EdgeKind::Calls | EdgeKind::References, Some(ty), q)
                     if !q.is_some_and(|q| SELF_WORDS.contains(&q)) =>
                 {
-                    *typed_before
-                        .entry((e.kind, &*e.target_name, ty))
-                        .or_insert_with(|| {
-                            index.declared_type_member(fi, ty, e.kind, &e.target_name)
-                        })
+                    declared(ty)
                 }
                 // Go: on a package-level variable of this package or an imported one.
                 (None, EdgeKind::Calls | EdgeKind::References, None, Some(q))

@@ -573,12 +573,7 @@ fn java_annotation_elements_keep_their_default() {
 fn a_local_is_not_in_scope_in_its_own_value() {
     let src = "package p\n\nimport \"github.com/stretchr/testify/assert\"\n\nfunc TestX(t *testing.T) {\n\tassert := assert.New(t)\n\tassert.Equal(1, 1)\n}\n";
     let a = analyze(Lang::Go, src);
-    let calls: Vec<_> = a
-        .edges
-        .iter()
-        .filter(|e| e.kind == EdgeKind::Calls)
-        .map(|e| (&*e.target_name, e.receiver_type.as_deref()))
-        .collect();
+    let calls = call_receivers(&a);
     assert_eq!(calls, [("New", None), ("Equal", Some("assert.New(t)"))]);
 }
 
@@ -590,12 +585,7 @@ fn a_local_is_not_in_scope_in_its_own_value() {
 fn locals_bound_to_field_reads_keep_the_read() {
     let go = "package p\n\nfunc f(v *ssa.Value, vals []*ssa.Value) {\n\ta := v.Args[0]\n\ta.Reg()\n\tb := v.Block\n\tb.Func()\n\tfor _, w := range vals {\n\t\tw.Reg()\n\t}\n}\n";
     let a = analyze(Lang::Go, go);
-    let calls: Vec<_> = a
-        .edges
-        .iter()
-        .filter(|e| e.kind == EdgeKind::Calls)
-        .map(|e| (&*e.target_name, e.receiver_type.as_deref()))
-        .collect();
+    let calls = call_receivers(&a);
     assert_eq!(
         calls,
         [
@@ -607,12 +597,7 @@ fn locals_bound_to_field_reads_keep_the_read() {
     );
     let rust = "impl Scene {\n    fn f(&self) {\n        let s = &self.shapes[1];\n        s.area();\n        let t = &self.title;\n        t.area();\n    }\n}\n";
     let a = analyze(Lang::Rust, rust);
-    let calls: Vec<_> = a
-        .edges
-        .iter()
-        .filter(|e| e.kind == EdgeKind::Calls)
-        .map(|e| (&*e.target_name, e.receiver_type.as_deref()))
-        .collect();
+    let calls = call_receivers(&a);
     assert_eq!(
         calls,
         [
@@ -659,6 +644,15 @@ fn go_imports_bind_aliases_and_dot_imports() {
             ("toml", Some("github.com/pelletier/go-toml/v2"), None),
         ]
     );
+}
+
+/// A file's calls as (name, receiver type).
+fn call_receivers(a: &FileAnalysis) -> Vec<(&str, Option<&str>)> {
+    a.edges
+        .iter()
+        .filter(|e| e.kind == EdgeKind::Calls)
+        .map(|e| (&*e.target_name, e.receiver_type.as_deref()))
+        .collect()
 }
 
 /// A file's edges of `kind` as (target name, qualifier), in order.
