@@ -787,6 +787,128 @@ fn calls_on_fields_take_the_fields_type() {
     typed((php, "calls", "Service.get", "find", "$this->repo", find, 9));
 }
 
+/// A method or function named as a value, not called — a callback, a method value, a Rust
+/// path, a Java method reference — is a reference to it, found on the receiver's type as a
+/// call would be; a Rust path to a primitive's or a library's constant is no namesake here,
+/// and an array's `length` is the language's.
+#[test]
+fn methods_and_paths_named_as_values_are_references() {
+    let (_tmp, store) = index_files(
+        "values",
+        &[
+            (
+                "py/ui.py",
+                "class Button:\n    def on_click(self):\n        pass\n\n    def bind(self, register):\n        register(self.on_click)\n",
+            ),
+            (
+                "web/form.ts",
+                "export class Form {\n  submit() {}\n  wire(el: HTMLElement) {\n    el.addEventListener('submit', this.submit);\n  }\n}\n",
+            ),
+            (
+                "srv/server.go",
+                "package srv\n\ntype Server struct{}\n\nfunc (s *Server) serve() {}\n\nfunc (s *Server) Start(run func(func())) {\n\trun(s.serve)\n}\n",
+            ),
+            (
+                "src/lib.rs",
+                "mod util;\n\npub enum Error {\n    Io(String),\n    Closed,\n}\n\npub struct Parser;\n\nimpl Parser {\n    pub const LIMIT: u64 = 8;\n\n    fn one(s: &str) -> usize {\n        s.len()\n    }\n\n    pub fn all(&self, v: &[&str]) -> Result<Vec<usize>, Error> {\n        let _ = (Self::LIMIT, u64::MAX);\n        v.iter().for_each(util::helper);\n        let _ = v.iter().map(Error::Io);\n        if v.is_empty() {\n            return Err(Error::Closed);\n        }\n        Ok(v.iter().map(|s| *s).map(Self::one).collect())\n    }\n}\n",
+            ),
+            (
+                "src/util.rs",
+                "pub fn helper(_: &&str) {}\n\npub const MAX: u64 = 1;\n",
+            ),
+            (
+                "java/Walker.java",
+                "import java.util.List;\n\nclass Walker {\n    int length;\n\n    void visit(String s) {}\n\n    void walk(List<String> xs, String[] names) {\n        xs.forEach(this::visit);\n        int n = names.length;\n    }\n}\n",
+            ),
+        ],
+    );
+    let edges = sql_lines(&store, EDGES_SQL);
+    let has = |needle: &str| has_row(&edges, needle);
+    // (path, source, name, qualifier, target, resolution, line)
+    let reference = |(path, source, name, qualifier, target, how, line): (
+        &str,
+        &str,
+        &str,
+        &str,
+        &str,
+        &str,
+        u32,
+    )| {
+        has(&format!(
+            "{path}|references|{source}|{name}|{qualifier}|{target}|{how}|{line}|"
+        ))
+    };
+    // Method values on the instance.
+    reference((
+        "py/ui.py",
+        "Button.bind",
+        "on_click",
+        "self",
+        "py/ui.py::Button.on_click",
+        "same_class",
+        6,
+    ));
+    reference((
+        "web/form.ts",
+        "Form.wire",
+        "submit",
+        "this",
+        "web/form.ts::Form.submit",
+        "same_class",
+        4,
+    ));
+    reference((
+        "srv/server.go",
+        "Server.Start",
+        "serve",
+        "s",
+        "srv/server.go::Server.serve",
+        "same_class",
+        8,
+    ));
+    // Rust paths as values: an associated constant and function, a module's function, a
+    // tuple variant as a function and a unit variant; a primitive's constant is outside.
+    let (rs, all) = ("src/lib.rs", "Parser.all");
+    let limit = "src/lib.rs::Parser.LIMIT";
+    reference((rs, all, "LIMIT", "Self", limit, "same_class", 18));
+    reference((rs, all, "MAX", "u64", "NULL", "unresolved", 18));
+    let helper = "src/util.rs::helper";
+    reference((rs, all, "helper", "util", helper, "import", 19));
+    reference((
+        rs,
+        all,
+        "Io",
+        "Error",
+        "src/lib.rs::Error.Io",
+        "qualified",
+        20,
+    ));
+    let closed = "src/lib.rs::Error.Closed";
+    reference((rs, all, "Closed", "Error", closed, "qualified", 22));
+    let one = "src/lib.rs::Parser.one";
+    reference((rs, all, "one", "Self", one, "same_class", 24));
+    // Java: a method reference; an array's `length` is no field of the file's.
+    let walker = "java/Walker.java::Walker.visit";
+    reference((
+        "java/Walker.java",
+        "Walker.walk",
+        "visit",
+        "this",
+        walker,
+        "same_class",
+        9,
+    ));
+    reference((
+        "java/Walker.java",
+        "Walker.walk",
+        "length",
+        "NULL",
+        "NULL",
+        "unresolved",
+        10,
+    ));
+}
+
 /// A call on another call's result is a member of the type the inner call's target declares
 /// it returns (`Self`, `Result<T, E>` through `?`, a class called, `new T()`, Go's `*T`), as
 /// is a call on a local bound to one; `Type::f()` is a member of the type its file names, not

@@ -18,7 +18,7 @@ use tree_sitter::{Node, Parser};
 
 use crate::lang::Lang;
 use rules::Up;
-pub use rules::{TYPE_KINDS, is_builtin_type, split_type_path, type_name};
+pub use rules::{ARRAY, TYPE_KINDS, is_builtin_type, split_type_path, type_name};
 
 /// Deepest syntax-tree nesting the walker descends into; deeper subtrees (pathological or
 /// minified input) are not analysed, which bounds work and stack use.
@@ -818,7 +818,8 @@ impl<'s> Walker<'s> {
                 _ => None,
             };
             let ty = match ty {
-                Some(t) => rules::type_name(self.text(t)),
+                Some(t) => rules::type_name(self.text(t))
+                    .or_else(|| rules::is_array_type(self.text(t)).then_some(rules::ARRAY)),
                 None => made_by.as_deref().or(call.as_deref()).or(named.as_deref()),
             };
             let Some(ty) = ty else {

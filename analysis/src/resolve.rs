@@ -2490,6 +2490,10 @@ impl<'a> Index<'a> {
         // The type as the file names it: defined in it, imported, or found by name near it —
         // in its directory or under a directory both share. A type of that name only in
         // unrelated directories (another crate's `Vec`, `Option`) is not this one.
+        // An array's members are the language's.
+        if ty == crate::analyze::ARRAY {
+            return Some(None);
+        }
         let dir = dir_of(self.files[fi].path);
         let language = self.files[fi].language;
         let (qualifier, ty) = crate::analyze::split_type_path(ty);
@@ -2724,7 +2728,8 @@ impl<'a> Index<'a> {
     fn call_result_member(
         &self,
         fi: usize,
-        e: &RawEdge,
+        kind: EdgeKind,
+        name: &str,
         chain: &crate::analyze::returns::Chained<'_>,
         callee: Option<Cand>,
     ) -> Option<Option<(Cand, &'static str)>> {
@@ -2732,13 +2737,12 @@ impl<'a> Index<'a> {
         // A member of the type `owner` (a qualified name in file `at`) found among the
         // nearest candidates, or the usual lookup.
         let member_of = |at: u32, owner: &str| {
-            let cands =
-                self.candidates(e.kind, self.files[at as usize].language, &e.target_name)?;
-            let found = self.own_type_member(&cands, at as usize, owner, e.kind, false, true)?;
+            let cands = self.candidates(kind, self.files[at as usize].language, name)?;
+            let found = self.own_type_member(&cands, at as usize, owner, kind, false, true)?;
             Some(Some(found))
         };
         let found = if chain.new {
-            self.declared_type_member(fi, chain.name, e.kind, &e.target_name)?
+            self.declared_type_member(fi, chain.name, kind, name)?
         } else {
             let callee = callee?;
             let names = self.files[callee.0 as usize].names;
@@ -2758,7 +2762,7 @@ impl<'a> Index<'a> {
                 match returned(raw, chain.unwrap)? {
                     Returned::Own => member_of(callee.0, owner?)?,
                     Returned::Type(ty) => {
-                        self.declared_type_member(callee.0 as usize, ty, e.kind, &e.target_name)?
+                        self.declared_type_member(callee.0 as usize, ty, kind, name)?
                     }
                 }
             }
@@ -3440,198 +3444,249 @@ impl<'a> Resolver<'a> {
                     },
                 },
             };
-            // A Go method's calls on its receiver (`s.notFound()` in `func (s *Server) …`)
-            // are calls on `self`; the stored qualifier stays as written.
-            let qualifier = match (e.kind, e.source.as_deref(), e.qualifier.as_deref()) {
-                (EdgeKind::Calls, Some(q), Some(written))
-                    if f.language == "go"
-                        && own.get(q).and_then(|&si| {
-                            go_receiver(&analysis.symbols[si as usize].signature)
-                        }) == Some(written) =>
-                {
-                    Some("self")
-                }
-                (_, _, written) => written,
-            };
-            // A call on a receiver of a declared type is that type's member; on a call's
-            // result, the member of the type that call returns.
-            // The member on the receiver's declared type (remembered per file).
-            let mut declared = |ty: &'b str| {
-                *typed_before
-                    .entry((e.kind, &*e.target_name, ty))
-                    .or_insert_with(|| index.declared_type_member(fi, ty, e.kind, &e.target_name))
-            };
-            let typed = match (&inner[i], e.kind, e.receiver_type.as_deref(), qualifier) {
-                // Both remembered per file: a builder chain or a declared type's calls repeat.
-                // The result of an outside type's method (`f.debug_struct("X")`, then
-                // `.field(…)`, `.finish()`) is an outside value, unless the method hands out
-                // what the value holds (`v.first()`, `m.lock()`: the element's own type).
-                (Some((Link::Call(chain), Some(j))), ..)
-                    if outside[*j] && !crate::analyze::returns::hands_out(chain.name) =>
-                {
-                    Some(None)
-                }
-                // A field of an outside type's value holds another outside value. (A
-                // field a type of the repository lacks, as Go's lookup found it, may be
-                // a build variant's or an embedded type's: looked up by name.)
-                (Some((Link::Field { .. }, Some(j))), ..) if outside[*j] => {
-                    // (A receiver type that is a call or field read found outside is.)
-                    let foreign = match edges_in[*j].receiver_type.as_deref() {
-                        Some(t) if inner[*j].is_none() => {
-                            matches!(index.declared_type(fi, t), Some(None))
-                        }
-                        _ => true,
-                    };
-                    foreign.then_some(None)
-                }
-                (Some((Link::Field { indexed }, j)), ..) => {
-                    let field = j.and_then(|j| targets[j]).filter(|&c| {
-                        e.receiver_type.is_none()
-                            || matches!(index.kind(c), "field" | "property" | "variable")
-                    });
-                    match field {
-                        // A receiver type that reads as a field (`pkg.Type`) but is none.
-                        None => match e.receiver_type.as_deref() {
-                            Some(ty) if !reads_a_field(ty) => declared(ty),
-                            _ => None,
-                        },
-                        Some(field) => {
-                            let key = (e.kind, &*e.target_name, field, *indexed);
-                            let found = *fields_before.entry(key).or_insert_with(|| {
-                                index.field_value_member(field, *indexed, e.kind, &e.target_name)
-                            });
-                            // (A field found by name may not be the value's.)
-                            match found {
-                                Some(None) if j.is_some_and(|j| guessed[j]) => None,
-                                found => found,
+            // What the edge names, looked up as an edge of `kind`: the target and whether the
+            // receiver's type was found outside the repository.
+            let mut lookup = |kind: EdgeKind| {
+                // A Go method's calls on its receiver (`s.notFound()` in `func (s *Server) …`)
+                // are calls on `self`; the stored qualifier stays as written.
+                let qualifier = match (kind, e.source.as_deref(), e.qualifier.as_deref()) {
+                    (EdgeKind::Calls, Some(q), Some(written))
+                        if f.language == "go"
+                            && own.get(q).and_then(|&si| {
+                                go_receiver(&analysis.symbols[si as usize].signature)
+                            }) == Some(written) =>
+                    {
+                        Some("self")
+                    }
+                    (_, _, written) => written,
+                };
+                // A call on a receiver of a declared type is that type's member; on a call's
+                // result, the member of the type that call returns.
+                // The member on the receiver's declared type (remembered per file).
+                let mut declared = |ty: &'b str| {
+                    *typed_before
+                        .entry((kind, &*e.target_name, ty))
+                        .or_insert_with(|| index.declared_type_member(fi, ty, kind, &e.target_name))
+                };
+                let typed = match (&inner[i], kind, e.receiver_type.as_deref(), qualifier) {
+                    // Both remembered per file: a builder chain or a declared type's calls repeat.
+                    // The result of an outside type's method (`f.debug_struct("X")`, then
+                    // `.field(…)`, `.finish()`) is an outside value, unless the method hands out
+                    // what the value holds (`v.first()`, `m.lock()`: the element's own type).
+                    (Some((Link::Call(chain), Some(j))), ..)
+                        if outside[*j] && !crate::analyze::returns::hands_out(chain.name) =>
+                    {
+                        Some(None)
+                    }
+                    // A field of an outside type's value holds another outside value. (A
+                    // field a type of the repository lacks, as Go's lookup found it, may be
+                    // a build variant's or an embedded type's: looked up by name.)
+                    (Some((Link::Field { .. }, Some(j))), ..) if outside[*j] => {
+                        // (A receiver type that is a call or field read found outside is.)
+                        let foreign = match edges_in[*j].receiver_type.as_deref() {
+                            Some(t) if inner[*j].is_none() => {
+                                matches!(index.declared_type(fi, t), Some(None))
+                            }
+                            _ => true,
+                        };
+                        foreign.then_some(None)
+                    }
+                    (Some((Link::Field { indexed }, j)), ..) => {
+                        let field = j.and_then(|j| targets[j]).filter(|&c| {
+                            e.receiver_type.is_none()
+                                || matches!(index.kind(c), "field" | "property" | "variable")
+                        });
+                        match field {
+                            // A receiver type that reads as a field (`pkg.Type`) but is none.
+                            None => match e.receiver_type.as_deref() {
+                                Some(ty) if !reads_a_field(ty) => declared(ty),
+                                _ => None,
+                            },
+                            Some(field) => {
+                                let key = (kind, &*e.target_name, field, *indexed);
+                                let found = *fields_before.entry(key).or_insert_with(|| {
+                                    index.field_value_member(field, *indexed, kind, &e.target_name)
+                                });
+                                // (A field found by name may not be the value's.)
+                                match found {
+                                    Some(None) if j.is_some_and(|j| guessed[j]) => None,
+                                    found => found,
+                                }
                             }
                         }
                     }
-                }
-                (Some((Link::Call(chain), j)), ..) => {
-                    let callee = j.and_then(|j| targets[j]);
-                    let key = (
-                        e.kind,
-                        &*e.target_name,
-                        chain.name,
-                        chain.unwrap,
-                        callee,
-                        chain.new,
-                    );
-                    let found = *returned_before
-                        .entry(key)
-                        .or_insert_with(|| index.call_result_member(fi, e, chain, callee));
-                    // A Go type lacking the member says the call is none of the repository's
-                    // (`declared_type_member`) — unless the inner call's target was a guess,
-                    // whose type may not be the value's.
-                    match found {
-                        Some(None) if f.language == "go" && j.is_some_and(|j| guessed[j]) => None,
-                        found => found,
-                    }
-                }
-                // A local bound to a field read not found above (Python keeps no
-                // attribute's receiver): by name.
-                (None, EdgeKind::Calls | EdgeKind::References, Some(ty), _)
-                    if reads_a_field(ty) =>
-                {
-                    None
-                }
-                (None, EdgeKind::Calls | EdgeKind::References, Some(ty), q)
-                    if !q.is_some_and(|q| SELF_WORDS.contains(&q)) =>
-                {
-                    declared(ty)
-                }
-                // Go: on a package-level variable of this package or an imported one.
-                (None, EdgeKind::Calls | EdgeKind::References, None, Some(q))
-                    if f.language == "go" && q != "self" =>
-                {
-                    *go_vars_before
-                        .entry((e.kind, &*e.target_name, q))
-                        .or_insert_with(|| index.go_var_member(fi, q, e.kind, &e.target_name))
-                }
-                _ => None,
-            };
-            // An unqualified call in a method of a language that calls its own members
-            // without `this` is first looked for on the instance.
-            let on_instance = match (e.kind, e.source.as_deref(), qualifier) {
-                (EdgeKind::Calls, Some(q), None) if implicit_this(f.language) => own
-                    .get(q)
-                    .filter(|&&si| {
-                        matches!(analysis.symbols[si as usize].kind, "method" | "constructor")
-                    })
-                    .and_then(|_| q.rsplit_once('.'))
-                    .and_then(|(ty, _)| index.implicit_receiver(fi, ty, &e.target_name)),
-                _ => None,
-            };
-            // A renamed import's name is looked up as what it imports: `b()` after `from m
-            // import a as b` as `a()`, `np.array()` after `import numpy as np` as
-            // `numpy.array()`, `E::new()` after `use a::Entry as E` as `Entry::new()`.
-            let renamed = |n: &str| {
-                f.names
-                    .renames()
-                    .then(|| f.names.renamed(n))
-                    .flatten()
-                    .filter(|o| *o != "*")
-            };
-            let (renamed_name, renamed_qualifier) = match (e.kind, qualifier) {
-                (EdgeKind::Imports, _) => (None, None),
-                // PHP's names go through their `use` in `pick` (`Index::php_class`): `new
-                // FilterDirectory()` after `use …\Filter\Directory as FilterDirectory` is
-                // that `Directory`, not the file's own namespace's.
-                _ if f.language == "php" => (None, None),
-                (_, None) => (renamed(&e.target_name), None),
-                // Python's and Go's receivers are looked up through their import in `pick`,
-                // which tells two aliases of one name apart (`flags as compute_flags`) and
-                // finds a Go package by its path (`jsonrpc2 "…/jsonrpc2_v2"`).
-                (_, Some(_)) if matches!(f.language, "python" | "go") => (None, None),
-                (_, Some(q)) => {
-                    let head_end = q.find(['.', ':']).unwrap_or(q.len());
-                    let q = renamed(&q[..head_end]).map(|o| format!("{o}{}", &q[head_end..]));
-                    (None, q)
-                }
-            };
-            let picked = match typed {
-                // A Rust method on a value of a type from outside the repository may be an
-                // extension trait's that the file imports (`stream.try_collect()` with
-                // `use futures::TryStreamExt`).
-                Some(None) => index.imported_trait_member(
-                    traits.get_or_init(|| index.imported_traits(fi)),
-                    e.kind,
-                    &e.target_name,
-                ),
-                Some(found) => found,
-                None if renamed_name.is_some() || renamed_qualifier.is_some() => on_instance
-                    .or_else(|| {
-                        index.pick(
-                            fi,
-                            e.source.as_deref(),
-                            e.kind,
-                            renamed_name.unwrap_or(&e.target_name),
-                            renamed_qualifier.as_deref().or(qualifier),
-                        )
-                    }),
-                None => on_instance.or_else(|| {
-                    let source = e.source.as_deref();
-                    // `self.x.f()` is never its caller `f` itself (`Index::pick`'s
-                    // `not_caller`), so its answer depends on the caller.
-                    let delegates = e.kind == EdgeKind::Calls
-                        && qualifier.is_some_and(|q| {
-                            let q = q.trim();
-                            q.starts_with("self.") || q.starts_with("this.")
+                    (Some((Link::Call(chain), j)), ..) => {
+                        let callee = j.and_then(|j| targets[j]);
+                        let key = (
+                            kind,
+                            &*e.target_name,
+                            chain.name,
+                            chain.unwrap,
+                            callee,
+                            chain.new,
+                        );
+                        let found = *returned_before.entry(key).or_insert_with(|| {
+                            index.call_result_member(fi, kind, &e.target_name, chain, callee)
                         });
-                    let owner = if delegates || enclosing_only(e.kind, f.language, qualifier) {
-                        source
-                    } else {
-                        qualifier
-                            .and(source.and_then(|s| s.rsplit_once('.')))
-                            .map(|(o, _)| o)
-                    };
-                    let key = (e.kind, &*e.target_name, qualifier, owner);
-                    *picked_before.entry(key).or_insert_with(|| {
-                        index.pick(fi, source, e.kind, &e.target_name, qualifier)
-                    })
-                }),
+                        // A Go type lacking the member says the call is none of the repository's
+                        // (`declared_type_member`) — unless the inner call's target was a guess,
+                        // whose type may not be the value's.
+                        match found {
+                            Some(None) if f.language == "go" && j.is_some_and(|j| guessed[j]) => {
+                                None
+                            }
+                            found => found,
+                        }
+                    }
+                    // A local bound to a field read not found above (Python keeps no
+                    // attribute's receiver): by name.
+                    (None, EdgeKind::Calls | EdgeKind::References, Some(ty), _)
+                        if reads_a_field(ty) =>
+                    {
+                        None
+                    }
+                    (None, EdgeKind::Calls | EdgeKind::References, Some(ty), q)
+                        if !q.is_some_and(|q| SELF_WORDS.contains(&q)) =>
+                    {
+                        declared(ty)
+                    }
+                    // Go: on a package-level variable of this package or an imported one.
+                    (None, EdgeKind::Calls | EdgeKind::References, None, Some(q))
+                        if f.language == "go" && q != "self" =>
+                    {
+                        *go_vars_before
+                            .entry((kind, &*e.target_name, q))
+                            .or_insert_with(|| index.go_var_member(fi, q, kind, &e.target_name))
+                    }
+                    _ => None,
+                };
+                // An unqualified call in a method of a language that calls its own members
+                // without `this` is first looked for on the instance.
+                let on_instance = match (kind, e.source.as_deref(), qualifier) {
+                    (EdgeKind::Calls, Some(q), None) if implicit_this(f.language) => own
+                        .get(q)
+                        .filter(|&&si| {
+                            matches!(analysis.symbols[si as usize].kind, "method" | "constructor")
+                        })
+                        .and_then(|_| q.rsplit_once('.'))
+                        .and_then(|(ty, _)| index.implicit_receiver(fi, ty, &e.target_name)),
+                    _ => None,
+                };
+                // A renamed import's name is looked up as what it imports: `b()` after `from m
+                // import a as b` as `a()`, `np.array()` after `import numpy as np` as
+                // `numpy.array()`, `E::new()` after `use a::Entry as E` as `Entry::new()`.
+                let renamed = |n: &str| {
+                    f.names
+                        .renames()
+                        .then(|| f.names.renamed(n))
+                        .flatten()
+                        .filter(|o| *o != "*")
+                };
+                let (renamed_name, renamed_qualifier) = match (kind, qualifier) {
+                    (EdgeKind::Imports, _) => (None, None),
+                    // PHP's names go through their `use` in `pick` (`Index::php_class`): `new
+                    // FilterDirectory()` after `use …\Filter\Directory as FilterDirectory` is
+                    // that `Directory`, not the file's own namespace's.
+                    _ if f.language == "php" => (None, None),
+                    (_, None) => (renamed(&e.target_name), None),
+                    // Python's and Go's receivers are looked up through their import in `pick`,
+                    // which tells two aliases of one name apart (`flags as compute_flags`) and
+                    // finds a Go package by its path (`jsonrpc2 "…/jsonrpc2_v2"`).
+                    (_, Some(_)) if matches!(f.language, "python" | "go") => (None, None),
+                    (_, Some(q)) => {
+                        let head_end = q.find(['.', ':']).unwrap_or(q.len());
+                        let q = renamed(&q[..head_end]).map(|o| format!("{o}{}", &q[head_end..]));
+                        (None, q)
+                    }
+                };
+                let picked = match typed {
+                    // A Rust method on a value of a type from outside the repository may be an
+                    // extension trait's that the file imports (`stream.try_collect()` with
+                    // `use futures::TryStreamExt`).
+                    Some(None) => index.imported_trait_member(
+                        traits.get_or_init(|| index.imported_traits(fi)),
+                        kind,
+                        &e.target_name,
+                    ),
+                    Some(found) => found,
+                    None if renamed_name.is_some() || renamed_qualifier.is_some() => on_instance
+                        .or_else(|| {
+                            index.pick(
+                                fi,
+                                e.source.as_deref(),
+                                kind,
+                                renamed_name.unwrap_or(&e.target_name),
+                                renamed_qualifier.as_deref().or(qualifier),
+                            )
+                        }),
+                    None => on_instance.or_else(|| {
+                        let source = e.source.as_deref();
+                        // `self.x.f()` is never its caller `f` itself (`Index::pick`'s
+                        // `not_caller`), so its answer depends on the caller.
+                        let delegates = kind == EdgeKind::Calls
+                            && qualifier.is_some_and(|q| {
+                                let q = q.trim();
+                                q.starts_with("self.") || q.starts_with("this.")
+                            });
+                        let owner = if delegates || enclosing_only(kind, f.language, qualifier) {
+                            source
+                        } else {
+                            qualifier
+                                .and(source.and_then(|s| s.rsplit_once('.')))
+                                .map(|(o, _)| o)
+                        };
+                        let key = (kind, &*e.target_name, qualifier, owner);
+                        *picked_before.entry(key).or_insert_with(|| {
+                            index.pick(fi, source, kind, &e.target_name, qualifier)
+                        })
+                    }),
+                };
+                (qualifier, picked, matches!(typed, Some(None)))
             };
+            let (qualifier, mut picked, typed_outside) = lookup(e.kind);
+            // Rust: a path used as a value (`u64::MAX`, `Ordering::Less`, `T::ZERO`,
+            // `Into::into`, `Self::DEFAULT`) is the member of the type, module or crate its
+            // path names — else of a primitive, the standard library, a generic parameter, a
+            // trait or a crate not indexed: no other definition of that name.
+            if f.language == "rust"
+                && e.kind == EdgeKind::References
+                && qualifier.is_some_and(|q| !matches!(q.trim(), "self" | "this"))
+                && picked.is_some_and(|(_, how)| {
+                    matches!(how, "same_file" | "unique_name" | "ambiguous")
+                })
+            {
+                picked = None;
+            }
+            // A method or function named as a value, not called (`self.on_click`,
+            // `this.handleClick`, Rust's `Self::parse`, Java's `this::visit`, Go's `s.serve`):
+            // where no field or type of the name is found for it but for a guess by name, it
+            // is looked up as a call on the same receiver would be — and taken only when that
+            // finds the member on the receiver's type, an import or a path's module, not a
+            // guess by name.
+            // (Not Rust's `self.x`, always a field; nor the source itself: a getter reads
+            // the field of its own name, `fn size(&self) { self.size }`.)
+            if e.kind == EdgeKind::References
+                && (e.qualifier.is_some() || e.receiver_type.is_some() || inner[i].is_some())
+                && !(f.language == "rust" && qualifier.is_some_and(|q| q.trim() == "self"))
+                && picked.is_none_or(|(_, how)| matches!(how, "ambiguous" | "unique_name"))
+                && let (_, Some((c, how)), _) = lookup(EdgeKind::Calls)
+                && match how {
+                    "same_class" | "inherited" | "declared_type" | "return_type" | "import" => true,
+                    // (Go: a method expression, `T.m`; `d.Name.Name` reads a value, whose
+                    // type is not the one named `Name`.)
+                    "qualified" => {
+                        f.language != "go"
+                            || qualifier.is_some_and(|q| {
+                                !q.contains('.') && q.starts_with(char::is_uppercase)
+                            })
+                    }
+                    _ => false,
+                }
+                && matches!(index.kind(c), "method" | "function")
+                && Some(symbol(c).1) != source_number
+            {
+                picked = Some((c, how));
+            }
             let target_cand = picked.map(|(c, _)| c);
             let (target, target_number, resolution) = match picked {
                 Some((c, how)) => {
@@ -3663,8 +3718,7 @@ impl<'a> Resolver<'a> {
                 row,
                 target_cand,
                 picked.is_none()
-                    && (matches!(typed, Some(None))
-                        || index.outside_module_call(fi, e.kind, qualifier)),
+                    && (typed_outside || index.outside_module_call(fi, e.kind, qualifier)),
             )
         };
         // Each edge after the one it needs ([`inner`]): a chain's links are resolved from

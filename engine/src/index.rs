@@ -78,7 +78,11 @@ use rustc_hash::{FxHashMap, FxHashSet};
 ///    that read as its `receiver_type`, a loop's variable over a field `v.Args[]` (over a
 ///    name declared with a collection's type, its element's type); a name
 ///    bound to another of a known type (`self.repo = repo`) takes its type.
-pub const ANALYZER_VERSION: u32 = 14;
+/// 15: Rust paths used as values (`Self::parse`, `Ordering::Less`, `u64::MAX`) and Java
+///    method references (`this::visit`) are references, qualified by their path; a value
+///    declared an array (`String[] names`) has receiver type `[]`; a Java type's package
+///    segments (`java`, `util` of `java.util.List`) are no references.
+pub const ANALYZER_VERSION: u32 = 15;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;

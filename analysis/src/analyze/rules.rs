@@ -1627,6 +1627,8 @@ pub fn reference_target<'t>(
             | "identifier"
             | "constant"
             | "scope_resolution"
+            | "scoped_identifier"
+            | "method_reference"
     ) || (kind_of(n) == "identifier" && lang != Lang::Python)
         || (matches!(kind_of(n), "constant" | "scope_resolution") && lang != Lang::Ruby)
     {
@@ -1666,6 +1668,16 @@ pub fn reference_target<'t>(
                     }
                     (child, at) = (x, up.parent(x));
                 }
+            }
+            // Java: a package's segments in a type's full name (`java`, `util` of
+            // `java.util.List`) are no types.
+            if lang == Lang::Java
+                && kind_of(p) == "scoped_type_identifier"
+                && src
+                    .get(n.byte_range())
+                    .is_some_and(|t| t.starts_with(|c: char| c.is_lowercase()))
+            {
+                return None;
             }
             if matches!(
                 kind_of(p),
@@ -1731,6 +1743,38 @@ pub fn reference_target<'t>(
             .then(|| field(n, "name"))
             .flatten(),
         "identifier" if lang == Lang::Python && kind_of(p) == "type" => Some(n),
+        // Rust: a path used as a value — a function or method not called (`.map(Self::parse)`,
+        // `.map_err(Error::Io)`), a constant (`u8::MAX`, `Level::DEFAULT`), a unit variant
+        // (`Ordering::Less`, also in a pattern) — its last name, qualified by the path before
+        // it. Not a call's function, a longer path's prefix, an import, a macro's or an
+        // attribute's path, a visibility's scope.
+        "scoped_identifier" if lang == Lang::Rust => {
+            let prefix = field(p, "path").is_some_and(|x| x.id() == n.id());
+            let used = !is_call_function(up, n)
+                && !prefix
+                && !matches!(
+                    kind_of(p),
+                    "use_declaration"
+                        | "use_as_clause"
+                        | "use_list"
+                        | "scoped_use_list"
+                        | "use_wildcard"
+                        | "macro_invocation"
+                        | "attribute"
+                        | "visibility_modifier"
+                        | "generic_function"
+                );
+            used.then(|| field(n, "name"))
+                .flatten()
+                .filter(|x| kind_of(*x) == "identifier")
+        }
+        // Java: a method reference (`this::visit`, `Foo::parse`; not `Foo::new`, which names
+        // the class): the method, qualified by what it is looked up on.
+        "method_reference" if lang == Lang::Java => {
+            let count = n.named_child_count();
+            let last = n.named_child(u32::try_from(count.checked_sub(1)?).ok()?)?;
+            (count >= 2 && kind_of(last) == "identifier").then_some(last)
+        }
         // Ruby: a constant used as a value — `rescue FooError`, `is_a?(Foo)`, `when Foo`,
         // `Foo::BAR` (the last name, qualified by the path before it) — not one a class,
         // module or constant defines, a base, a call's receiver (`Foo.new` is a call) or
@@ -1808,6 +1852,20 @@ pub fn reference_namespace<'t>(lang: Lang, up: Up<'_, 't>, name: Node<'t>) -> Op
             .parent(name)
             .filter(|p| kind_of(*p) == "qualified_type")?;
         return field(p, "package");
+    }
+    // Rust's `Self::parse`, `Ordering::Less`: the path before the name.
+    if lang == Lang::Rust {
+        let p = up
+            .parent(name)
+            .filter(|p| kind_of(*p) == "scoped_identifier")?;
+        return field(p, "path").filter(|_| field(p, "name").is_some_and(|x| x.id() == name.id()));
+    }
+    // Java's `this::visit`, `Foo::parse`: what the method is looked up on.
+    if lang == Lang::Java {
+        let p = up
+            .parent(name)
+            .filter(|p| kind_of(*p) == "method_reference")?;
+        return p.named_child(0).filter(|x| x.id() != name.id());
     }
     // Ruby's `Foo::BAR`: the path before the name.
     if lang == Lang::Ruby {
@@ -2335,6 +2393,11 @@ pub fn type_name(text: &str) -> Option<&str> {
     let end = t
         .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == ':' || c == '\\'))
         .unwrap_or(t.len());
+    // An array of the type (`String[]`, `List<T>[]`, C#'s `int[,]`) is no value of it:
+    // `patterns.length` is the array's. (Python's `list[int]` is a list.)
+    if is_array_suffix(&t[end..]) {
+        return None;
+    }
     let path = t[..end]
         .trim_end_matches([':', '.'])
         .trim_start_matches(['\\', ':']);
@@ -2345,6 +2408,48 @@ pub fn type_name(text: &str) -> Option<&str> {
             "var" | "auto" | "let" | "const" | "dynamic" | "object" | "Self"
         );
     ok.then_some(path)
+}
+
+/// The receiver type ([`crate::analyze::RawEdge::receiver_type`]) of a value declared an
+/// array (`String[] names`, `int[,] grid`): its members (`names.length`, `names.clone()`) are
+/// the language's, never the element type's.
+pub const ARRAY: &str = "[]";
+
+/// Whether a declared type is an array of some type: `String[]`, `List<T>[]`.
+pub fn is_array_type(text: &str) -> bool {
+    let t = text.trim_start_matches(|c: char| c == ':' || c.is_whitespace());
+    let end = t
+        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == ':' || c == '\\'))
+        .unwrap_or(t.len());
+    end > 0 && is_array_suffix(&t[end..])
+}
+
+/// Whether what follows a type's name makes an array of it: `[]`, `[,]` or `[3]`, after any
+/// generic arguments (`<T>[]`).
+fn is_array_suffix(rest: &str) -> bool {
+    let mut rest = rest.trim_start();
+    if rest.starts_with('<') {
+        let mut depth = 0usize;
+        let close = rest.char_indices().find(|&(_, c)| {
+            match c {
+                '<' => depth += 1,
+                '>' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            depth == 0
+        });
+        match close {
+            Some((i, _)) => rest = rest[i + 1..].trim_start(),
+            None => return false,
+        }
+    }
+    rest.strip_prefix('[')
+        .and_then(|r| r.split_once(']'))
+        .is_some_and(|(inside, _)| {
+            inside
+                .chars()
+                .all(|c| c.is_ascii_digit() || c == ',' || c.is_whitespace())
+        })
 }
 
 /// The last segment of a [`type_name`] path (`Font` of `tkfont.Font`, `string` of

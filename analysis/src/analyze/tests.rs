@@ -532,6 +532,10 @@ fn type_names_are_last_segments_without_decoration() {
         ("auto", None),
         ("(int, int)", None),
         ("[]int", None),
+        ("String[]", None),
+        ("List<String>[]", None),
+        ("int[,]", None),
+        ("list[Item]", Some("list")),
     ] {
         assert_eq!(rules::type_name(text), want, "{text}");
     }
@@ -626,6 +630,37 @@ fn ruby_constants_used_as_values_are_references() {
             ("IOError", None),
         ]
     );
+}
+
+/// Rust: a path used as a value is a reference to its last name, qualified by the path
+/// before it (`Self::one`, `Ordering::Less` in a pattern too); a call's function, an import,
+/// a macro's, an attribute's or a visibility's path and a longer path's prefix are not.
+/// Java: a method reference, not `Foo::new`. A value declared an array has the array as its
+/// receiver type.
+#[test]
+fn paths_and_method_references_used_as_values_are_references() {
+    let src = "use std::cmp::Ordering;\n\n#[derive(serde::Serialize)]\npub(in crate::a) struct P;\n\nimpl P {\n    fn f(&self, o: Ordering) -> u32 {\n        tracing::info!(\"x\");\n        let _ = v.map(Self::one).map(a::b::c);\n        match o {\n            Ordering::Less => u32::MAX,\n            _ => Self::two(),\n        }\n    }\n}\n";
+    let a = analyze(Lang::Rust, src);
+    let refs = named(&a, EdgeKind::References);
+    assert_eq!(
+        refs,
+        [
+            ("Ordering", None),
+            ("one", Some("Self")),
+            ("c", Some("a::b")),
+            ("Less", Some("Ordering")),
+            ("MAX", Some("u32")),
+        ]
+    );
+    let src = "class W {\n    void w(java.util.List<String> xs, String[] names) {\n        xs.forEach(this::visit);\n        xs.stream().map(Item::new).map(Util::trim);\n        names.clone();\n    }\n}\n";
+    let a = analyze(Lang::Java, src);
+    let refs: Vec<_> = named(&a, EdgeKind::References)
+        .into_iter()
+        .filter(|(n, _)| !matches!(*n, "List" | "String" | "Item"))
+        .collect();
+    assert_eq!(refs, [("visit", Some("this")), ("trim", Some("Util"))]);
+    let clone = a.edges.iter().find(|e| &*e.target_name == "clone").unwrap();
+    assert_eq!(clone.receiver_type.as_deref(), Some(rules::ARRAY));
 }
 
 /// A Go import binds its alias, `*` for a dot import, else the name its path implies.
