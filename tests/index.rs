@@ -361,10 +361,10 @@ fn c_and_cpp_names_resolve_through_includes() {
     // A field read from a value of a declared type: the struct's, also through a typedef
     // (`buf_t` names `struct buf_s`); `struct buf_s *s` is a use of `buf_s`.
     has(
-        "clib/src/util.c|references|buf_len|len|NULL|clib/include/clib/util.h::buf_s.len|declared_type|12|14",
+        "clib/src/util.c|references|buf_len|len|s|clib/include/clib/util.h::buf_s.len|declared_type|12|14",
     );
     has(
-        "clib/src/util.c|references|buf_len_t|len|NULL|clib/include/clib/util.h::buf_s.len|declared_type|16|14",
+        "clib/src/util.c|references|buf_len_t|len|t|clib/include/clib/util.h::buf_s.len|declared_type|16|14",
     );
     has(
         "clib/src/util.c|references|buf_len|buf_s|NULL|clib/include/clib/util.h::buf_s|import|11|19",
@@ -902,11 +902,63 @@ fn methods_and_paths_named_as_values_are_references() {
         "java/Walker.java",
         "Walker.walk",
         "length",
-        "NULL",
+        "names",
         "NULL",
         "unresolved",
         10,
     ));
+}
+
+/// A field read keeps what it reads from as its qualifier, as a call keeps its receiver: a
+/// module's member read through its import is that module's (`constants.TIMEOUT`, a function
+/// passed as `util.fmt`), a class's attribute the class's — the file's own class of that name
+/// before a namesake nearby (`_State.CREATED`) — and a field read from a value is no member of
+/// a type named like it.
+#[test]
+fn field_reads_keep_what_they_read_from() {
+    let (_tmp, store) = index_files(
+        "reads",
+        &[
+            ("aio/constants.py", "TIMEOUT = 30\n"),
+            (
+                "aio/runners.py",
+                "import enum\n\n\nclass _State(enum.Enum):\n    CREATED = 1\n",
+            ),
+            (
+                "aio/timeouts.py",
+                "import enum\nfrom . import constants\n\n\nclass _State(enum.Enum):\n    CREATED = 1\n\n\nclass Timeout:\n    def __init__(self):\n        self.state = _State.CREATED\n        self.limit = constants.TIMEOUT\n",
+            ),
+            (
+                "web/util.ts",
+                "export function fmt(x: string) {\n  return x;\n}\n\nexport class Ctx {\n  common = { issues: [] as string[] };\n}\n",
+            ),
+            (
+                "web/main.ts",
+                "import * as util from './util';\n\nexport function join(a: string[], ctx: any) {\n  const n = ctx.common.issues;\n  return a.map(util.fmt).concat(n);\n}\n",
+            ),
+            (
+                "java/Types.java",
+                "class Types {\n    static final int TIME = 92;\n}\n",
+            ),
+            (
+                "java/Kind.java",
+                "class Kind {\n    int code = Types.TIME;\n}\n",
+            ),
+        ],
+    );
+    let edges = sql_lines(&store, EDGES_SQL);
+    let has = |needle: &str| has_row(&edges, needle);
+    let t = "aio/timeouts.py|references|Timeout.__init__";
+    has(&format!(
+        "{t}|CREATED|_State|aio/timeouts.py::_State.CREATED|same_file|11|"
+    ));
+    has(&format!(
+        "{t}|TIMEOUT|constants|aio/constants.py::TIMEOUT|import|12|"
+    ));
+    has("web/main.ts|references|join|fmt|util|web/util.ts::fmt|import|5|");
+    // `ctx` is a value, not the `Ctx` class nor its `common`: its `issues` is not known.
+    has("web/main.ts|references|join|issues|ctx.common|NULL|unresolved|4|");
+    has("java/Kind.java|references|Kind.code|TIME|Types|java/Types.java::Types.TIME|qualified|2|");
 }
 
 /// A call on another call's result is a member of the type the inner call's target declares

@@ -1109,15 +1109,20 @@ impl<'s> Walker<'s> {
                 let named = object.and_then(rules::instance_word).or_else(|| {
                     rules::reference_namespace(lang, up, name).map(|q| self.text(q).trim())
                 });
-                // Go keeps what a selector reads from: a package (`ir.CurFunc`, looked up
-                // in the imported package) or a value (`s.db`: a field, never another
-                // package's top-level name).
-                let go_object = object.filter(|o| {
-                    lang == Lang::Go
-                        && o.chars()
-                            .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+                // A member read keeps what it reads from, as a call keeps its receiver: a
+                // module or package (`os.sep`, Go's `ir.CurFunc`, looked up in what the
+                // file imports), a type (`Color.RED`) or a value (`s.db`, `req.headers`: a
+                // field, never another module's top-level name). (Go keeps only a path of
+                // names; Rust's field reads and PHP's property reads keep none: a Rust
+                // qualifier is a path, `Self::X`, and PHP's reads go by their own rules.)
+                let kept = object.filter(|o| match lang {
+                    Lang::Go => o
+                        .chars()
+                        .all(|c| c.is_alphanumeric() || c == '_' || c == '.'),
+                    Lang::Rust | Lang::Php => false,
+                    _ => true,
                 });
-                let qualifier = named.or(go_object);
+                let qualifier = named.or(kept);
                 let n = self.out.edges.len();
                 self.push_edge(EdgeKind::References, source, name, text, qualifier);
                 // A field read from a value of a declared type (`params.width` with `params:

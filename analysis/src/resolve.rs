@@ -2060,7 +2060,11 @@ impl<'a> Index<'a> {
             let sup = kind == EdgeKind::Calls && is_super(self.files[fi].language, q);
             // `self.f()` itself, or `self.field.f()` (a member of some type).
             let on_self = SELF_WORDS.contains(&q);
-            if on_self || sup || q.starts_with("self.") || q.starts_with("this.") {
+            // (A field read on a field, `self.db.conn`, is not looked up on the caller's
+            // type as a delegating call is.)
+            let on_field =
+                kind == EdgeKind::Calls && (q.starts_with("self.") || q.starts_with("this."));
+            if on_self || sup || on_field {
                 // `self.items.append(x)`: a field of a type the file does not declare, called
                 // by a standard method's name, is a built-in's (not this type's `append`).
                 if !(on_self || sup)
@@ -2117,7 +2121,23 @@ impl<'a> Index<'a> {
                 {
                     return Some((c, "qualified"));
                 }
-                if let Some(c) = cands.with_parent_last(self, q_last) {
+                // Of several types of that name, the file's own, else the nearest
+                // (`_State.CREATED` is the file's own `_State`'s). A member of an imported
+                // module (`time.tzname` after `import time`) is the module's, not a member
+                // of a class named like it; a field read from a value (`ctx.common.issues`)
+                // is no member of a type named like the value.
+                let of_type = |c: Cand| self.parent(c).map(last_segment) == Some(q_last);
+                // (A Rust qualifier is always a path: `f16::PI`, `half::f16::from_f32`.)
+                let lower = !q_last.starts_with(char::is_uppercase) && language != "rust";
+                let module = lower && self.files[fi].names.import_bound(q).is_some();
+                // (Go's values were always read so: `go_member` below.)
+                let value = kind == EdgeKind::References && lower && language != "go";
+                if !module
+                    && !value
+                    && let Some(c) = cands
+                        .in_file_where(fi as u32, of_type)
+                        .or_else(|| cands.nearest_with_parent_last(self, path, q_last, |_| true))
+                {
                     return Some((c, "qualified"));
                 }
                 // PHP: a name in a namespace that is no class (`use google\appengine\Bar;`, a
@@ -2339,7 +2359,11 @@ impl<'a> Index<'a> {
         // `jemalloc/internal/assert.h`'s where a file includes it). Else a definition another
         // file links in: never a `static` function or a macro of another source file, which
         // only that file sees.
-        if matches!(language, "c" | "cpp") && kind != EdgeKind::Imports && qualifier.is_none() {
+        // (A field read, `cfg->size`, too: its struct is in the file or a header.)
+        if matches!(language, "c" | "cpp")
+            && kind != EdgeKind::Imports
+            && (qualifier.is_none() || kind == EdgeKind::References)
+        {
             let (included, complete) = self.in_includes(&cands, fi, near);
             if included.is_some() {
                 return included;
@@ -2382,7 +2406,9 @@ impl<'a> Index<'a> {
         // is some type's member. So it takes no other file's top-level definition (`Any` is
         // `typing`'s, not a vendored `typing_extensions.Any`), and a dunder attribute
         // (`__name__`, `__dict__`) is the language's.
-        let attribute = language == "python" && kind == EdgeKind::References && qualifier.is_none();
+        let attribute = language == "python"
+            && kind == EdgeKind::References
+            && !qualifier.is_some_and(|q| SELF_WORDS.contains(&q.trim()));
         if attribute && name.starts_with("__") && name.ends_with("__") {
             return None;
         }

@@ -82,7 +82,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 ///    method references (`this::visit`) are references, qualified by their path; a value
 ///    declared an array (`String[] names`) has receiver type `[]`; a Java type's package
 ///    segments (`java`, `util` of `java.util.List`) are no references.
-pub const ANALYZER_VERSION: u32 = 15;
+/// 16: a field read keeps what it reads from as its qualifier (`os.sep` → `os`, `c->size` →
+///    `c`; not in Rust or PHP), as a call keeps its receiver.
+pub const ANALYZER_VERSION: u32 = 16;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;

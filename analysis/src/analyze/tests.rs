@@ -663,6 +663,43 @@ fn paths_and_method_references_used_as_values_are_references() {
     assert_eq!(clone.receiver_type.as_deref(), Some(rules::ARRAY));
 }
 
+/// A field read keeps what it reads from as its qualifier, as a call keeps its receiver —
+/// but in Rust, whose qualifiers are paths (`Self::X`), and PHP, whose reads go by their own
+/// rules.
+#[test]
+fn field_reads_keep_what_they_read_from() {
+    let cases: &[(Lang, &str, &[(&str, Option<&str>)])] = &[
+        (
+            Lang::Python,
+            "def f(cfg):\n    return os.sep + cfg.opts.name\n",
+            &[
+                ("sep", Some("os")),
+                ("name", Some("cfg.opts")),
+                ("opts", Some("cfg")),
+            ],
+        ),
+        (
+            Lang::C,
+            "int f(struct cfg *c) { return c->size; }\n",
+            &[("cfg", None), ("size", Some("c"))],
+        ),
+        (
+            Lang::TypeScript,
+            "function f(a: Ctx) { return a.common; }\n",
+            &[("Ctx", None), ("common", Some("a"))],
+        ),
+        (
+            Lang::Rust,
+            "fn f(p: &P) -> u8 { p.x }\n",
+            &[("P", None), ("x", None)],
+        ),
+    ];
+    for (lang, src, want) in cases {
+        let a = analyze(*lang, src);
+        assert_eq!(&named(&a, EdgeKind::References), want, "{lang:?}");
+    }
+}
+
 /// A Go import binds its alias, `*` for a dot import, else the name its path implies.
 #[test]
 fn go_imports_bind_aliases_and_dot_imports() {
