@@ -801,6 +801,14 @@ fn methods_and_paths_named_as_values_are_references() {
                 "class Button:\n    def on_click(self):\n        pass\n\n    def bind(self, register):\n        register(self.on_click)\n",
             ),
             (
+                "py/jobs.py",
+                "import threading\nfrom ui import Button\n\n\ndef worker(data):\n    pass\n\n\ndef start(data):\n    threading.Thread(target=worker, args=(data,))\n    return sorted([Button()], key=id)\n",
+            ),
+            (
+                "c/dev.c",
+                "struct ops { int (*read)(int); };\n\nstatic int dev_read(int n) { return n; }\n\nstatic const struct ops dev_ops = { .read = dev_read };\n",
+            ),
+            (
                 "web/form.ts",
                 "export class Form {\n  submit() {}\n  wire(el: HTMLElement) {\n    el.addEventListener('submit', this.submit);\n  }\n}\n",
             ),
@@ -838,6 +846,34 @@ fn methods_and_paths_named_as_values_are_references() {
             "{path}|references|{source}|{name}|{qualifier}|{target}|{how}|{line}|"
         ))
     };
+    // Functions named alone as values: the file's own; not a parameter (`data`) nor a
+    // built-in (`id`).
+    reference((
+        "py/jobs.py",
+        "start",
+        "worker",
+        "NULL",
+        "py/jobs.py::worker",
+        "same_file",
+        10,
+    ));
+    assert!(
+        !edges
+            .iter()
+            .any(|e| e.starts_with("py/jobs.py|references|start|data|")
+                || e.starts_with("py/jobs.py|references|start|id|")),
+        "{}",
+        edges.join("\n")
+    );
+    reference((
+        "c/dev.c",
+        "<file>",
+        "dev_read",
+        "NULL",
+        "c/dev.c::dev_read",
+        "same_file",
+        5,
+    ));
     // Method values on the instance.
     reference((
         "py/ui.py",

@@ -433,9 +433,11 @@ fn analyze_with_budget(lang: Lang, src: &str, budget: usize) -> Result<FileAnaly
         complexity: Default::default(),
         at: (0, 0),
         types: Types::default(),
+        values: Vec::new(),
     };
     w.walk(root);
     w.settle_field_receivers();
+    w.settle_values();
     // Analyses stay in memory until resolution: give back what growth over-allocated.
     w.out.symbols.shrink_to_fit();
     w.out.edges.shrink_to_fit();
@@ -501,6 +503,9 @@ struct Walker<'s> {
     at: (usize, u32),
     /// Declared types of receivers ([`RawEdge::receiver_type`]); see [`Types`].
     types: Types,
+    /// Names written alone as values (`register(handler)`): (their bytes, source), kept as
+    /// references once the file's functions and imports are known ([`Walker::settle_values`]).
+    values: Vec<(std::ops::Range<usize>, Option<Arc<str>>)>,
 }
 
 /// What the walk learns of declared types: parameters' and locals' by the function declaring
@@ -1007,6 +1012,52 @@ impl<'s> Walker<'s> {
         }
     }
 
+    /// A name written alone as a value (`register(handler)`, `{ onClick: handle }`, C's
+    /// `.read = my_read`) is a reference when it names a function of the file — top-level, or
+    /// nested in the source — or what an import binds: not a parameter's or local's name,
+    /// which is what most names so written are. (A local that shadows a function of the
+    /// file's is taken for it.)
+    fn settle_values(&mut self) {
+        let values = std::mem::take(&mut self.values);
+        if values.is_empty() {
+            return;
+        }
+        let functions: rustc_hash::FxHashMap<&str, Vec<Option<&str>>> = self
+            .out
+            .symbols
+            .iter()
+            .filter(|s| s.kind == "function")
+            .fold(Default::default(), |mut m, s| {
+                m.entry(&*s.name).or_default().push(s.parent());
+                m
+            });
+        let imported: rustc_hash::FxHashSet<&str> = self
+            .out
+            .edges
+            .iter()
+            .filter(|e| e.kind == EdgeKind::Imports)
+            .map(|e| e.alias.as_deref().unwrap_or(&e.target_name))
+            .filter(|n| *n != "*")
+            .collect();
+        let src = self.src;
+        let kept: Vec<_> = values
+            .into_iter()
+            .filter(|(bytes, source)| {
+                let name = src.get(bytes.clone()).unwrap_or("");
+                imported.contains(name)
+                    || functions.get(name).is_some_and(|parents| {
+                        parents
+                            .iter()
+                            .any(|p| p.is_none() || *p == source.as_deref())
+                    })
+            })
+            .collect();
+        for (bytes, source) in kept {
+            let name = src.get(bytes.clone()).unwrap_or("");
+            self.push_edge_at(EdgeKind::References, source, bytes.start, name, None);
+        }
+    }
+
     fn source_of(&self, scope: &Scope) -> Option<Arc<str>> {
         scope
             .symbol
@@ -1021,6 +1072,18 @@ impl<'s> Walker<'s> {
         name: &str,
         qualifier: Option<&str>,
     ) {
+        self.push_edge_at(kind, source, at.start_byte(), name, qualifier);
+    }
+
+    /// [`Walker::push_edge`] at byte `at`.
+    fn push_edge_at(
+        &mut self,
+        kind: EdgeKind,
+        source: Option<Arc<str>>,
+        at: usize,
+        name: &str,
+        qualifier: Option<&str>,
+    ) {
         let name = rules::name_text(name);
         if name.is_empty() || name.len() > 200 {
             return;
@@ -1032,7 +1095,7 @@ impl<'s> Walker<'s> {
             }
             seen.insert(name.into());
         }
-        let (line, character) = self.position(at.start_byte());
+        let (line, character) = self.position(at);
         // A receiver written over many lines (`Builder::new(…)\n.with(…)\n.build()`) is kept
         // by its first [`MAX_QUALIFIER`] bytes and a `…`: dropped, its call read as a bare
         // `build()`, which resolution may not take for a method call.
@@ -1099,6 +1162,11 @@ impl<'s> Walker<'s> {
                 let qualifier = qualifier.map(|q| self.text(q));
                 self.push_edge(kind, source, target, text, qualifier);
             }
+            return;
+        }
+        if rules::is_value_name(lang, up, node) {
+            let source = self.source_of(scope);
+            self.values.push((node.byte_range(), source));
             return;
         }
         if let Some(name) = rules::reference_target(lang, up, node, self.src) {

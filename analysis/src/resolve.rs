@@ -3683,6 +3683,29 @@ impl<'a> Resolver<'a> {
             {
                 picked = None;
             }
+            // A function named alone as a value (`register(handler)`, `.read = my_read`; the
+            // analysis keeps only the file's functions and imported names): looked up as a
+            // bare call to it would be, where references find no type, or only a field or
+            // variable or a guess by name. (Where a reference without a qualifier is one
+            // written alone: not Rust, PHP and Go, whose field reads may have none.)
+            if e.kind == EdgeKind::References
+                && e.qualifier.is_none()
+                && e.receiver_type.is_none()
+                && inner[i].is_none()
+                && matches!(
+                    f.language,
+                    "python" | "javascript" | "typescript" | "tsx" | "c"
+                )
+                && picked.is_none_or(|(c, how)| {
+                    matches!(how, "ambiguous" | "unique_name")
+                        || matches!(index.kind(c), "field" | "property" | "variable")
+                })
+                && let (_, Some((c, how)), _) = lookup(EdgeKind::Calls)
+                && matches!(how, "same_file" | "import")
+                && index.kind(c) == "function"
+            {
+                picked = Some((c, how));
+            }
             // A method or function named as a value, not called (`self.on_click`,
             // `this.handleClick`, Rust's `Self::parse`, Java's `this::visit`, Go's `s.serve`):
             // where no field or type of the name is found for it but for a guess by name, it

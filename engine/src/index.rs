@@ -84,7 +84,10 @@ use rustc_hash::{FxHashMap, FxHashSet};
 ///    segments (`java`, `util` of `java.util.List`) are no references.
 /// 16: a field read keeps what it reads from as its qualifier (`os.sep` → `os`, `c->size` →
 ///    `c`; not in Rust or PHP), as a call keeps its receiver.
-pub const ANALYZER_VERSION: u32 = 16;
+/// 17: a function of the file or an imported name written alone as a value
+///    (`register(handler)`, `.read = my_read`) is a reference, in Python, JavaScript,
+///    TypeScript and C.
+pub const ANALYZER_VERSION: u32 = 17;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;

@@ -1800,6 +1800,42 @@ pub fn reference_target<'t>(
     }
 }
 
+/// Whether `n` is a name written alone as a value — an argument, a keyword argument's or an
+/// object or initializer field's value, an assignment's or declaration's value, an element
+/// of a list, what `return` returns, a Python decorator — in Python, JavaScript, TypeScript
+/// and C: a function passed or stored (`register(handler)`, `sorted(xs, key=by_name)`,
+/// `{ onClick: handle }`, `.read = my_read`), or a local ([`Walker::settle_values`] keeps
+/// only the file's functions and imports). (Not Rust, PHP and Go, whose field reads on a
+/// value keep no qualifier, nor Java, C# and C++, where a name alone may be the instance's.)
+pub fn is_value_name<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>) -> bool {
+    if kind_of(n) != "identifier"
+        || !matches!(
+            lang,
+            Lang::Python | Lang::JavaScript | Lang::TypeScript | Lang::Tsx | Lang::C
+        )
+    {
+        return false;
+    }
+    let Some(p) = up.parent(n) else {
+        return false;
+    };
+    let is = |f: &'static str| field(p, f).is_some_and(|x| x.id() == n.id());
+    match (lang, kind_of(p)) {
+        (Lang::Python, "argument_list" | "list" | "tuple" | "return_statement" | "decorator") => {
+            true
+        }
+        (Lang::Python, "keyword_argument" | "pair") => is("value"),
+        (Lang::Python, "assignment") => is("right"),
+        (Lang::C, "argument_list" | "initializer_list" | "return_statement") => true,
+        (Lang::C, "init_declarator" | "initializer_pair") => is("value"),
+        (Lang::C, "assignment_expression") => is("right"),
+        (_, "arguments" | "array" | "return_statement") => true,
+        (_, "variable_declarator" | "pair") => is("value"),
+        (_, "assignment_expression") => is("right"),
+        _ => false,
+    }
+}
+
 /// PHP's references: a type named in a declaration (`named_type`: parameter, return,
 /// property and `catch` types), after `instanceof`, or before `::` (`Foo::BAR`,
 /// `Foo::class`, `Foo::$instance`: the class); a class's own constant or static property

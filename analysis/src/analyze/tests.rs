@@ -700,6 +700,23 @@ fn field_reads_keep_what_they_read_from() {
     }
 }
 
+/// A name written alone as a value is a reference when it names a function of the file or
+/// an imported name — not a parameter, a local or a built-in.
+#[test]
+fn functions_named_alone_as_values_are_references() {
+    let src = "from util import helper\n\ndef worker():\n    pass\n\ndef main(items, cb):\n    run(worker, items, cb)\n    items.sort(key=helper)\n    print(len)\n\n    def inner():\n        pass\n    return inner\n";
+    let a = analyze(Lang::Python, src);
+    let refs = named(&a, EdgeKind::References);
+    assert_eq!(refs, [("worker", None), ("helper", None), ("inner", None)]);
+    let src = "static int rd(int n) { return n; }\nstruct ops { int (*read)(int); };\nstatic struct ops o = { .read = rd };\nint f(int x) { return g(rd, x); }\n";
+    let a = analyze(Lang::C, src);
+    let values: Vec<_> = named(&a, EdgeKind::References)
+        .into_iter()
+        .filter(|(n, _)| *n == "rd" || *n == "x")
+        .collect();
+    assert_eq!(values, [("rd", None), ("rd", None)]);
+}
+
 /// A Go import binds its alias, `*` for a dot import, else the name its path implies.
 #[test]
 fn go_imports_bind_aliases_and_dot_imports() {
