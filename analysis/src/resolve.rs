@@ -2401,9 +2401,10 @@ impl<'a> Index<'a> {
         {
             return Some(found);
         }
-        // Python: a reference without a receiver is a name used bare — the file's, imported
-        // (above) or built in — or an attribute whose receiver is not kept (`x.path`), which
-        // is some type's member. So it takes no other file's top-level definition (`Any` is
+        // Python: a reference not on the instance is a name used bare — the file's, imported
+        // (above) or built in — or an attribute of a value (`x.path`; a module's or a
+        // class's was looked up above), which is some type's member. So it takes no other
+        // file's top-level definition (`Any` is
         // `typing`'s, not a vendored `typing_extensions.Any`), and a dunder attribute
         // (`__name__`, `__dict__`) is the language's.
         let attribute = language == "python"
@@ -3564,8 +3565,7 @@ impl<'a> Resolver<'a> {
                             found => found,
                         }
                     }
-                    // A local bound to a field read not found above (Python keeps no
-                    // attribute's receiver): by name.
+                    // A local bound to a field read not found above: by name.
                     (None, EdgeKind::Calls | EdgeKind::References, Some(ty), _)
                         if reads_a_field(ty) =>
                     {
@@ -3683,56 +3683,56 @@ impl<'a> Resolver<'a> {
             {
                 picked = None;
             }
-            // A function named alone as a value (`register(handler)`, `.read = my_read`; the
-            // analysis keeps only the file's functions and imported names): looked up as a
-            // bare call to it would be, where references find no type, or only a field or
-            // variable or a guess by name. (Where a reference without a qualifier is one
-            // written alone: not Rust, PHP and Go, whose field reads may have none.)
-            if e.kind == EdgeKind::References
-                && e.qualifier.is_none()
-                && e.receiver_type.is_none()
-                && inner[i].is_none()
-                && matches!(
+            // A method or function named as a value, not called: on a receiver
+            // (`self.on_click`, `this.handleClick`, Rust's `Self::parse`, Java's `this::visit`,
+            // Go's `s.serve`) or written alone (`register(handler)`, C's `.read = my_read`;
+            // the analysis keeps only the file's functions and imported names). Where
+            // references find no field or type of the name but by a guess — or, for a name
+            // alone, only a field or variable — it is looked up as a call on the same
+            // receiver, or a bare call, would be, and taken only when that finds a method or
+            // function on the receiver's type, an import or a path's module (a name alone: in
+            // the file or an import), not by a guess. Not Rust's `self.x`, always a field; nor,
+            // on a receiver, the source itself: a getter reads the field of its own name (`fn
+            // size(&self) { self.size }`). (A reference without a qualifier is one written
+            // alone but in Rust, PHP and Go, whose field reads may have none.)
+            let alone = e.qualifier.is_none() && e.receiver_type.is_none() && inner[i].is_none();
+            let applies = match alone {
+                true => matches!(
                     f.language,
                     "python" | "javascript" | "typescript" | "tsx" | "c"
-                )
+                ),
+                false => !(f.language == "rust" && qualifier.is_some_and(|q| q.trim() == "self")),
+            };
+            let taken = |c: Cand, how: &str| match alone {
+                true => matches!(how, "same_file" | "import") && index.kind(c) == "function",
+                false => {
+                    let found = match how {
+                        "same_class" | "inherited" | "declared_type" | "return_type" | "import" => {
+                            true
+                        }
+                        // (Go: a method expression, `T.m`; `d.Name.Name` reads a value, whose
+                        // type is not the one named `Name`.)
+                        "qualified" => {
+                            f.language != "go"
+                                || qualifier.is_some_and(|q| {
+                                    !q.contains('.') && q.starts_with(char::is_uppercase)
+                                })
+                        }
+                        _ => false,
+                    };
+                    found
+                        && matches!(index.kind(c), "method" | "function")
+                        && Some(symbol(c).1) != source_number
+                }
+            };
+            if e.kind == EdgeKind::References
+                && applies
                 && picked.is_none_or(|(c, how)| {
                     matches!(how, "ambiguous" | "unique_name")
-                        || matches!(index.kind(c), "field" | "property" | "variable")
+                        || (alone && matches!(index.kind(c), "field" | "property" | "variable"))
                 })
                 && let (_, Some((c, how)), _) = lookup(EdgeKind::Calls)
-                && matches!(how, "same_file" | "import")
-                && index.kind(c) == "function"
-            {
-                picked = Some((c, how));
-            }
-            // A method or function named as a value, not called (`self.on_click`,
-            // `this.handleClick`, Rust's `Self::parse`, Java's `this::visit`, Go's `s.serve`):
-            // where no field or type of the name is found for it but for a guess by name, it
-            // is looked up as a call on the same receiver would be — and taken only when that
-            // finds the member on the receiver's type, an import or a path's module, not a
-            // guess by name.
-            // (Not Rust's `self.x`, always a field; nor the source itself: a getter reads
-            // the field of its own name, `fn size(&self) { self.size }`.)
-            if e.kind == EdgeKind::References
-                && (e.qualifier.is_some() || e.receiver_type.is_some() || inner[i].is_some())
-                && !(f.language == "rust" && qualifier.is_some_and(|q| q.trim() == "self"))
-                && picked.is_none_or(|(_, how)| matches!(how, "ambiguous" | "unique_name"))
-                && let (_, Some((c, how)), _) = lookup(EdgeKind::Calls)
-                && match how {
-                    "same_class" | "inherited" | "declared_type" | "return_type" | "import" => true,
-                    // (Go: a method expression, `T.m`; `d.Name.Name` reads a value, whose
-                    // type is not the one named `Name`.)
-                    "qualified" => {
-                        f.language != "go"
-                            || qualifier.is_some_and(|q| {
-                                !q.contains('.') && q.starts_with(char::is_uppercase)
-                            })
-                    }
-                    _ => false,
-                }
-                && matches!(index.kind(c), "method" | "function")
-                && Some(symbol(c).1) != source_number
+                && taken(c, how)
             {
                 picked = Some((c, how));
             }

@@ -2426,9 +2426,7 @@ pub fn type_name(text: &str) -> Option<&str> {
             break;
         }
     }
-    let end = t
-        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == ':' || c == '\\'))
-        .unwrap_or(t.len());
+    let end = path_end(t);
     // An array of the type (`String[]`, `List<T>[]`, C#'s `int[,]`) is no value of it:
     // `patterns.length` is the array's. (Python's `list[int]` is a list.)
     if is_array_suffix(&t[end..]) {
@@ -2454,10 +2452,14 @@ pub const ARRAY: &str = "[]";
 /// Whether a declared type is an array of some type: `String[]`, `List<T>[]`.
 pub fn is_array_type(text: &str) -> bool {
     let t = text.trim_start_matches(|c: char| c == ':' || c.is_whitespace());
-    let end = t
-        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == ':' || c == '\\'))
-        .unwrap_or(t.len());
+    let end = path_end(t);
     end > 0 && is_array_suffix(&t[end..])
+}
+
+/// Where the type path `t` begins with ends (`java.util.List` of `java.util.List<T>`).
+fn path_end(t: &str) -> usize {
+    t.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == ':' || c == '\\'))
+        .unwrap_or(t.len())
 }
 
 /// Whether what follows a type's name makes an array of it: `[]`, `[,]` or `[3]`, after any
