@@ -715,6 +715,9 @@ fn functions_named_alone_as_values_are_references() {
         .filter(|(n, _)| *n == "rd" || *n == "x")
         .collect();
     assert_eq!(values, [("rd", None), ("rd", None)]);
+    let src = "function tick() {}\nfunction run(opts) {\n  return { tick, opts };\n}\n";
+    let a = analyze(Lang::JavaScript, src);
+    assert_eq!(named(&a, EdgeKind::References), [("tick", None)]);
 }
 
 /// A Go import binds its alias, `*` for a dot import, else the name its path implies.
