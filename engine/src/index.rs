@@ -87,7 +87,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// 17: a function of the file or an imported name written alone as a value
 ///    (`register(handler)`, `.read = my_read`) is a reference, in Python, JavaScript,
 ///    TypeScript and C.
-pub const ANALYZER_VERSION: u32 = 17;
+/// 18: a JavaScript or TypeScript shorthand property (`{ tick }`) is such a value too.
+pub const ANALYZER_VERSION: u32 = 18;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;
