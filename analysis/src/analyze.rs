@@ -503,9 +503,10 @@ struct Walker<'s> {
     at: (usize, u32),
     /// Declared types of receivers ([`RawEdge::receiver_type`]); see [`Types`].
     types: Types,
-    /// Names written alone as values (`register(handler)`): (their bytes, source), kept as
-    /// references once the file's functions and imports are known ([`Walker::settle_values`]).
-    values: Vec<(std::ops::Range<usize>, Option<Arc<str>>)>,
+    /// Names written alone as values (`register(handler)`): their bytes and the enclosing
+    /// symbol, kept as references once the file's functions and imports are known
+    /// ([`Walker::settle_values`]).
+    values: Vec<(std::ops::Range<usize>, Option<usize>)>,
 }
 
 /// What the walk learns of declared types: parameters' and locals' by the function declaring
@@ -787,24 +788,21 @@ impl<'s> Walker<'s> {
             // one that may be a collection's (`[]T`, `Vec<T>`, `T[]`: [`returns::element`]
             // reads only those), so most bindings allocate nothing here; another type
             // declared for the name forgets it.
-            let collection = self.text(b.ty).contains(['[', '<']);
-            if !b.from_value && !b.field && !collection {
+            if !b.from_value && !b.field {
                 let name = bare_name(self.text(b.name));
-                if let Some(declared) = self.types.declared.get_mut(&scope.symbol) {
+                if self.text(b.ty).contains(['[', '<']) {
+                    // (TypeScript's annotation starts with its `:`.)
+                    let written = collapse_whitespace(self.text(b.ty));
+                    let written = written.trim_start_matches([':', ' ']);
+                    if !name.is_empty() && written.len() <= 120 {
+                        self.types
+                            .declared
+                            .entry(scope.symbol)
+                            .or_default()
+                            .insert(name.into(), written.into());
+                    }
+                } else if let Some(declared) = self.types.declared.get_mut(&scope.symbol) {
                     declared.remove(name);
-                }
-            }
-            if !b.from_value && !b.field && collection {
-                let name = bare_name(self.text(b.name));
-                // (TypeScript's annotation starts with its `:`.)
-                let written = collapse_whitespace(self.text(b.ty));
-                let written = written.trim_start_matches([':', ' ']);
-                if !name.is_empty() && written.len() <= 120 {
-                    self.types
-                        .declared
-                        .entry(scope.symbol)
-                        .or_default()
-                        .insert(name.into(), written.into());
                 }
             }
             // Or another name of a known type (`self.repo = repo` with `repo: Repo`).
@@ -1022,15 +1020,14 @@ impl<'s> Walker<'s> {
         if values.is_empty() {
             return;
         }
-        let functions: rustc_hash::FxHashMap<&str, Vec<Option<&str>>> = self
+        // (name, parent) of the file's functions.
+        let functions: rustc_hash::FxHashSet<(&str, Option<&str>)> = self
             .out
             .symbols
             .iter()
             .filter(|s| s.kind == "function")
-            .fold(Default::default(), |mut m, s| {
-                m.entry(&*s.name).or_default().push(s.parent());
-                m
-            });
+            .map(|s| (&*s.name, s.parent()))
+            .collect();
         let imported: rustc_hash::FxHashSet<&str> = self
             .out
             .edges
@@ -1039,22 +1036,20 @@ impl<'s> Walker<'s> {
             .map(|e| e.alias.as_deref().unwrap_or(&e.target_name))
             .filter(|n| *n != "*")
             .collect();
-        let src = self.src;
-        let kept: Vec<_> = values
+        let (src, symbols) = (self.src, &self.out.symbols);
+        let kept: Vec<(usize, &str, Option<Arc<str>>)> = values
             .into_iter()
-            .filter(|(bytes, source)| {
-                let name = src.get(bytes.clone()).unwrap_or("");
-                imported.contains(name)
-                    || functions.get(name).is_some_and(|parents| {
-                        parents
-                            .iter()
-                            .any(|p| p.is_none() || *p == source.as_deref())
-                    })
+            .filter_map(|(bytes, symbol)| {
+                let name = src.get(bytes.clone())?;
+                let source = symbol.map(|i| &symbols[i].qualified_name);
+                let named = imported.contains(name)
+                    || functions.contains(&(name, None))
+                    || source.is_some_and(|s| functions.contains(&(name, Some(&**s))));
+                named.then(|| (bytes.start, name, source.cloned()))
             })
             .collect();
-        for (bytes, source) in kept {
-            let name = src.get(bytes.clone()).unwrap_or("");
-            self.push_edge_at(EdgeKind::References, source, bytes.start, name, None);
+        for (at, name, source) in kept {
+            self.push_edge_at(EdgeKind::References, source, at, name, None);
         }
     }
 
@@ -1165,8 +1160,7 @@ impl<'s> Walker<'s> {
             return;
         }
         if rules::is_value_name(lang, up, node) {
-            let source = self.source_of(scope);
-            self.values.push((node.byte_range(), source));
+            self.values.push((node.byte_range(), scope.symbol));
             return;
         }
         if let Some(name) = rules::reference_target(lang, up, node, self.src) {
