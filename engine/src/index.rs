@@ -88,7 +88,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 ///    (`register(handler)`, `.read = my_read`) is a reference, in Python, JavaScript,
 ///    TypeScript and C.
 /// 18: a JavaScript or TypeScript shorthand property (`{ tick }`) is such a value too.
-pub const ANALYZER_VERSION: u32 = 18;
+/// 19: a JavaScript or TypeScript `const` at the top of a module (`export const sep = '/'`)
+///    is a `constant` symbol, unless it is a `require(…)`.
+pub const ANALYZER_VERSION: u32 = 19;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;

@@ -236,6 +236,21 @@ fn js_module_level<'t>(up: Up<'_, 't>, declarator: Node<'t>) -> bool {
     }
 }
 
+/// A `const` declarator with a plain name at the top of a module, whose value is not a
+/// `require(…)` call.
+fn js_module_constant<'t>(up: Up<'_, 't>, declarator: Node<'t>, value: Node, src: &str) -> bool {
+    let is_const = up
+        .parent(declarator)
+        .and_then(|d| field(d, "kind"))
+        .is_some_and(|k| kind_of(k) == "const");
+    let named = field(declarator, "name").is_some_and(|n| kind_of(n) == "identifier");
+    let required = kind_of(value) == "call_expression"
+        && field(value, "function")
+            .and_then(|f| src.get(f.byte_range()))
+            .is_some_and(|f| f == "require");
+    is_const && named && !required && js_module_level(up, declarator)
+}
+
 /// For `X.prototype.m = function …` the type `X` (`Some("X")`); for `exports.m = …` and
 /// `module.exports.m = …` nothing to qualify it (`Some("")`); `None` for other assignments.
 fn js_assigned_owner<'s>(n: Node, src: &'s str) -> Option<&'s str> {
@@ -350,6 +365,9 @@ pub fn def_kind<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, src: &str) -> Optio
                     // `const api = { get(url) {…}, … }` at the top of a module: its functions
                     // are `api.get`.
                     "object" if js_module_level(up, n) => "variable",
+                    // `export const sep = '/'`, `const LIMIT = 10` at the top of a module
+                    // (not `const fs = require('fs')`: that is an import).
+                    _ if js_module_constant(up, n, value, src) => "constant",
                     _ => return None,
                 }
             }
@@ -990,6 +1008,12 @@ pub fn signature(lang: Lang, n: Node, src: &str) -> String {
                             }
                             // `this.size = size`, whole, as Python's `self.size = size`.
                             _ if kind == "assignment_expression" => None,
+                            // A constant's first line, value included: `sep = '/'`.
+                            k if kind == "variable_declarator"
+                                && !matches!(k, "object" | "class") =>
+                            {
+                                None
+                            }
                             _ => Some(v),
                         })
                 }

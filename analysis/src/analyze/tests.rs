@@ -303,6 +303,37 @@ fn javascript_object_members_exports_and_prototypes() {
 }
 
 #[test]
+fn module_level_consts_are_constants_in_javascript_and_typescript() {
+    let src = "export const sep = '/';\nconst LIMIT = 10, names = ['a'];\nconst fs = require('fs');\nconst { a, b } = load();\nlet count = 0;\nexport const join = (x: string) => x + sep;\nfunction f() { const local = 1; return local + LIMIT; }\n";
+    for lang in [Lang::TypeScript, Lang::JavaScript] {
+        let src = if lang == Lang::JavaScript {
+            src.replace(": string", "")
+        } else {
+            src.to_owned()
+        };
+        let a = analyze(lang, &src);
+        let got: Vec<(&str, &str)> = a
+            .symbols
+            .iter()
+            .map(|s| (&*s.qualified_name, s.kind))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("sep", "constant"),
+                ("LIMIT", "constant"),
+                ("names", "constant"),
+                ("join", "function"),
+                ("f", "function"),
+            ],
+            "{lang:?}"
+        );
+        assert_eq!(&*sym(&a, "sep").signature, "sep = '/'");
+        assert!(sym(&a, "sep").is_public);
+    }
+}
+
+#[test]
 fn java_record_components_are_fields() {
     let src = "public record Point(int x, int y) {\n  public int sum(Point o) { return x + o.x; }\n}\nclass C { void f(int a) {} }\n";
     let a = analyze(Lang::Java, src);
