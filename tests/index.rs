@@ -966,11 +966,11 @@ fn field_reads_keep_what_they_read_from() {
             ),
             (
                 "web/util.ts",
-                "export function fmt(x: string) {\n  return x;\n}\n\nexport class Ctx {\n  common = { issues: [] as string[] };\n}\n",
+                "export function fmt(x: string) {\n  return x;\n}\n\nexport class Ctx {\n  common = { issues: [] as string[] };\n}\n\nexport const sep = '/';\n",
             ),
             (
                 "web/main.ts",
-                "import * as util from './util';\n\nexport function join(a: string[], ctx: any) {\n  const n = ctx.common.issues;\n  return a.map(util.fmt).concat(n);\n}\n",
+                "import * as util from './util';\n\nexport function join(a: string[], ctx: any) {\n  const n = ctx.common.issues;\n  return a.map(util.fmt).concat(n).join(util.sep);\n}\n",
             ),
             (
                 "java/Types.java",
@@ -992,6 +992,8 @@ fn field_reads_keep_what_they_read_from() {
         "{t}|TIMEOUT|constants|aio/constants.py::TIMEOUT|import|12|"
     ));
     has("web/main.ts|references|join|fmt|util|web/util.ts::fmt|import|5|");
+    // A module's top-level `const` is a constant symbol.
+    has("web/main.ts|references|join|sep|util|web/util.ts::sep|import|5|");
     // `ctx` is a value, not the `Ctx` class nor its `common`: its `issues` is not known.
     has("web/main.ts|references|join|issues|ctx.common|NULL|unresolved|4|");
     has("java/Kind.java|references|Kind.code|TIME|Types|java/Types.java::Types.TIME|qualified|2|");
