@@ -973,6 +973,11 @@ fn field_reads_keep_what_they_read_from() {
                 "import * as util from './util';\n\nexport function join(a: string[], ctx: any) {\n  const n = ctx.common.issues;\n  return a.map(util.fmt).concat(n).join(util.sep);\n}\n",
             ),
             (
+                "cjs/a.js",
+                "exports.run = exports.tick = void 0;\nfunction run() {}\nexports.run = run;\n",
+            ),
+            ("cjs/b.ts", "export const tick = 1;\n"),
+            (
                 "java/Types.java",
                 "class Types {\n    static final int TIME = 92;\n}\n",
             ),
@@ -996,6 +1001,8 @@ fn field_reads_keep_what_they_read_from() {
     has("web/main.ts|references|join|sep|util|web/util.ts::sep|import|5|");
     // `ctx` is a value, not the `Ctx` class nor its `common`: its `issues` is not known.
     has("web/main.ts|references|join|issues|ctx.common|NULL|unresolved|4|");
+    // `exports.x` is the file's own export, or nothing: not `cjs/b.ts`'s `tick`.
+    has("cjs/a.js|references|<file>|tick|exports|NULL|unresolved|1|");
     has("java/Kind.java|references|Kind.code|TIME|Types|java/Types.java::Types.TIME|qualified|2|");
 }
 

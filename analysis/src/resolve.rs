@@ -3736,6 +3736,14 @@ impl<'a> Resolver<'a> {
             {
                 picked = Some((c, how));
             }
+            // JavaScript, TypeScript: `exports.x`, `module.exports.x` is the file's own
+            // export — its definition in the file, or nothing (compiled CommonJS names every
+            // export first, `exports.a = exports.b = void 0;`) — never another file's namesake.
+            if matches!(f.language, "javascript" | "typescript" | "tsx")
+                && matches!(qualifier.map(str::trim), Some("exports" | "module.exports"))
+            {
+                picked = picked.filter(|&(c, _)| c.0 as usize == fi);
+            }
             let target_cand = picked.map(|(c, _)| c);
             let (target, target_number, resolution) = match picked {
                 Some((c, how)) => {
