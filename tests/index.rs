@@ -1002,6 +1002,7 @@ fn field_reads_keep_what_they_read_from() {
     // `ctx` is a value, not the `Ctx` class nor its `common`: its `issues` is not known.
     has("web/main.ts|references|join|issues|ctx.common|NULL|unresolved|4|");
     // `exports.x` is the file's own export, or nothing: not `cjs/b.ts`'s `tick`.
+    has("cjs/a.js|references|<file>|run|exports|cjs/a.js::run|same_file|1|");
     has("cjs/a.js|references|<file>|tick|exports|NULL|unresolved|1|");
     has("java/Kind.java|references|Kind.code|TIME|Types|java/Types.java::Types.TIME|qualified|2|");
 }

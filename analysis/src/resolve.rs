@@ -3737,12 +3737,16 @@ impl<'a> Resolver<'a> {
                 picked = Some((c, how));
             }
             // JavaScript, TypeScript: `exports.x`, `module.exports.x` is the file's own
-            // export — its definition in the file, or nothing (compiled CommonJS names every
+            // export — its top-level definition in the file, or nothing (compiled CommonJS names every
             // export first, `exports.a = exports.b = void 0;`) — never another file's namesake.
             if matches!(f.language, "javascript" | "typescript" | "tsx")
                 && matches!(qualifier.map(str::trim), Some("exports" | "module.exports"))
             {
-                picked = picked.filter(|&(c, _)| c.0 as usize == fi);
+                picked = picked.filter(|&(c, _)| c.0 as usize == fi).or_else(|| {
+                    // (`exports.run = run;`: the file's top-level `run`, a function too.)
+                    let &si = own.get(&*e.target_name)?;
+                    Some(((fi as u32, si), "same_file"))
+                });
             }
             let target_cand = picked.map(|(c, _)| c);
             let (target, target_number, resolution) = match picked {
