@@ -3737,8 +3737,9 @@ impl<'a> Resolver<'a> {
                 picked = Some((c, how));
             }
             // JavaScript, TypeScript: `exports.x`, `module.exports.x` is the file's own
-            // export — its top-level definition in the file, or nothing (compiled CommonJS names every
-            // export first, `exports.a = exports.b = void 0;`) — never another file's namesake.
+            // export — a definition in the file, else its top-level `x`, or nothing (compiled
+            // CommonJS names every export first, `exports.a = exports.b = void 0;`) — never
+            // another file's namesake.
             if matches!(f.language, "javascript" | "typescript" | "tsx")
                 && matches!(qualifier.map(str::trim), Some("exports" | "module.exports"))
             {

@@ -1828,8 +1828,8 @@ pub fn reference_target<'t>(
 /// object or initializer field's value, an assignment's or declaration's value, an element
 /// of a list, what `return` returns, a Python decorator, a shorthand property — in Python,
 /// JavaScript, TypeScript and C: a function passed or stored (`register(handler)`,
-/// `sorted(xs, key=by_name)`, `{ onClick: handle }`, `{ tick }`, `.read = my_read`), or a local ([`Walker::settle_values`] keeps
-/// only the file's functions and imports). (Not Rust, PHP and Go, whose field reads on a
+/// `sorted(xs, key=by_name)`, `{ onClick: handle }`, `{ tick }`, `.read = my_read`), or a
+/// local ([`Walker::settle_values`] keeps only the file's functions and imports). (Not Rust, PHP and Go, whose field reads on a
 /// value keep no qualifier, nor Java, C# and C++, where a name alone may be the instance's.)
 pub fn is_value_name<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>) -> bool {
     // JavaScript's and TypeScript's shorthand property (`{ tick }`) is its value too.

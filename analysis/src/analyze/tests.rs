@@ -22,6 +22,14 @@ fn has_edge(a: &FileAnalysis, kind: EdgeKind, source: &str, target: &str) -> boo
         .any(|e| e.kind == kind && e.source.as_deref() == Some(source) && &*e.target_name == target)
 }
 
+/// `a`'s symbols as (qualified name, kind), in order.
+fn kinds(a: &FileAnalysis) -> Vec<(&str, &'static str)> {
+    a.symbols
+        .iter()
+        .map(|s| (&*s.qualified_name, s.kind))
+        .collect()
+}
+
 /// The qualified names of `a`'s symbols of `kind`, in order.
 fn qnames<'a>(a: &'a FileAnalysis, kind: &str) -> Vec<&'a str> {
     a.symbols
@@ -278,13 +286,8 @@ fn python_class_attributes_and_go_package_variables() {
 fn javascript_object_members_exports_and_prototypes() {
     let src = "const api = {\n  get(url) { return fetch(url); },\n  post: function (url) { return send(url); },\n  del: (url) => send(url),\n  base: '/v1',\n};\nexports.run = function run() { return api.get('/'); };\nmodule.exports.stop = () => 0;\nFoo.prototype.bar = function () { return this.baz(); };\nfunction f() { const local = { cb: () => 1 }; other.x = () => 2; }\n";
     let a = analyze(Lang::JavaScript, src);
-    let got: Vec<(&str, &str)> = a
-        .symbols
-        .iter()
-        .map(|s| (&*s.qualified_name, s.kind))
-        .collect();
     assert_eq!(
-        got,
+        kinds(&a),
         [
             ("api", "variable"),
             ("api.get", "function"),
@@ -312,13 +315,8 @@ fn module_level_consts_are_constants_in_javascript_and_typescript() {
             src.to_owned()
         };
         let a = analyze(lang, &src);
-        let got: Vec<(&str, &str)> = a
-            .symbols
-            .iter()
-            .map(|s| (&*s.qualified_name, s.kind))
-            .collect();
         assert_eq!(
-            got,
+            kinds(&a),
             [
                 ("sep", "constant"),
                 ("LIMIT", "constant"),
