@@ -955,14 +955,14 @@ fn field_reads_keep_what_they_read_from() {
     let (_tmp, store) = index_files(
         "reads",
         &[
-            ("aio/constants.py", "TIMEOUT = 30\n"),
+            ("aio/constants.py", "TIMEOUT = 30\nsep = '/'\n"),
             (
                 "aio/runners.py",
                 "import enum\n\n\nclass _State(enum.Enum):\n    CREATED = 1\n",
             ),
             (
                 "aio/timeouts.py",
-                "import enum\nfrom . import constants\n\n\nclass _State(enum.Enum):\n    CREATED = 1\n\n\nclass Timeout:\n    def __init__(self):\n        self.state = _State.CREATED\n        self.limit = constants.TIMEOUT\n",
+                "import enum\nfrom . import constants\n\n\nclass _State(enum.Enum):\n    CREATED = 1\n\n\nclass Timeout:\n    def __init__(self):\n        self.state = _State.CREATED\n        self.limit = constants.TIMEOUT\n        self.separator = constants.sep\n\n    def begin(self):\n        return self.limit\n\n\n_default = Timeout()\nstart = _default.begin\n",
             ),
             (
                 "web/util.ts",
@@ -996,6 +996,14 @@ fn field_reads_keep_what_they_read_from() {
     has(&format!(
         "{t}|TIMEOUT|constants|aio/constants.py::TIMEOUT|import|12|"
     ));
+    // A Python module's variable (`sep = '/'`), and one's value typed by the module's
+    // earlier assignment (`_default = Timeout()`).
+    has(&format!(
+        "{t}|sep|constants|aio/constants.py::sep|import|13|"
+    ));
+    has(
+        "aio/timeouts.py|references|start|begin|_default|aio/timeouts.py::Timeout.begin|declared_type|20|",
+    );
     has("web/main.ts|references|join|fmt|util|web/util.ts::fmt|import|5|");
     // A module's top-level `const` is a constant symbol.
     has("web/main.ts|references|join|sep|util|web/util.ts::sep|import|5|");

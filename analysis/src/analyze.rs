@@ -434,6 +434,7 @@ fn analyze_with_budget(lang: Lang, src: &str, budget: usize) -> Result<FileAnaly
         at: (0, 0),
         types: Types::default(),
         values: Vec::new(),
+        python_defs: None,
     };
     w.walk(root);
     w.settle_field_receivers();
@@ -474,6 +475,10 @@ struct Scope {
     in_type: bool,
     /// Publicity inherited by members (trait items, enum variants, interface members).
     public_members: Option<bool>,
+    /// The symbol whose locals' types a name here sees: the enclosing one, but a variable's
+    /// or constant's value runs where it is declared (a Python module's `_inst = Random()`
+    /// then `seed = _inst.seed`: `_inst` is the module's, not the variable `seed`'s).
+    types: Option<usize>,
 }
 
 impl Scope {
@@ -507,6 +512,9 @@ struct Walker<'s> {
     /// symbol, kept as references once the file's functions and imports are known
     /// ([`Walker::settle_values`]).
     values: Vec<(std::ops::Range<usize>, Option<usize>)>,
+    /// Python: the names the module's top-level `def`s and `class`es define, listed when its
+    /// first variable is met ([`Walker::python_defines`]).
+    python_defs: Option<rustc_hash::FxHashSet<&'s str>>,
 }
 
 /// What the walk learns of declared types: parameters' and locals' by the function declaring
@@ -561,6 +569,7 @@ impl<'s> Walker<'s> {
             prefix: None,
             in_type: false,
             public_members: None,
+            types: None,
         };
         // Stack entries: the node, its scope, depth, complexity nesting and place among its
         // parent's children in `path`.
@@ -628,6 +637,7 @@ impl<'s> Walker<'s> {
                 prefix: Some(prefix),
                 in_type: true,
                 public_members: rules::impl_members_public(self.lang, node),
+                types: scope.types,
             };
         }
         let Some(kind) = rules::def_kind(self.lang, up, node, self.src) else {
@@ -650,6 +660,14 @@ impl<'s> Walker<'s> {
             if name.is_empty() {
                 continue;
             }
+            // Python: a module's placeholder for what it defines below (`Enum = None`, then
+            // `class Enum`) is no symbol: the definition keeps its name (not `Enum#2`).
+            if kind == "variable"
+                && self.lang == Lang::Python
+                && self.python_defines(up, node, name)
+            {
+                continue;
+            }
             last = Some(self.add_symbol(up, node, kind, name.to_string(), scope));
         }
         match last {
@@ -661,10 +679,41 @@ impl<'s> Walker<'s> {
                     prefix: Some(sym.qualified_name.as_ref().into()),
                     in_type: TYPE_KINDS.contains(&kind),
                     public_members: rules::members_public(self.lang, kind, sym.is_public),
+                    types: match kind {
+                        "variable" | "constant" => scope.types,
+                        _ => Some(idx),
+                    },
                 }
             }
             None => scope.clone(),
         }
+    }
+
+    /// Python: whether the module holding the top-level assignment `node` defines `name`
+    /// with a `def` or `class` of its own (decorated or not).
+    fn python_defines<'t>(&mut self, up: Up<'_, 't>, node: Node<'t>, name: &str) -> bool {
+        if self.python_defs.is_none() {
+            let mut defs = rustc_hash::FxHashSet::default();
+            if let Some(module) = up.parent(node).and_then(|s| up.parent(s)) {
+                let mut cursor = module.walk();
+                for child in module.named_children(&mut cursor) {
+                    let def = match kind_of(child) {
+                        "decorated_definition" => field_of(child, "definition"),
+                        _ => Some(child),
+                    };
+                    if let Some(def) = def
+                        .filter(|d| {
+                            matches!(kind_of(*d), "function_definition" | "class_definition")
+                        })
+                        .and_then(|d| field_of(d, "name"))
+                    {
+                        defs.insert(self.text(def));
+                    }
+                }
+            }
+            self.python_defs = Some(defs);
+        }
+        self.python_defs.as_ref().is_some_and(|d| d.contains(name))
     }
 
     /// `self.name = …` in a method of `Cls`, `this.name = …` in a JS/TS class's method
@@ -693,6 +742,7 @@ impl<'s> Walker<'s> {
             prefix: Some(class),
             in_type: true,
             public_members: None,
+            types: None,
         };
         self.add_symbol(up, node, "field", name, &in_class);
     }
@@ -797,11 +847,11 @@ impl<'s> Walker<'s> {
                     if !name.is_empty() && written.len() <= 120 {
                         self.types
                             .declared
-                            .entry(scope.symbol)
+                            .entry(scope.types)
                             .or_default()
                             .insert(name.into(), written.into());
                     }
-                } else if let Some(declared) = self.types.declared.get_mut(&scope.symbol) {
+                } else if let Some(declared) = self.types.declared.get_mut(&scope.types) {
                     declared.remove(name);
                 }
             }
@@ -813,7 +863,7 @@ impl<'s> Walker<'s> {
                         !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
                     self.types
                         .locals
-                        .get(&scope.symbol)
+                        .get(&scope.types)
                         .and_then(|l| l.get(name))
                         .filter(|_| simple)
                         .cloned()
@@ -831,7 +881,7 @@ impl<'s> Walker<'s> {
                     let end = b.ty.end_byte();
                     self.types
                         .pending
-                        .push((end, scope.symbol, name.into(), None));
+                        .push((end, scope.types, name.into(), None));
                 }
                 continue;
             };
@@ -862,14 +912,14 @@ impl<'s> Walker<'s> {
                 let types = &mut self.types;
                 match self.lang {
                     Lang::JavaScript | Lang::TypeScript | Lang::Tsx | Lang::Ruby => {
-                        let locals = types.locals.entry(scope.symbol).or_default();
+                        let locals = types.locals.entry(scope.types).or_default();
                         locals.insert(name.into(), ty.into());
                     }
                     _ => {
                         let end = b.ty.end_byte();
                         types
                             .pending
-                            .push((end, scope.symbol, name.into(), Some(ty.into())));
+                            .push((end, scope.types, name.into(), Some(ty.into())));
                     }
                 }
             }
@@ -881,7 +931,7 @@ impl<'s> Walker<'s> {
     /// items` with `items: &[Item]`): the element's type name.
     fn element_of_declared(&self, items: &str, scope: &Scope) -> Option<String> {
         let t = iterated(items.trim());
-        let written = self.types.declared.get(&scope.symbol)?.get(bare_name(t))?;
+        let written = self.types.declared.get(&scope.types)?.get(bare_name(t))?;
         let element = returns::element(written)?;
         match returns::returned(element, false)? {
             returns::Returned::Type(ty) => Some(ty.to_string()),
@@ -920,7 +970,7 @@ impl<'s> Walker<'s> {
                     // `#` of a JavaScript private field (`this.#progress`).
                     .all(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == '#')
         };
-        let locals = self.types.locals.get(&scope.symbol);
+        let locals = self.types.locals.get(&scope.types);
         let local = |name: &str| locals.and_then(|l| l.get(name)).cloned();
         if let Some(ivar) = qualifier.strip_prefix('@').filter(|q| simple(q)) {
             // Ruby's `@engine.run`.
@@ -966,7 +1016,7 @@ impl<'s> Walker<'s> {
             rules::RubyName::Declares => {
                 self.types
                     .ruby_locals
-                    .entry(scope.symbol)
+                    .entry(scope.types)
                     .or_default()
                     .insert(name.into());
             }
@@ -974,7 +1024,7 @@ impl<'s> Walker<'s> {
                 let local = self
                     .types
                     .ruby_locals
-                    .get(&scope.symbol)
+                    .get(&scope.types)
                     .is_some_and(|l| l.contains(name));
                 // Visibility switches and the file's own name are not worth an edge.
                 let keyword = matches!(

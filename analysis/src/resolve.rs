@@ -1938,9 +1938,28 @@ impl<'a> Index<'a> {
                 let head = q.split('.').next().unwrap_or(q);
                 self.files[fi].names.import_bound(head).is_none()
             });
+        // Python: `x.f()` and `x.f` on a value — not an imported module, nor the file's own
+        // module by its name — name an attribute of an object: a class's member, never a
+        // top-level function, class or variable (`loop.create_task()` in a file defining
+        // `create_task`, `sample = _inst.sample`).
+        let py_member = language == "python"
+            && matches!(kind, EdgeKind::Calls | EdgeKind::References)
+            && qualifier.is_some_and(|q| {
+                let q = q.trim();
+                let head = q.split('.').next().unwrap_or(q);
+                // (`import xml.sax.saxutils` binds `xml`: `xml.sax.ErrorHandler`.)
+                let names = self.files[fi].names;
+                let bound = names.imports().any(|(n, _)| {
+                    n.strip_prefix(head)
+                        .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+                }) || names.import_bound(head).is_some()
+                    || names.import_bound(q).is_some();
+                !bound && !python_module_named(self.files[fi].path, head)
+            });
         let keep = |c: Cand| {
             !(language == "rust" && kind == EdgeKind::Calls && self.kind(c) == "macro")
                 && (!go_member || self.parent(c).is_some())
+                && (!py_member || self.parent(c).is_some())
                 && (!bare
                     || !(matches!(self.kind(c), "method" | "constructor")
                         || (c.0 != fi as u32 && self.nested_in_function(c))))
@@ -3171,6 +3190,20 @@ fn python_submodule(m: &str, name: &str) -> String {
 /// directory above it (`a/b/c.py`, a package re-exporting its modules' names) — or, when the
 /// repository's root is inside the package, the module's last names are the path's first.
 /// `os.path` does not name a repository's `util/path.py`.
+/// Whether `head` is the name of the Python module at `path` (its file's stem, or its
+/// package's directory for an `__init__.py`).
+fn python_module_named(path: &str, head: &str) -> bool {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    let stem = file
+        .strip_suffix(".py")
+        .or_else(|| file.strip_suffix(".pyi"));
+    match stem {
+        Some("__init__") => dir_of(path).rsplit('/').next() == Some(head),
+        Some(stem) => stem == head,
+        None => false,
+    }
+}
+
 fn python_module_names(module: &str, path: &str) -> bool {
     let segments: Vec<&str> = module.split('.').filter(|s| !s.is_empty()).collect();
     let (dir, stem) = dir_and_stem(path);
@@ -4096,7 +4129,14 @@ mod tests {
         let packed = vec![
             (
                 "abc.py",
-                pack(vec![remove, function("exists", None)], vec![]),
+                pack(
+                    vec![
+                        remove,
+                        function("exists", None),
+                        of_kind("method", "audit", Some("Checker")),
+                    ],
+                    vec![],
+                ),
             ),
             ("pkg/sub.py", pack(vec![function("helper", None)], vec![])),
             (
@@ -4121,8 +4161,13 @@ mod tests {
         assert_eq!(pick("remove", "os"), None);
         assert_eq!(pick("exists", "os.path"), None);
         assert_eq!(pick("helper", "pkg.sub"), Some(("helper", "import")));
-        // A receiver the file did not import still goes by name.
-        assert_eq!(pick("exists", "checker"), Some(("exists", "unique_name")));
+        // A receiver the file did not import is a value: its method goes by name, but no
+        // top-level function is one.
+        assert_eq!(
+            pick("audit", "checker"),
+            Some(("Checker.audit", "unique_name"))
+        );
+        assert_eq!(pick("exists", "checker"), None);
     }
 
     /// `self.f()` that neither the caller's type nor its bases here define is another type's
@@ -4266,6 +4311,68 @@ mod tests {
         assert_eq!(pick(1, "path"), Some(("Prefix.path", "unique_name")));
         assert_eq!(pick(1, "__name__"), None);
         assert_eq!(pick(2, "Any"), Some(("Any", "import")));
+    }
+
+    /// Python: `x.f()` on a value names a class's member, never a top-level function or
+    /// variable — in its own file or another — unless `x` is an imported module or the
+    /// file's own module by its name.
+    #[test]
+    fn python_members_on_values_are_no_top_level_definitions() {
+        let packed = vec![
+            (
+                "app/tasks.py",
+                pack(
+                    vec![
+                        function("create_task", None),
+                        of_kind("variable", "sample", None),
+                        of_kind("class", "Loop", None),
+                        of_kind("method", "create_task", Some("Loop")),
+                    ],
+                    vec![],
+                ),
+            ),
+            (
+                "app/util.py",
+                pack(vec![function("to_bytes", None)], vec![]),
+            ),
+            (
+                "app/main.py",
+                pack(
+                    vec![function("main", None)],
+                    vec![import("util", Some("app")), import("app.tasks", None)],
+                ),
+            ),
+        ];
+        let files = inputs(&packed, "python");
+        let index = Index::new(&files);
+        let pick = |fi: usize, kind: EdgeKind, name: &str, qualifier: Option<&str>| {
+            index
+                .pick(fi, Some("main"), kind, name, qualifier)
+                .map(|(c, how)| (index.qualified_name(c), how))
+        };
+        let call = EdgeKind::Calls;
+        assert_eq!(
+            pick(0, call, "create_task", Some("loop")),
+            Some(("Loop.create_task", "same_file"))
+        );
+        assert_eq!(
+            pick(0, call, "create_task", None),
+            Some(("create_task", "same_file"))
+        );
+        assert_eq!(
+            pick(0, call, "create_task", Some("tasks")),
+            Some(("create_task", "same_file"))
+        );
+        assert_eq!(pick(0, EdgeKind::References, "sample", Some("_inst")), None);
+        assert_eq!(pick(2, call, "to_bytes", Some("rkey")), None);
+        assert_eq!(
+            pick(2, call, "to_bytes", Some("util")),
+            Some(("to_bytes", "import"))
+        );
+        assert_eq!(
+            pick(2, call, "create_task", Some("app.tasks")),
+            Some(("create_task", "import"))
+        );
     }
 
     /// Python imports name what the module's file defines, the module's own file, or a

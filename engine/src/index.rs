@@ -90,7 +90,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// 18: a JavaScript or TypeScript shorthand property (`{ tick }`) is such a value too.
 /// 19: a JavaScript or TypeScript `const` at the top of a module (`export const sep = '/'`)
 ///    is a `constant` symbol, unless it is a `require(…)`.
-pub const ANALYZER_VERSION: u32 = 19;
+/// 20: a Python module's top-level assignment to a lowercase name (`sep = '/'`,
+///    `logger = getLogger(…)`) is a `variable` symbol.
+pub const ANALYZER_VERSION: u32 = 20;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;

@@ -314,6 +314,9 @@ pub fn def_kind<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, src: &str) -> Optio
                 let statement = up.parent(n)?;
                 match up.parent_kind(statement) {
                     "module" if constant => "constant",
+                    // `logger = logging.getLogger(…)`, `sep = '/'`, `app = Flask(…)`: what
+                    // `os.sep` or `from app import app` names (not search units).
+                    "module" => "variable",
                     // A class body's `name: str = ""` (dataclasses, models) or `TABLE = …`.
                     "block"
                         if up
@@ -2488,7 +2491,9 @@ pub fn is_array_type(text: &str) -> bool {
 
 /// Where the type path `t` begins with ends (`java.util.List` of `java.util.List<T>`).
 fn path_end(t: &str) -> usize {
-    t.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == ':' || c == '\\'))
+    // (`$` of JavaScript's names: `core.$constructor<T>` is no `core`; a name starting
+    // with `$`, a PHP variable's too, is no type `type_name` gives.)
+    t.find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '$' | '.' | ':' | '\\')))
         .unwrap_or(t.len())
 }
 

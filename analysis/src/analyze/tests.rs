@@ -98,7 +98,7 @@ fn syntax_errors_still_index_what_parses() {
 fn deep_nesting_is_bounded() {
     let src = format!("x = {}1{}\n", "(".repeat(5000), ")".repeat(5000));
     let a = analyze(Lang::Python, &src);
-    assert!(a.symbols.is_empty());
+    assert_eq!(kinds(&a), [("x", "variable")]);
 }
 
 #[test]
@@ -261,9 +261,13 @@ fn python_class_attributes_and_go_package_variables() {
             "User.age",
             "User.TABLE",
             "User.label",
-            "MAX"
+            "MAX",
+            "logger"
         ]
     );
+    let logger = sym(&a, "logger");
+    assert_eq!((logger.kind, logger.is_public), ("variable", true));
+    assert_eq!(&*logger.signature, "logger = make()");
 
     let src = "package p\n\nvar (\n\tErrGone = errors.New(\"gone\")\n\tcount int\n)\n\nvar x, y = 1, 2\n\nconst A, B = 1, 2\n\nfunc f() {\n\tvar local = 3\n\t_ = local\n}\n";
     let a = analyze(Lang::Go, src);
@@ -280,6 +284,33 @@ fn python_class_attributes_and_go_package_variables() {
         assert_eq!(sym(&a, q).kind, "constant");
     }
     assert!(a.symbols.iter().all(|s| &*s.name != "local"));
+}
+
+/// A Python module's variables: `_private` ones too; a placeholder for a `def` or `class`
+/// below is none (the class keeps its name); a value's receiver is typed by the module's
+/// earlier assignments, not the variable's own scope.
+#[test]
+fn python_module_variables() {
+    let src = "import os\n\nEnum = None\nsep = '/'\n_inst = Random()\nseed = _inst.seed\n\nclass Enum:\n    pass\n\n@dec\ndef run():\n    pass\nrun = wrap(run)\n\nif os.name == 'nt':\n    sep = '\\\\'\n";
+    let a = analyze(Lang::Python, src);
+    assert_eq!(
+        kinds(&a),
+        [
+            ("sep", "variable"),
+            ("_inst", "variable"),
+            ("seed", "variable"),
+            ("Enum", "class"),
+            ("run", "function"),
+        ]
+    );
+    assert!(!sym(&a, "_inst").is_public);
+    let read = a
+        .edges
+        .iter()
+        .find(|e| e.kind == EdgeKind::References && &*e.target_name == "seed")
+        .expect("the reference to _inst.seed");
+    assert_eq!(read.source.as_deref(), Some("seed"));
+    assert_eq!(read.receiver_type.as_deref(), Some("Random"));
 }
 
 #[test]
