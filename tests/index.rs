@@ -814,7 +814,7 @@ fn methods_and_paths_named_as_values_are_references() {
             ),
             (
                 "srv/server.go",
-                "package srv\n\ntype Server struct{}\n\nfunc (s *Server) serve() {}\n\nfunc (s *Server) Start(run func(func())) {\n\trun(s.serve)\n}\n",
+                "package srv\n\ntype Server struct{}\n\nfunc (s *Server) serve() {}\n\nfunc (s *Server) Start(run func(func())) {\n\trun(s.serve)\n}\n\nfunc handle() {}\n\nfunc Mux(reg func(func())) {\n\treg(handle)\n}\n",
             ),
             (
                 "src/lib.rs",
@@ -822,7 +822,11 @@ fn methods_and_paths_named_as_values_are_references() {
             ),
             (
                 "src/util.rs",
-                "pub fn helper(_: &&str) {}\n\npub const MAX: u64 = 1;\n",
+                "pub fn helper(_: &&str) {}\n\npub const MAX: u64 = 1;\n\npub fn each(v: &[&str]) {\n    v.iter().for_each(helper);\n}\n",
+            ),
+            (
+                "cpp/order.cpp",
+                "static bool less(int a, int b) { return a < b; }\n\nvoid order(std::vector<int>& v) { std::sort(v.begin(), v.end(), less); }\n",
             ),
             (
                 "java/Walker.java",
@@ -847,7 +851,34 @@ fn methods_and_paths_named_as_values_are_references() {
         ))
     };
     // Functions named alone as values: the file's own; not a parameter (`data`) nor a
-    // built-in (`id`).
+    // built-in (`id`). In Go, Rust and C++ too.
+    reference((
+        "srv/server.go",
+        "Mux",
+        "handle",
+        "NULL",
+        "srv/server.go::handle",
+        "same_file",
+        14,
+    ));
+    reference((
+        "src/util.rs",
+        "each",
+        "helper",
+        "NULL",
+        "src/util.rs::helper",
+        "same_file",
+        6,
+    ));
+    reference((
+        "cpp/order.cpp",
+        "order",
+        "less",
+        "NULL",
+        "cpp/order.cpp::less",
+        "same_file",
+        3,
+    ));
     reference((
         "py/jobs.py",
         "start",

@@ -1078,11 +1078,15 @@ impl<'s> Walker<'s> {
             .filter(|s| s.kind == "function")
             .map(|s| (&*s.name, s.parent()))
             .collect();
+        // Rust's, Go's and C++'s imports name modules, packages, types and files far more
+        // often than functions, and locals share their names (`let span = …; f(span)` after
+        // `use tracing::span`): there only the file's functions count.
+        let imports_count = !matches!(self.lang, Lang::Rust | Lang::Go | Lang::Cpp);
         let imported: rustc_hash::FxHashSet<&str> = self
             .out
             .edges
             .iter()
-            .filter(|e| e.kind == EdgeKind::Imports)
+            .filter(|e| imports_count && e.kind == EdgeKind::Imports)
             .map(|e| e.alias.as_deref().unwrap_or(&e.target_name))
             .filter(|n| *n != "*")
             .collect();
@@ -1090,7 +1094,8 @@ impl<'s> Walker<'s> {
         let kept: Vec<(usize, &str, Option<Arc<str>>)> = values
             .into_iter()
             .filter_map(|(bytes, symbol)| {
-                let name = src.get(bytes.clone())?;
+                // (Go's blank identifier, `_ = x`, is no value.)
+                let name = src.get(bytes.clone()).filter(|n| *n != "_")?;
                 let source = symbol.map(|i| &symbols[i].qualified_name);
                 let named = imported.contains(name)
                     || functions.contains(&(name, None))

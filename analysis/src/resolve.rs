@@ -3730,10 +3730,18 @@ impl<'a> Resolver<'a> {
             // alone but in Rust, PHP and Go, whose field reads may have none.)
             let alone = e.qualifier.is_none() && e.receiver_type.is_none() && inner[i].is_none();
             let applies = match alone {
-                true => matches!(
-                    f.language,
-                    "python" | "javascript" | "typescript" | "tsx" | "c"
-                ),
+                true => match f.language {
+                    "python" | "javascript" | "typescript" | "tsx" | "c" => true,
+                    // (A name alone may be a value's member in Go and C++: taken when no
+                    // field or type of the name answered but by a guess. Rust's field reads
+                    // keep no qualifier at all: only when none answered, or `x.data` would
+                    // become a function `data` of the file.)
+                    "go" | "cpp" => {
+                        picked.is_none_or(|(_, how)| matches!(how, "ambiguous" | "unique_name"))
+                    }
+                    "rust" => picked.is_none(),
+                    _ => false,
+                },
                 false => !(f.language == "rust" && qualifier.is_some_and(|q| q.trim() == "self")),
             };
             let taken = |c: Cand, how: &str| match alone {

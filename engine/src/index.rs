@@ -92,7 +92,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 ///    is a `constant` symbol, unless it is a `require(…)`.
 /// 20: a Python module's top-level assignment to a lowercase name (`sep = '/'`,
 ///    `logger = getLogger(…)`) is a `variable` symbol.
-pub const ANALYZER_VERSION: u32 = 20;
+/// 21: a function of the file named alone as a value (`.map(parse_line)`, `reg(handle)`,
+///    `std::sort(…, less)`) is a reference in Rust, Go and C++ too.
+pub const ANALYZER_VERSION: u32 = 21;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;

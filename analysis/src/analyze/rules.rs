@@ -1830,10 +1830,11 @@ pub fn reference_target<'t>(
 /// Whether `n` is a name written alone as a value — an argument, a keyword argument's or an
 /// object or initializer field's value, an assignment's or declaration's value, an element
 /// of a list, what `return` returns, a Python decorator, a shorthand property — in Python,
-/// JavaScript, TypeScript and C: a function passed or stored (`register(handler)`,
-/// `sorted(xs, key=by_name)`, `{ onClick: handle }`, `{ tick }`, `.read = my_read`), or a
-/// local ([`Walker::settle_values`] keeps only the file's functions and imports). (Not Rust, PHP and Go, whose field reads on a
-/// value keep no qualifier, nor Java, C# and C++, where a name alone may be the instance's.)
+/// JavaScript, TypeScript, C, C++, Rust and Go: a function passed or stored
+/// (`register(handler)`, `sorted(xs, key=by_name)`, `{ onClick: handle }`, `{ tick }`,
+/// `.read = my_read`, `.map(parse_line)`), or a local ([`Walker::settle_values`] keeps only
+/// the file's functions, and in the first four its imports). (Not PHP, whose functions are
+/// named by strings, nor Java and C#, where a name alone may be the instance's member.)
 pub fn is_value_name<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>) -> bool {
     // JavaScript's and TypeScript's shorthand property (`{ tick }`) is its value too.
     let shorthand = kind_of(n) == "shorthand_property_identifier"
@@ -1844,7 +1845,14 @@ pub fn is_value_name<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>) -> bool {
     if kind_of(n) != "identifier"
         || !matches!(
             lang,
-            Lang::Python | Lang::JavaScript | Lang::TypeScript | Lang::Tsx | Lang::C
+            Lang::Python
+                | Lang::JavaScript
+                | Lang::TypeScript
+                | Lang::Tsx
+                | Lang::C
+                | Lang::Cpp
+                | Lang::Rust
+                | Lang::Go
         )
     {
         return false;
@@ -1854,14 +1862,38 @@ pub fn is_value_name<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>) -> bool {
     };
     let is = |f: &'static str| field(p, f).is_some_and(|x| x.id() == n.id());
     match (lang, kind_of(p)) {
+        // Rust: `.map(parse_line)`, `let f = parse_line;`, `Opts { f: parse_line }`,
+        // `Opts { parse_line }`.
+        (
+            Lang::Rust,
+            "arguments"
+            | "array_expression"
+            | "tuple_expression"
+            | "return_expression"
+            | "shorthand_field_initializer",
+        ) => true,
+        (Lang::Rust, "let_declaration" | "field_initializer") => is("value"),
+        (Lang::Rust, "assignment_expression") => is("right"),
+        (Lang::Rust, _) => false,
+        // Go: `http.HandleFunc("/", handle)`, `h := handle`, `return handle`, a composite
+        // literal's element or value (`[]func(){a, b}`, `Handler: handle`; not its key).
+        (Lang::Go, "argument_list" | "expression_list") => true,
+        (Lang::Go, "literal_element") => match up.parent(p) {
+            Some(k) if kind_of(k) == "keyed_element" => {
+                k.named_child(0).is_some_and(|key| key.id() != p.id())
+            }
+            _ => true,
+        },
+        (Lang::Go, _) => false,
         (Lang::Python, "argument_list" | "list" | "tuple" | "return_statement" | "decorator") => {
             true
         }
         (Lang::Python, "keyword_argument" | "pair") => is("value"),
         (Lang::Python, "assignment") => is("right"),
-        (Lang::C, "argument_list" | "initializer_list" | "return_statement") => true,
-        (Lang::C, "init_declarator" | "initializer_pair") => is("value"),
-        (Lang::C, "assignment_expression") => is("right"),
+        (Lang::C | Lang::Cpp, "argument_list" | "initializer_list" | "return_statement") => true,
+        (Lang::C | Lang::Cpp, "init_declarator" | "initializer_pair") => is("value"),
+        (Lang::C | Lang::Cpp, "assignment_expression") => is("right"),
+        (Lang::Cpp, _) => false,
         (_, "arguments" | "array" | "return_statement") => true,
         (_, "variable_declarator" | "pair") => is("value"),
         (_, "assignment_expression") => is("right"),

@@ -780,6 +780,41 @@ fn functions_named_alone_as_values_are_references() {
     assert_eq!(named(&a, EdgeKind::References), [("tick", None)]);
 }
 
+/// Rust, Go and C++: a function of the file passed or stored as a value is referenced; an
+/// imported name is not (Rust's and Go's imports name modules and packages, whose names
+/// locals share), nor a composite literal's key, nor Go's `_`.
+#[test]
+fn rust_go_and_cpp_functions_named_as_values_are_references() {
+    let values = |lang: Lang, src: &str, names: &[&str]| -> Vec<(String, String)> {
+        let a = analyze(lang, src);
+        a.edges
+            .iter()
+            .filter(|e| e.kind == EdgeKind::References && names.contains(&&*e.target_name))
+            .map(|e| {
+                let source = e.source.as_deref().unwrap_or("<file>").to_string();
+                (source, e.target_name.to_string())
+            })
+            .collect()
+    };
+    let pairs = |v: &[(&str, &str)]| -> Vec<(String, String)> {
+        v.iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
+    };
+    let src = "use tracing::span;\nfn parse_line(s: &str) -> usize { s.len() }\nfn keyed(s: &str) -> usize { 0 }\nstruct Opts { f: fn(&str) -> usize }\nfn a() -> Vec<usize> { [\"a\"].into_iter().map(parse_line).collect() }\nfn b() -> Opts { Opts { f: keyed } }\nfn c() { let g = parse_line; let span = 1; h(span, g); }\n";
+    assert_eq!(
+        values(Lang::Rust, src, &["parse_line", "keyed", "span", "g"]),
+        pairs(&[("a", "parse_line"), ("b", "keyed"), ("c", "parse_line")])
+    );
+    let src = "package p\n\nimport \"path\"\n\nfunc handle(w int) int { return w }\n\nfunc H() {}\n\ntype S struct{ H func(int) int }\n\nfunc a() { serve(handle, 1) }\n\nfunc b() S { return S{H: handle} }\n\nfunc c() {\n\th := handle\n\t_ = h\n\tpath := 1\n\tuse(path)\n}\n";
+    assert_eq!(
+        values(Lang::Go, src, &["handle", "H", "h", "_", "path"]),
+        pairs(&[("a", "handle"), ("b", "handle"), ("c", "handle")])
+    );
+    let src = "int cmp(int a, int b) { return a < b; }\nvoid run() { std::sort(v.begin(), v.end(), cmp); }\n";
+    assert_eq!(values(Lang::Cpp, src, &["cmp"]), pairs(&[("run", "cmp")]));
+}
+
 /// A Go import binds its alias, `*` for a dot import, else the name its path implies.
 #[test]
 fn go_imports_bind_aliases_and_dot_imports() {
