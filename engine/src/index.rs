@@ -94,7 +94,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 ///    `logger = getLogger(…)`) is a `variable` symbol.
 /// 21: a function of the file named alone as a value (`.map(parse_line)`, `reg(handle)`,
 ///    `std::sort(…, less)`) is a reference in Rust, Go and C++ too.
-pub const ANALYZER_VERSION: u32 = 21;
+/// 22: PHP's `namespace\f()` is a call of `f`.
+pub const ANALYZER_VERSION: u32 = 22;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;

@@ -1182,6 +1182,15 @@ fn split_callee(c: Node) -> Option<(Node, Option<Node>)> {
                 .unwrap_or(c),
             php_name_part(c, "namespace_name").or_else(|| field(c, "prefix")),
         )),
+        // PHP's `namespace\f()`: the file's own namespace's `f`, looked up as `f()` alone is
+        // (the file's namespace first). (`namespace\Sub\f()`, rare, stays no edge.)
+        "relative_name" => {
+            let kids = named_children(c);
+            if kids.iter().any(|k| kind_of(*k) == "namespace_name") {
+                return None;
+            }
+            Some((kids.into_iter().rfind(|k| kind_of(*k) == "name")?, None))
+        }
         "generic_function" => split_callee(field(c, "function")?),
         "generic_name" | "generic_type" | "template_function" | "template_type" => {
             split_callee(field(c, "name").or_else(|| c.named_child(0))?)

@@ -1120,6 +1120,11 @@ fn php_qualified_names_split_into_name_and_namespace() {
         edges.contains(&(EdgeKind::Calls, "Decoder", Some("google\\net"))),
         "{edges:?}"
     );
+    // `namespace\f()` is the file's namespace's `f`: looked up as written alone.
+    let src = "<?php\nnamespace app;\nfunction local($x) { return $x; }\nfunction run($x) { return namespace\\local($x) + namespace\\sub\\other($x); }\n";
+    let a = analyze(Lang::Php, src);
+    let calls = named(&a, EdgeKind::Calls);
+    assert_eq!(calls, [("local", None)]);
 }
 
 /// The name a C `typedef` defines is no reference to itself; its uses are.
