@@ -993,7 +993,7 @@ fn field_reads_keep_what_they_read_from() {
             ),
             (
                 "aio/timeouts.py",
-                "import enum\nfrom . import constants\n\n\nclass _State(enum.Enum):\n    CREATED = 1\n\n\nclass Timeout:\n    def __init__(self):\n        self.state = _State.CREATED\n        self.limit = constants.TIMEOUT\n        self.separator = constants.sep\n\n    def begin(self):\n        return self.limit\n\n\n_default = Timeout()\nstart = _default.begin\n",
+                "import enum\nfrom . import constants\n\n\nclass _State(enum.Enum):\n    CREATED = 1\n\n\nclass Timeout:\n    def __init__(self):\n        self.state = _State.CREATED\n        self.limit = constants.TIMEOUT\n        self.separator = constants.sep\n\n    def begin(self):\n        return self.limit\n\n\n_default = Timeout()\nstart = _default.begin\n\n\ndef stop():\n    return _default.begin()\n",
             ),
             (
                 "web/util.ts",
@@ -1034,6 +1034,10 @@ fn field_reads_keep_what_they_read_from() {
     ));
     has(
         "aio/timeouts.py|references|start|begin|_default|aio/timeouts.py::Timeout.begin|declared_type|20|",
+    );
+    // …and in a function, by the class the variable is made by.
+    has(
+        "aio/timeouts.py|calls|stop|begin|_default|aio/timeouts.py::Timeout.begin|declared_type|24|",
     );
     has("web/main.ts|references|join|fmt|util|web/util.ts::fmt|import|5|");
     // A module's top-level `const` is a constant symbol.

@@ -1587,8 +1587,39 @@ impl<'a> Index<'a> {
         })?;
         let ty = self.files[v.0 as usize]
             .names
-            .declared_return(v.1 as usize)?;
+            .declared_return(v.1 as usize)
+            .filter(|t| !t.ends_with("()"))?;
         self.declared_type_member(v.0 as usize, ty, kind, name)
+    }
+
+    /// Python: a call or attribute on a module variable of the file made by calling a class
+    /// (`_inst = Random()`, then `_inst.seed()` in a function): the class's member, found
+    /// from the variable's file as a declared type is. `None` when `q` names no such
+    /// variable, or the class is none the repository defines (a function called, an
+    /// outside class): the lookup by name then stands.
+    fn python_var_member(
+        &self,
+        fi: usize,
+        q: &str,
+        kind: EdgeKind,
+        name: &str,
+    ) -> Option<Option<(Cand, &'static str)>> {
+        let names = self.files[fi].names;
+        if matches!(q, "self" | "cls")
+            || !q.chars().all(|c| c.is_alphanumeric() || c == '_')
+            || names.import_bound(q).is_some()
+        {
+            return None;
+        }
+        let cands = self.candidates(EdgeKind::References, "python", q)?;
+        let v = cands.in_file_where(fi as u32, |c| {
+            self.kind(c) == "variable" && self.parent(c).is_none()
+        })?;
+        let class = names.declared_return(v.1 as usize)?.strip_suffix("()")?;
+        match self.declared_type_member(fi, class, kind, name)? {
+            Some(found) => Some(Some(found)),
+            None => None,
+        }
     }
 
     /// Go: whether definitions `a` and `b` are one type under different build constraints —
@@ -2749,7 +2780,11 @@ impl<'a> Index<'a> {
         if !matches!(self.kind(field), "field" | "property" | "variable") {
             return None;
         }
-        let raw = file.names.declared_return(field.1 as usize)?;
+        // (A variable made by a call, `x = Foo()`, is typed only by `python_var_member`.)
+        let raw = file
+            .names
+            .declared_return(field.1 as usize)
+            .filter(|t| !t.ends_with("()"))?;
         let ty = if indexed { element(raw)? } else { raw };
         // Go: an anonymous struct's fields are the field's own members (`c.pool.size` of
         // `pool struct { start, size uint32 }`).
@@ -3616,6 +3651,16 @@ impl<'a> Resolver<'a> {
                         *go_vars_before
                             .entry((kind, &*e.target_name, q))
                             .or_insert_with(|| index.go_var_member(fi, q, kind, &e.target_name))
+                    }
+                    // Python: on a module variable of the file made by calling a class.
+                    (None, EdgeKind::Calls | EdgeKind::References, None, Some(q))
+                        if f.language == "python" =>
+                    {
+                        *go_vars_before
+                            .entry((kind, &*e.target_name, q))
+                            .or_insert_with(|| {
+                                index.python_var_member(fi, q.trim(), kind, &e.target_name)
+                            })
                     }
                     _ => None,
                 };

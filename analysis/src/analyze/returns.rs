@@ -357,6 +357,29 @@ pub fn chained(q: &str) -> Option<Chained<'_>> {
     None
 }
 
+/// A module variable made by calling a class (`_inst = Random()`, `app = web.App(…)`): the
+/// class's path with `()` after it, `Random()` — a call whose result only resolution can
+/// type (Python's signature reads as Go's `x = Foo()` would, where `Foo` is as likely a
+/// function: `resolve::Index::go_var_member` passes it over). A capitalised last name is the
+/// class convention this reads by.
+pub fn class_call_type(signature: &str, name: &str) -> Option<String> {
+    let value = signature
+        .strip_prefix(name)?
+        .trim_start()
+        .strip_prefix('=')?
+        .trim();
+    let (callee, _) = value.split_once('(')?;
+    let path = callee.trim();
+    let last = path.rsplit('.').next()?;
+    let ok = !path.is_empty()
+        && path.split('.').all(|p| {
+            p.starts_with(|c: char| c.is_alphabetic() || c == '_')
+                && p.chars().all(|c| c.is_alphanumeric() || c == '_')
+        })
+        && last.starts_with(|c: char| c.is_ascii_uppercase());
+    ok.then(|| format!("{path}()"))
+}
+
 /// The type a Go package-level variable's signature gives it (`name` the variable's):
 /// `Ctxt *obj.Link` → `obj.Link`, `mu = sync.Mutex{}` → `sync.Mutex`, `CommandLine =
 /// NewFlagSet(…)` → `FlagSet` (a constructor's type by Go's naming), `x = new(T)` → `T`;
@@ -1176,6 +1199,20 @@ mod tests {
             ("f = fmt.Sprintf", "f", None),
         ] {
             assert_eq!(go_var_type(sig, name).as_deref(), want, "{sig}");
+        }
+        for (sig, name, want) in [
+            ("_inst = Random()", "_inst", Some("Random()")),
+            (
+                "app = web.Application(debug=True)",
+                "app",
+                Some("web.Application()"),
+            ),
+            ("logger = logging.getLogger(__name__)", "logger", None),
+            ("sep = '/'", "sep", None),
+            ("x = y = Foo()", "x", None),
+            ("items = [Foo()]", "items", None),
+        ] {
+            assert_eq!(class_call_type(sig, name).as_deref(), want, "{sig}");
         }
         assert_eq!(go_new("newer(x)"), None);
         for other in [
