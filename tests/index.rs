@@ -986,10 +986,13 @@ fn field_reads_keep_what_they_read_from() {
     let (_tmp, store) = index_files(
         "reads",
         &[
-            ("aio/constants.py", "TIMEOUT = 30\nsep = '/'\n"),
+            (
+                "aio/constants.py",
+                "TIMEOUT = 30\nsep = '/'\n\n\nclass Clock:\n    def now(self):\n        return 0\n\n\nclock = Clock()\n",
+            ),
             (
                 "aio/runners.py",
-                "import enum\n\n\nclass _State(enum.Enum):\n    CREATED = 1\n",
+                "import enum\nfrom .constants import clock\n\n\nclass _State(enum.Enum):\n    CREATED = 1\n\n\ndef tick():\n    return clock.now()\n",
             ),
             (
                 "aio/timeouts.py",
@@ -1035,7 +1038,8 @@ fn field_reads_keep_what_they_read_from() {
     has(
         "aio/timeouts.py|references|start|begin|_default|aio/timeouts.py::Timeout.begin|declared_type|20|",
     );
-    // …and in a function, by the class the variable is made by.
+    // …and in a function, by the class the variable is made by: in its file or another.
+    has("aio/runners.py|calls|tick|now|clock|aio/constants.py::Clock.now|declared_type|10|");
     has(
         "aio/timeouts.py|calls|stop|begin|_default|aio/timeouts.py::Timeout.begin|declared_type|24|",
     );

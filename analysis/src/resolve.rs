@@ -1592,9 +1592,10 @@ impl<'a> Index<'a> {
         self.declared_type_member(v.0 as usize, ty, kind, name)
     }
 
-    /// Python: a call or attribute on a module variable of the file made by calling a class
-    /// (`_inst = Random()`, then `_inst.seed()` in a function): the class's member, found
-    /// from the variable's file as a declared type is. `None` when `q` names no such
+    /// Python: a call or attribute on a module variable made by calling a class — the file's
+    /// (`_inst = Random()`, then `_inst.seed()` in a function) or one it imports (`from
+    /// config import settings`, then `settings.reload()`): the class's member, found from
+    /// the variable's file as a declared type is. `None` when `q` names no such
     /// variable, or the class is none the repository defines (a function called, an
     /// outside class): the lookup by name then stands.
     fn python_var_member(
@@ -1604,19 +1605,25 @@ impl<'a> Index<'a> {
         kind: EdgeKind,
         name: &str,
     ) -> Option<Option<(Cand, &'static str)>> {
-        let names = self.files[fi].names;
-        if matches!(q, "self" | "cls")
-            || !q.chars().all(|c| c.is_alphanumeric() || c == '_')
-            || names.import_bound(q).is_some()
-        {
+        if matches!(q, "self" | "cls") || !q.chars().all(|c| c.is_alphanumeric() || c == '_') {
             return None;
         }
-        let cands = self.candidates(EdgeKind::References, "python", q)?;
-        let v = cands.in_file_where(fi as u32, |c| {
+        // The file's own variable, or the one `from config import settings` imports.
+        let (vf, var) = match self.files[fi].names.import_bound(q) {
+            None => (fi, q),
+            Some((Some(module), imported)) => {
+                let file = self.python_module_file(self.files[fi].path, module)?;
+                (*self.by_path.get(file)?, imported)
+            }
+            Some((None, _)) => return None,
+        };
+        let cands = self.candidates(EdgeKind::References, "python", var)?;
+        let v = cands.in_file_where(vf as u32, |c| {
             self.kind(c) == "variable" && self.parent(c).is_none()
         })?;
+        let names = self.files[vf].names;
         let class = names.declared_return(v.1 as usize)?.strip_suffix("()")?;
-        match self.declared_type_member(fi, class, kind, name)? {
+        match self.declared_type_member(vf, class, kind, name)? {
             Some(found) => Some(Some(found)),
             None => None,
         }
