@@ -988,11 +988,11 @@ fn field_reads_keep_what_they_read_from() {
         &[
             (
                 "aio/constants.py",
-                "TIMEOUT = 30\nsep = '/'\n\n\nclass Clock:\n    def now(self):\n        return 0\n\n\nclock = Clock()\n",
+                "TIMEOUT = 30\nsep = '/'\n\n\nclass Clock:\n    def now(self):\n        return 0\n\n\nclock = Clock()\n\n\ndef make_clock() -> Clock:\n    return Clock()\n\n\ndefault_clock = make_clock()\n",
             ),
             (
                 "aio/runners.py",
-                "import enum\nfrom .constants import clock\n\n\nclass _State(enum.Enum):\n    CREATED = 1\n\n\ndef tick():\n    return clock.now()\n",
+                "import enum\nfrom .constants import clock, default_clock\n\n\nclass _State(enum.Enum):\n    CREATED = 1\n\n\ndef tick():\n    return clock.now()\n\n\ndef tock():\n    return default_clock.now()\n",
             ),
             (
                 "aio/timeouts.py",
@@ -1040,6 +1040,8 @@ fn field_reads_keep_what_they_read_from() {
     );
     // …and in a function, by the class the variable is made by: in its file or another.
     has("aio/runners.py|calls|tick|now|clock|aio/constants.py::Clock.now|declared_type|10|");
+    // (Made by a function: by the type it declares it returns.)
+    has("aio/runners.py|calls|tock|now|default_clock|aio/constants.py::Clock.now|return_type|14|");
     has(
         "aio/timeouts.py|calls|stop|begin|_default|aio/timeouts.py::Timeout.begin|declared_type|24|",
     );

@@ -1592,12 +1592,13 @@ impl<'a> Index<'a> {
         self.declared_type_member(v.0 as usize, ty, kind, name)
     }
 
-    /// Python: a call or attribute on a module variable made by calling a class — the file's
-    /// (`_inst = Random()`, then `_inst.seed()` in a function) or one it imports (`from
-    /// config import settings`, then `settings.reload()`): the class's member, found from
-    /// the variable's file as a declared type is. `None` when `q` names no such
-    /// variable, or the class is none the repository defines (a function called, an
-    /// outside class): the lookup by name then stands.
+    /// Python: a call or attribute on a module variable made by a call — the file's (`_inst =
+    /// Random()`, then `_inst.seed()` in a function) or one it imports (`from config import
+    /// settings`, then `settings.reload()`): a member of the class called (`declared_type`),
+    /// or of the type the function called declares it returns (`db = make_db()` with `def
+    /// make_db() -> Database`: `return_type`), as [`Self::call_result_member`] finds it from
+    /// the variable's file. `None` when `q` names no such variable, or its callee or type is
+    /// none the repository defines: the lookup by name then stands.
     fn python_var_member(
         &self,
         fi: usize,
@@ -1622,11 +1623,25 @@ impl<'a> Index<'a> {
             self.kind(c) == "variable" && self.parent(c).is_none()
         })?;
         let names = self.files[vf].names;
-        let class = names.declared_return(v.1 as usize)?.strip_suffix("()")?;
-        match self.declared_type_member(vf, class, kind, name)? {
-            Some(found) => Some(Some(found)),
-            None => None,
-        }
+        let call = names.declared_return(v.1 as usize)?.strip_suffix("()")?;
+        // The callee, from the variable's file: a class makes an instance of itself, a
+        // function returns what it declares.
+        let (qualifier, callee) = match call.rsplit_once('.') {
+            Some((q, n)) => (Some(q), n),
+            None => (None, call),
+        };
+        let target = self
+            .pick(vf, None, EdgeKind::Calls, callee, qualifier)
+            .map(|(c, _)| c);
+        let chain = crate::analyze::returns::Chained {
+            qualifier,
+            name: callee,
+            unwrap: false,
+            new: false,
+        };
+        let (c, how) = self.call_result_member(vf, kind, name, &chain, target)??;
+        let class = target.is_some_and(|t| TYPE_KINDS.contains(&self.kind(t)));
+        Some(Some((c, if class { "declared_type" } else { how })))
     }
 
     /// Go: whether definitions `a` and `b` are one type under different build constraints —

@@ -235,10 +235,10 @@ impl Names {
                 }
                 // A Go package-level variable's type (`var Ctxt *obj.Link`), for calls on
                 // it from other files ([`Names::declared_return`]).
-                // (Else a class called, `_inst = Random()`: `Random()`, typed by resolution.)
+                // (Else a call, `_inst = Random()`: `Random()`, typed by resolution.)
                 "variable" if s.parent().is_none() => {
                     match super::returns::go_var_type(&s.signature, &s.name)
-                        .or_else(|| super::returns::class_call_type(&s.signature, &s.name))
+                        .or_else(|| super::returns::call_type(&s.signature, &s.name))
                     {
                         Some(ty) => push(&ty),
                         None => continue,

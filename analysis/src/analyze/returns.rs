@@ -357,12 +357,12 @@ pub fn chained(q: &str) -> Option<Chained<'_>> {
     None
 }
 
-/// A module variable made by calling a class (`_inst = Random()`, `app = web.App(…)`): the
-/// class's path with `()` after it, `Random()` — a call whose result only resolution can
-/// type (Python's signature reads as Go's `x = Foo()` would, where `Foo` is as likely a
-/// function: `resolve::Index::go_var_member` passes it over). A capitalised last name is the
-/// class convention this reads by.
-pub fn class_call_type(signature: &str, name: &str) -> Option<String> {
+/// A module variable made by a call (`_inst = Random()`, `app = web.Application(…)`, `db =
+/// make_db()`): the callee's path with `()` after it, `Random()` — a call whose result only
+/// resolution can type, from what the callee is (a class, or a function's declared return
+/// type). Python's signature reads as Go's `x = Foo()` would, so
+/// `resolve::Index::go_var_member` passes the marker over.
+pub fn call_type(signature: &str, name: &str) -> Option<String> {
     let value = signature
         .strip_prefix(name)?
         .trim_start()
@@ -370,13 +370,11 @@ pub fn class_call_type(signature: &str, name: &str) -> Option<String> {
         .trim();
     let (callee, _) = value.split_once('(')?;
     let path = callee.trim();
-    let last = path.rsplit('.').next()?;
     let ok = !path.is_empty()
         && path.split('.').all(|p| {
             p.starts_with(|c: char| c.is_alphabetic() || c == '_')
                 && p.chars().all(|c| c.is_alphanumeric() || c == '_')
-        })
-        && last.starts_with(|c: char| c.is_ascii_uppercase());
+        });
     ok.then(|| format!("{path}()"))
 }
 
@@ -1207,12 +1205,17 @@ mod tests {
                 "app",
                 Some("web.Application()"),
             ),
-            ("logger = logging.getLogger(__name__)", "logger", None),
+            (
+                "logger = logging.getLogger(__name__)",
+                "logger",
+                Some("logging.getLogger()"),
+            ),
             ("sep = '/'", "sep", None),
             ("x = y = Foo()", "x", None),
             ("items = [Foo()]", "items", None),
+            ("g = (lambda: 1)()", "g", None),
         ] {
-            assert_eq!(class_call_type(sig, name).as_deref(), want, "{sig}");
+            assert_eq!(call_type(sig, name).as_deref(), want, "{sig}");
         }
         assert_eq!(go_new("newer(x)"), None);
         for other in [
