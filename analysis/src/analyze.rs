@@ -1081,12 +1081,12 @@ impl<'s> Walker<'s> {
         // Rust's, Go's and C++'s imports name modules, packages, types and files far more
         // often than functions, and locals share their names (`let span = …; f(span)` after
         // `use tracing::span`): there only the file's functions count.
-        let imports_count = !matches!(self.lang, Lang::Rust | Lang::Go | Lang::Cpp);
+        let imports_are_values = !matches!(self.lang, Lang::Rust | Lang::Go | Lang::Cpp);
         let imported: rustc_hash::FxHashSet<&str> = self
             .out
             .edges
             .iter()
-            .filter(|e| imports_count && e.kind == EdgeKind::Imports)
+            .filter(|e| imports_are_values && e.kind == EdgeKind::Imports)
             .map(|e| e.alias.as_deref().unwrap_or(&e.target_name))
             .filter(|n| *n != "*")
             .collect();

@@ -27,6 +27,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::analyze::packed::Names;
+use crate::analyze::returns::called;
 use crate::analyze::{EdgeKind, FileAnalysis, RawEdge, Symbol, TYPE_KINDS};
 use crate::builtins;
 
@@ -1588,7 +1589,7 @@ impl<'a> Index<'a> {
         let ty = self.files[v.0 as usize]
             .names
             .declared_return(v.1 as usize)
-            .filter(|t| !t.ends_with("()"))?;
+            .filter(|t| called(t).is_none())?;
         self.declared_type_member(v.0 as usize, ty, kind, name)
     }
 
@@ -1623,7 +1624,7 @@ impl<'a> Index<'a> {
             self.kind(c) == "variable" && self.parent(c).is_none()
         })?;
         let names = self.files[vf].names;
-        let call = names.declared_return(v.1 as usize)?.strip_suffix("()")?;
+        let call = called(names.declared_return(v.1 as usize)?)?;
         // The callee, from the variable's file: a class makes an instance of itself, a
         // function returns what it declares.
         let (qualifier, callee) = match call.rsplit_once('.') {
@@ -2005,8 +2006,7 @@ impl<'a> Index<'a> {
                 let bound = names.imports().any(|(n, _)| {
                     n.strip_prefix(head)
                         .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
-                }) || names.import_bound(head).is_some()
-                    || names.import_bound(q).is_some();
+                }) || names.import_bound(head).is_some();
                 !bound && !python_module_named(self.files[fi].path, head)
             });
         let keep = |c: Cand| {
@@ -2806,7 +2806,7 @@ impl<'a> Index<'a> {
         let raw = file
             .names
             .declared_return(field.1 as usize)
-            .filter(|t| !t.ends_with("()"))?;
+            .filter(|t| called(t).is_none())?;
         let ty = if indexed { element(raw)? } else { raw };
         // Go: an anonymous struct's fields are the field's own members (`c.pool.size` of
         // `pool struct { start, size uint32 }`).
@@ -3242,25 +3242,20 @@ fn python_submodule(m: &str, name: &str) -> String {
     }
 }
 
+/// Whether `head` is the name of the Python module at `path` (its file's stem, or its
+/// package's directory for an `__init__.py`).
+fn python_module_named(path: &str, head: &str) -> bool {
+    match dir_and_stem(path) {
+        (dir, "__init__") => dir.rsplit('/').next() == Some(head),
+        (_, stem) => stem == head,
+    }
+}
+
 /// Whether Python module `module` (`a.b`, `.a.b`) may name `path`: its names are consecutive
 /// directories of the path, ending at the file (`a/b.py`, `a/b/__init__.py`) or at a
 /// directory above it (`a/b/c.py`, a package re-exporting its modules' names) — or, when the
 /// repository's root is inside the package, the module's last names are the path's first.
 /// `os.path` does not name a repository's `util/path.py`.
-/// Whether `head` is the name of the Python module at `path` (its file's stem, or its
-/// package's directory for an `__init__.py`).
-fn python_module_named(path: &str, head: &str) -> bool {
-    let file = path.rsplit('/').next().unwrap_or(path);
-    let stem = file
-        .strip_suffix(".py")
-        .or_else(|| file.strip_suffix(".pyi"));
-    match stem {
-        Some("__init__") => dir_of(path).rsplit('/').next() == Some(head),
-        Some(stem) => stem == head,
-        None => false,
-    }
-}
-
 fn python_module_names(module: &str, path: &str) -> bool {
     let segments: Vec<&str> = module.split('.').filter(|s| !s.is_empty()).collect();
     let (dir, stem) = dir_and_stem(path);
@@ -3527,7 +3522,7 @@ impl<'a> Resolver<'a> {
         let mut returned_before: HashMap<(EdgeKind, &str, &str, bool, Option<Cand>, bool), Found> =
             HashMap::default();
         let mut typed_before: HashMap<(EdgeKind, &str, &str), Found> = HashMap::default();
-        let mut go_vars_before: HashMap<(EdgeKind, &str, &str), Found> = HashMap::default();
+        let mut vars_before: HashMap<(EdgeKind, &str, &str), Found> = HashMap::default();
         let mut fields_before: HashMap<(EdgeKind, &str, Cand, bool), Found> = HashMap::default();
         let mut targets: Vec<Option<Cand>> = vec![None; edges_in.len()];
         let mut rows: Vec<Option<EdgeRow<'b>>> = (0..edges_in.len()).map(|_| None).collect();
@@ -3670,15 +3665,15 @@ impl<'a> Resolver<'a> {
                     (None, EdgeKind::Calls | EdgeKind::References, None, Some(q))
                         if f.language == "go" && q != "self" =>
                     {
-                        *go_vars_before
+                        *vars_before
                             .entry((kind, &*e.target_name, q))
                             .or_insert_with(|| index.go_var_member(fi, q, kind, &e.target_name))
                     }
-                    // Python: on a module variable of the file made by calling a class.
+                    // Python: on a module variable made by a call (the file's or imported).
                     (None, EdgeKind::Calls | EdgeKind::References, None, Some(q))
                         if f.language == "python" =>
                     {
-                        *go_vars_before
+                        *vars_before
                             .entry((kind, &*e.target_name, q))
                             .or_insert_with(|| {
                                 index.python_var_member(fi, q.trim(), kind, &e.target_name)

@@ -370,12 +370,21 @@ pub fn call_type(signature: &str, name: &str) -> Option<String> {
         .trim();
     let (callee, _) = value.split_once('(')?;
     let path = callee.trim();
-    let ok = !path.is_empty()
-        && path.split('.').all(|p| {
+    is_dotted_path(path).then(|| format!("{path}()"))
+}
+
+/// The callee a [`call_type`] names (`Random` of `Random()`); `None` for a declared type.
+pub fn called(ty: &str) -> Option<&str> {
+    ty.strip_suffix("()")
+}
+
+/// Whether `t` is a path of plain names (`sync.Mutex`, `Random`).
+fn is_dotted_path(t: &str) -> bool {
+    !t.is_empty()
+        && t.split('.').all(|p| {
             p.starts_with(|c: char| c.is_alphabetic() || c == '_')
                 && p.chars().all(|c| c.is_alphanumeric() || c == '_')
-        });
-    ok.then(|| format!("{path}()"))
+        })
 }
 
 /// The type a Go package-level variable's signature gives it (`name` the variable's):
@@ -384,13 +393,7 @@ pub fn call_type(signature: &str, name: &str) -> Option<String> {
 /// `None` for any other value.
 pub fn go_var_type(signature: &str, name: &str) -> Option<String> {
     let rest = signature.strip_prefix(name)?.trim_start();
-    let path = |t: &str| {
-        !t.is_empty()
-            && t.split('.').all(|p| {
-                p.starts_with(|c: char| c.is_alphabetic() || c == '_')
-                    && p.chars().all(|c| c.is_alphanumeric() || c == '_')
-            })
-    };
+    let path = is_dotted_path;
     let Some(value) = rest.strip_prefix('=') else {
         let ty = rest.split(" =").next()?.trim();
         // An anonymous struct's fields are the variable's own members (`var Syms struct
