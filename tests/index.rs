@@ -604,6 +604,46 @@ fn go_names_resolve_by_package() {
                 "package main\n\nfunc joinAll() {\n\tConn.JoinGroup(2)\n}\n",
             ),
             (
+                "src/example.com/app/os_darwin.go",
+                "package main\n\nfunc sigblock() {}\n",
+            ),
+            (
+                "src/example.com/app/os_linux.go",
+                "package main\n\nfunc sigblock() {}\n",
+            ),
+            (
+                "src/example.com/app/signal.go",
+                "package main\n\nfunc block() {\n\tsigblock()\n\tonlyTest()\n}\n",
+            ),
+            (
+                "src/example.com/app/signal_darwin.go",
+                "package main\n\nfunc blockDarwin() {\n\tsigblock()\n}\n",
+            ),
+            (
+                "src/example.com/app/export_test.go",
+                "package main\n\nfunc onlyTest() {}\n",
+            ),
+            (
+                "src/example.com/app/use.go",
+                "package main\n\nimport v6 \"example.com/net/ipv6\"\n\nfunc use() {\n\tv6.Sys()\n\tv6.Internal()\n}\n",
+            ),
+            (
+                "src/example.com/net/ipv6/sys_linux.go",
+                "package ipv6\n\nfunc Sys() {}\n",
+            ),
+            (
+                "src/example.com/net/ipv6/sys_freebsd.go",
+                "package ipv6\n\nfunc Sys() {}\n",
+            ),
+            (
+                "src/example.com/net/ipv6/export_test.go",
+                "package ipv6\n\nfunc Internal() {}\n",
+            ),
+            (
+                "src/example.com/net/ipv6/z_ext_test.go",
+                "package ipv6_test\n\nimport \"example.com/net/ipv6\"\n\nfunc TestX() {\n\tipv6.Internal()\n}\n",
+            ),
+            (
                 "src/example.com/app/ctx.go",
                 "package main\n\nfunc dump(c *sigctxt, v any) int {\n\tswitch x := v.(type) {\n\tcase *sigctxt:\n\t\treturn x.rbx()\n\t}\n\treturn c.rbx()\n}\n",
             ),
@@ -638,7 +678,7 @@ fn go_names_resolve_by_package() {
     has(&format!("{m}|calls|server.run|Lock|s|NULL|unresolved|15|"));
     // A bare call is the package's, in another file.
     has(&format!(
-        "{m}|calls|main|helper|NULL|src/example.com/app/util.go::helper|unique_name|26|"
+        "{m}|calls|main|helper|NULL|src/example.com/app/util.go::helper|same_package|26|"
     ));
     // A type defined once per build constraint has the methods of each; a type switch's
     // case names its alias's type.
@@ -655,6 +695,29 @@ fn go_names_resolve_by_package() {
     );
     has(
         "src/example.com/app/vars_use.go|calls|joinAll|JoinGroup|Conn|src/example.com/net/ipv6/dgramopt.go::dgramOpt.JoinGroup|declared_type|4|",
+    );
+    // A function defined once per platform (`os_linux.go`, `os_darwin.go`) is the one built
+    // with the caller: Linux's where the caller's name states no platform. A test file's
+    // function is seen only from tests — of its package, or an external test package in its
+    // directory (`ipv6_test`).
+    let a = "src/example.com/app";
+    has(&format!(
+        "{a}/signal.go|calls|block|sigblock|NULL|{a}/os_linux.go::sigblock|same_package|4|"
+    ));
+    has(&format!(
+        "{a}/signal_darwin.go|calls|blockDarwin|sigblock|NULL|{a}/os_darwin.go::sigblock|same_package|4|"
+    ));
+    has(&format!(
+        "{a}/signal.go|calls|block|onlyTest|NULL|NULL|unresolved|5|"
+    ));
+    has(&format!(
+        "{a}/use.go|calls|use|Sys|v6|src/example.com/net/ipv6/sys_linux.go::Sys|import|6|"
+    ));
+    has(&format!(
+        "{a}/use.go|calls|use|Internal|v6|NULL|unresolved|7|"
+    ));
+    has(
+        "src/example.com/net/ipv6/z_ext_test.go|calls|TestX|Internal|ipv6|src/example.com/net/ipv6/export_test.go::Internal|import|6|",
     );
 }
 

@@ -22,6 +22,8 @@ pub mod derived;
 pub mod digest;
 /// What a file is before analysis: skipped or not, lines, content hash.
 pub mod file;
+/// Go's build constraints as file names state them (`os_linux.go`).
+pub mod gobuild;
 /// Line-oriented matching with ripgrep's semantics (grep verification).
 pub mod grep;
 /// Language detection and grammars.

@@ -30,6 +30,7 @@ use crate::analyze::packed::Names;
 use crate::analyze::returns::called;
 use crate::analyze::{EdgeKind, FileAnalysis, RawEdge, Symbol, TYPE_KINDS};
 use crate::builtins;
+use crate::gobuild;
 
 /// One analysed file, as input to resolution: its names (the whole analysis is only needed
 /// for the file's own rows, and is passed in then).
@@ -1176,6 +1177,15 @@ impl<'a> Index<'a> {
         })
     }
 
+    /// The file [`Resolver::edges`] is resolving on this thread, when it is one of this
+    /// index's.
+    fn resolving(&self) -> Option<usize> {
+        NAMED_TYPES.with(|cell| {
+            let named = cell.borrow();
+            (named.0 == self.id).then_some(named.1 as usize)
+        })
+    }
+
     /// Whether file `fi` names a type called `name` ([`Resolver::edges`] records, per thread,
     /// the names of the file whose edges it is resolving; `None` for any other file).
     fn file_names_type(&self, fi: usize, name: &str) -> Option<bool> {
@@ -1645,6 +1655,59 @@ impl<'a> Index<'a> {
         Some(Some((c, if class { "declared_type" } else { how })))
     }
 
+    /// Go: the definition a name written alone in the file at `path` names in its own package
+    /// (its directory; test files only from a test file, which alone builds with them):
+    /// `same_package`, the one there is, or among a name's definitions for several platforms
+    /// (`sigblock` in `os_linux.go`, `os_darwin.go`…) the one built for the caller's platform
+    /// ([`gobuild::Platform::of`]); `ambiguous` where none or several are.
+    fn go_in_package(
+        &self,
+        cands: &Cands<'_, 'a>,
+        path: &str,
+        near: impl Fn(Cand) -> bool,
+    ) -> Option<(Cand, &'static str)> {
+        let dir = dir_of(path);
+        let test = gobuild::is_test_file(path);
+        let in_package = |c: Cand| {
+            near(c)
+                && self.parent(c).is_none()
+                && dir_of(self.path(c)) == dir
+                && (test || !gobuild::is_test_file(self.path(c)))
+        };
+        let all = cands.under(self, dir);
+        let mut found = all.iter().copied().filter(|&c| in_package(c));
+        let first = found.next()?;
+        let platform = self.go_platform(path);
+        if found.next().is_none() {
+            let how = match platform.builds(self.path(first)) {
+                true => "same_package",
+                // (The only one, for another platform: the caller's `//go:build` line,
+                // which is not read, may name that platform; or the name is a local.)
+                false => "unique_name",
+            };
+            return Some((first, how));
+        }
+        let mut built = all
+            .iter()
+            .copied()
+            .filter(|&c| in_package(c) && platform.builds(self.path(c)));
+        Some(match (built.next(), built.next()) {
+            (Some(c), None) => (c, "same_package"),
+            (Some(c), Some(_)) => (c, "ambiguous"),
+            (None, _) => (first, "ambiguous"),
+        })
+    }
+
+    /// Go: the platform definitions for several platforms are chosen for, looking up a name
+    /// from the file at `path`: that of the file whose edges are being resolved, else of
+    /// `path`. A type's embedded types are looked up from the type's file, but are the ones
+    /// built with the caller (`mp.waitsema` in `os_aix.go` is of `m`'s embedded `mOS` of
+    /// `os_aix.go`).
+    fn go_platform<'p>(&'p self, path: &'p str) -> gobuild::Platform<'p> {
+        let resolving = self.resolving().map_or(path, |fi| self.files[fi].path);
+        gobuild::Platform::of(resolving)
+    }
+
     /// Go: whether definitions `a` and `b` are one type under different build constraints —
     /// the same name in files of one package (`runtime`'s `sigctxt` in
     /// `signal_linux_amd64.go`, `signal_darwin_amd64.go`…), whose methods a call in a file
@@ -1665,7 +1728,10 @@ impl<'a> Index<'a> {
         let (path, name) = (self.path(ty), self.qualified_name(ty));
         let dir = dir_of(path);
         cands.nearest_with_parent_last(self, path, name, |c| {
-            dir_of(self.path(c)) == dir && self.type_definition(c.0, name) == Some(ty)
+            dir_of(self.path(c)) == dir
+                && self
+                    .type_definition(c.0, name)
+                    .is_some_and(|t| t == ty || self.go_variant(t, ty))
         })
     }
 
@@ -2050,7 +2116,15 @@ impl<'a> Index<'a> {
                     && match language {
                         "python" => python_module_names(m, self.path(c)),
                         "java" => package_dir_names(m, '.', self.path(c)),
-                        "go" => Some(dir_of(self.path(c))) == go_dir,
+                        // (A package's test files build only with its own tests, which
+                        // an external test package in its directory is: `runtime_test`
+                        // sees `export_test.go`'s `Escape`.)
+                        "go" => {
+                            Some(dir_of(self.path(c))) == go_dir
+                                && (!gobuild::is_test_file(self.path(c))
+                                    || (gobuild::is_test_file(path)
+                                        && Some(dir_of(path)) == go_dir))
+                        }
                         _ => true,
                     }
             };
@@ -2074,6 +2148,16 @@ impl<'a> Index<'a> {
             let tier = first.iter().position(Option::is_some)?;
             if !several[tier] {
                 return first[tier];
+            }
+            // Go: of a package's definitions for several platforms, the caller's.
+            if language == "go" && tier == 0 {
+                let platform = self.go_platform(path);
+                let built = cands.all.iter().take(SCAN_LIMIT).copied().find(|&c| {
+                    named(c) && keep(c) && self.parent(c).is_none() && platform.builds(self.path(c))
+                });
+                if built.is_some() {
+                    return built;
+                }
             }
             let top = tier == 0;
             cands.nearest_where(self, path, |c| {
@@ -2381,17 +2465,8 @@ impl<'a> Index<'a> {
         // (its directory's), or a package's imported with `.` (`*`), or built in: never
         // another package's namesake.
         if language == "go" && qualifier.is_none() && kind != EdgeKind::Imports {
-            let dir = dir_of(path);
-            let mut in_package =
-                cands.under(self, dir).iter().copied().filter(|&c| {
-                    near(c) && self.parent(c).is_none() && dir_of(self.path(c)) == dir
-                });
-            if let Some(first) = in_package.next() {
-                let how = match in_package.next() {
-                    None => "unique_name",
-                    Some(_) => "ambiguous",
-                };
-                return Some((first, how));
+            if let Some(found) = self.go_in_package(&cands, path, &near) {
+                return Some(found);
             }
             let dot = self.files[fi].names.imports_of("*").find_map(in_module);
             return dot.map(|c| (c, "import"));
@@ -2561,9 +2636,16 @@ impl<'a> Index<'a> {
             let theirs = self.type_definition(c.0, own);
             theirs == Some(def) || theirs.is_some_and(|t| self.go_variant(t, def))
         };
+        // Go: of a method defined for several platforms, the caller's first.
+        let go = self.files[fi].language == "go";
+        let built = |c: Cand| go && self.go_platform(path).builds(self.path(c)) && same_type(c);
         if !sup
             && let Some(c) = cands
                 .in_file_with_parent(self, fi as u32, own)
+                .or_else(|| match go {
+                    true => cands.nearest_with_parent_last(self, path, own, built),
+                    false => None,
+                })
                 .or_else(|| cands.nearest_with_parent_last(self, path, own, same_type))
         {
             return Some((c, "same_class"));
@@ -3795,12 +3877,14 @@ impl<'a> Resolver<'a> {
                 true => match f.language {
                     "python" | "javascript" | "typescript" | "tsx" | "c" => true,
                     // (A name alone may be a value's member in Go and C++: taken when no
-                    // field or type of the name answered but by a guess. Rust's field reads
-                    // keep no qualifier at all: only when none answered, or `x.data` would
-                    // become a function `data` of the file.)
-                    "go" | "cpp" => {
-                        picked.is_none_or(|(_, how)| matches!(how, "ambiguous" | "unique_name"))
-                    }
+                    // field or type of the name answered but by a guess — or, in Go, by
+                    // another file of the package, which may be for another platform or
+                    // another `testdata` program: the file's own function comes first. Rust's
+                    // field reads keep no qualifier at all: only when none answered, or
+                    // `x.data` would become a function `data` of the file.)
+                    "go" | "cpp" => picked.is_none_or(|(_, how)| {
+                        matches!(how, "ambiguous" | "unique_name" | "same_package")
+                    }),
                     "rust" => picked.is_none(),
                     _ => false,
                 },
@@ -3831,7 +3915,7 @@ impl<'a> Resolver<'a> {
             if e.kind == EdgeKind::References
                 && applies
                 && picked.is_none_or(|(c, how)| {
-                    matches!(how, "ambiguous" | "unique_name")
+                    matches!(how, "ambiguous" | "unique_name" | "same_package")
                         || (alone && matches!(index.kind(c), "field" | "property" | "variable"))
                 })
                 && let (_, Some((c, how)), _) = lookup(EdgeKind::Calls)
@@ -4152,7 +4236,7 @@ mod tests {
         };
         assert_eq!(
             resolve("go", vec![], "near"),
-            Some(("app/util.go".to_string(), "unique_name"))
+            Some(("app/util.go".to_string(), "same_package"))
         );
         assert_eq!(resolve("go", vec![], "far"), None);
         assert_eq!(
@@ -4188,6 +4272,87 @@ mod tests {
                 "far"
             ),
             Some(("lib/other/other.go".to_string(), "import"))
+        );
+    }
+
+    /// Go: a name defined in several files of the caller's package, one per platform, is
+    /// the one built beside the caller (by the platforms file names state; `linux`/`amd64`
+    /// for a file that states none); a test file's definitions are seen only from test files.
+    #[test]
+    fn go_names_defined_per_platform_take_the_callers_platform() {
+        let packed = vec![
+            (
+                "rt/os_darwin.go",
+                pack(vec![function("sigblock", None)], vec![]),
+            ),
+            (
+                "rt/os_linux.go",
+                pack(vec![function("sigblock", None)], vec![]),
+            ),
+            (
+                "rt/os_windows.go",
+                pack(vec![function("sigblock", None)], vec![]),
+            ),
+            (
+                "rt/lock_futex.go",
+                pack(vec![function("lock", None)], vec![]),
+            ),
+            (
+                "rt/lock_sema.go",
+                pack(vec![function("lock", None)], vec![]),
+            ),
+            (
+                "rt/stubs_arm64.go",
+                pack(vec![function("getg", None)], vec![]),
+            ),
+            (
+                "rt/stubs_386.go",
+                pack(vec![function("getg", None)], vec![]),
+            ),
+            (
+                "rt/export_test.go",
+                pack(vec![function("Exported", None)], vec![]),
+            ),
+            ("rt/proc.go", pack(vec![function("main", None)], vec![])),
+            (
+                "rt/signal_windows.go",
+                pack(vec![function("handle", None)], vec![]),
+            ),
+            (
+                "rt/proc_test.go",
+                pack(vec![function("TestX", None)], vec![]),
+            ),
+        ];
+        let files = inputs(&packed, "go");
+        let index = Index::new(&files);
+        let pick = |from: usize, name: &str| {
+            index
+                .pick(from, None, EdgeKind::Calls, name, None)
+                .map(|(c, how)| (index.path(c), how))
+        };
+        let (proc, windows, test) = (8, 9, 10);
+        assert_eq!(
+            pick(proc, "sigblock"),
+            Some(("rt/os_linux.go", "same_package"))
+        );
+        assert_eq!(
+            pick(windows, "sigblock"),
+            Some(("rt/os_windows.go", "same_package"))
+        );
+        // Both fit any platform by name (their `//go:build` lines are not read).
+        assert_eq!(pick(proc, "lock").map(|(_, how)| how), Some("ambiguous"));
+        // None fits `amd64`: a guess among them.
+        assert_eq!(pick(proc, "getg").map(|(_, how)| how), Some("ambiguous"));
+        // The only one, but for another platform: a guess (the caller may be for Windows by
+        // a `//go:build` line).
+        assert_eq!(
+            pick(proc, "handle"),
+            Some(("rt/signal_windows.go", "unique_name"))
+        );
+        assert_eq!(pick(proc, "Exported"), None);
+        assert_eq!(
+            pick(test, "Exported"),
+            Some(("rt/export_test.go", "same_package"))
         );
     }
 
