@@ -721,6 +721,100 @@ fn go_names_resolve_by_package() {
     );
 }
 
+/// Java: a simple type name is scoped as JLS 6.4.1 has it — the file's, a single-type
+/// import's, its package's (its directory), an on-demand import's (`import a.b.*;`), then
+/// `java.lang`'s — and not another package's namesake; a name written with its package is
+/// that package's, imported or not.
+#[test]
+fn java_type_names_resolve_by_package_scope() {
+    let (_tmp, store) = index_files(
+        "javascope",
+        &[
+            (
+                "src/com/acme/core/Engine.java",
+                "package com.acme.core;\n\nimport com.acme.util.*;\n\npublic class Engine {\n    Config config;\n    Helper helper;\n    String name;\n    Widget w;\n    com.other.Widget other;\n\n    void run() {\n        Config c = new Config();\n        Widget.make();\n    }\n}\n",
+            ),
+            (
+                "src/com/acme/core/Config.java",
+                "package com.acme.core;\n\npublic class Config {}\n",
+            ),
+            (
+                "src/com/acme/util/Helper.java",
+                "package com.acme.util;\n\npublic class Helper {}\n",
+            ),
+            (
+                "src/com/acme/util/Widget.java",
+                "package com.acme.util;\n\npublic class Widget {\n    public static void make() {}\n}\n",
+            ),
+            (
+                "src/com/other/Config.java",
+                "package com.other;\n\npublic class Config {}\n",
+            ),
+            (
+                "src/com/other/String.java",
+                "package com.other;\n\npublic class String {}\n",
+            ),
+            (
+                "src/com/other/Widget.java",
+                "package com.other;\n\npublic class Widget {\n    public static void make() {}\n}\n",
+            ),
+            (
+                "src/java/lang/String.java",
+                "package java.lang;\n\npublic final class String {}\n",
+            ),
+            (
+                "src/java/util/Map.java",
+                "package java.util;\n\npublic interface Map<K, V> {\n    interface Entry<K, V> {}\n}\n",
+            ),
+            (
+                "src/com/acme/core/Entry.java",
+                "package com.acme.core;\n\npublic class Entry {}\n",
+            ),
+            (
+                "src/com/acme/core/Table.java",
+                "package com.acme.core;\n\nimport java.util.Map;\n\nclass Table {\n    Map.Entry<String, String> first;\n    Entry own;\n}\n",
+            ),
+        ],
+    );
+    let edges = sql_lines(&store, EDGES_SQL);
+    let has = |needle: &str| has_row(&edges, needle);
+    let e = "src/com/acme/core/Engine.java";
+    // The import on demand names the package: its file.
+    has(&format!(
+        "{e}|imports|<file>|*|com.acme.util|src/com/acme/util/Helper.java|import|3|"
+    ));
+    has(&format!(
+        "{e}|references|Engine.config|Config|NULL|src/com/acme/core/Config.java::Config|same_package|6|"
+    ));
+    has(&format!(
+        "{e}|references|Engine.helper|Helper|NULL|src/com/acme/util/Helper.java::Helper|import|7|"
+    ));
+    has(&format!(
+        "{e}|references|Engine.name|String|NULL|src/java/lang/String.java::String|import|8|"
+    ));
+    has(&format!(
+        "{e}|references|Engine.w|Widget|NULL|src/com/acme/util/Widget.java::Widget|import|9|"
+    ));
+    has(&format!(
+        "{e}|references|Engine.other|Widget|com.other|src/com/other/Widget.java::Widget|qualified|10|"
+    ));
+    has(&format!(
+        "{e}|calls|Engine.run|Config|NULL|src/com/acme/core/Config.java::Config|same_package|13|"
+    ));
+    has(&format!(
+        "{e}|calls|Engine.run|make|Widget|src/com/acme/util/Widget.java::Widget.make|qualified|14|"
+    ));
+    // A nested type written with its outer type is the outer type's, not the package's
+    // namesake.
+    let t = "src/com/acme/core/Table.java";
+    has(&format!(
+        "{t}|references|Table.first|Entry|Map|src/java/util/Map.java::Map.Entry|qualified|6|"
+    ));
+    has(&format!(
+        "{t}|references|Table.own|Entry|NULL|src/com/acme/core/Entry.java::Entry|same_package|7|"
+    ));
+}
+
 /// A call or field read on a field's value (`v.Args[0].Reg()`, `self.title.area()`) is a
 /// member of the type the field's declaration (or PHP docblock) gives it, wherever the field
 /// is declared — an element's type when the field is indexed or looped over, an embedded Go

@@ -679,6 +679,9 @@ struct Index<'a> {
     /// stands for the package as an import's target ([`Index::go_package`]). Empty when the
     /// repository has no Go.
     go_packages: HashMap<&'a str, Vec<(&'a str, u32)>>,
+    /// Java: the same of each directory with Java files, the target of an on-demand import
+    /// (`import a.b.*;`). Empty when the repository has no Java.
+    java_packages: HashMap<&'a str, Vec<(&'a str, u32)>>,
     /// Distinct for every index the process builds: the key of the per-thread caches
     /// ([`Index::with_include_closure`], [`Index::file_names_type`]).
     id: u64,
@@ -701,16 +704,14 @@ fn dir_of(path: &str) -> &str {
     path.rsplit_once('/').map(|(d, _)| d).unwrap_or("")
 }
 
-/// How near a file at `other` is to one in directory `dir`: the length of their deepest shared
-/// directory (one of [`ancestors`] of a file in `dir`, so longer is deeper), and whether
-/// `other` is directly in it. Ranks as asking each ancestor in turn would.
-/// Go's packages: each directory with `.go` files by its last name (the root's is ``), with
-/// the file that stands for it — not a test: `doc.go`, else the one named like the
-/// directory, else the first.
-fn go_packages<'a>(files: &[FileInput<'a>]) -> HashMap<&'a str, Vec<(&'a str, u32)>> {
+/// The packages of `language`, Go's or Java's: each directory with files of the language by
+/// its last name (the root's is ``), with the file that stands for it — not a test: Go's
+/// `doc.go`, else the one named like the directory; Java's `package-info.java`; else the
+/// first.
+fn packages<'a>(files: &[FileInput<'a>], language: &str) -> HashMap<&'a str, Vec<(&'a str, u32)>> {
     let mut best: HashMap<&'a str, (u8, u32)> = HashMap::default();
     for (fi, f) in files.iter().enumerate() {
-        if f.language != "go" {
+        if f.language != language {
             continue;
         }
         let (dir, name) = match f.path.rsplit_once('/') {
@@ -720,7 +721,7 @@ fn go_packages<'a>(files: &[FileInput<'a>]) -> HashMap<&'a str, Vec<(&'a str, u3
         let last = dir.rsplit('/').next().unwrap_or(dir);
         let rank = if name.ends_with("_test.go") {
             3
-        } else if name == "doc.go" {
+        } else if matches!(name, "doc.go" | "package-info.java") {
             0
         } else if name.strip_suffix(".go") == Some(last) {
             1
@@ -762,6 +763,9 @@ fn go_testdata(path: &str) -> Option<&str> {
     Some(&path[..at + "testdata".len()])
 }
 
+/// How near a file at `other` is to one in directory `dir`: the length of their deepest shared
+/// directory (one of [`ancestors`] of a file in `dir`, so longer is deeper), and whether
+/// `other` is directly in it. Ranks as asking each ancestor in turn would.
 fn nearness(dir: &str, other: &str) -> (usize, bool) {
     let (d, o) = (dir.as_bytes(), other.as_bytes());
     let common = d.iter().zip(o).take_while(|(a, b)| a == b).count();
@@ -997,7 +1001,8 @@ impl<'a> Index<'a> {
         } else {
             HashMap::default()
         };
-        let go_packages = go_packages(files);
+        let go_packages = packages(files, "go");
+        let java_packages = packages(files, "java");
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let mut index = Index {
             files,
@@ -1019,6 +1024,7 @@ impl<'a> Index<'a> {
             included: Vec::new(),
             by_file_name,
             go_packages,
+            java_packages,
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         };
         if c_family {
@@ -2324,6 +2330,16 @@ impl<'a> Index<'a> {
                 {
                     return Some((c, "import"));
                 }
+                // Java: a type written with its package (`java.nio.file.FileSystem`) is that
+                // package's, imported or not.
+                if language == "java"
+                    && kind != EdgeKind::Imports
+                    && q.contains('.')
+                    && q.starts_with(|c: char| c.is_ascii_lowercase())
+                    && let Some(c) = matches_module(q)
+                {
+                    return Some((c, "qualified"));
+                }
                 // Python: `os.remove(p)` after `import os`, or `models.Model` after `from
                 // django.db import models`, names a member of what the file imported: found
                 // here when the repository has that module, else nothing here — not whatever
@@ -2444,6 +2460,25 @@ impl<'a> Index<'a> {
                     .filter(|outer| outer.starts_with(|c: char| c.is_uppercase()))
                     .find_map(|outer| cands.with_parent_last(self, outer));
                 return nested.map(|c| (c, "import"));
+            }
+            // A simple type name the file neither declares nor imports by name is its
+            // package's (its directory's: `same_package`), else a package's it imports on
+            // demand (`import a.b.*;`) or `java.lang`'s (`import`), as JLS 6.4.1 scopes it —
+            // before any other type of that name (`com.other.String`).
+            if qualifier.is_none() && kind != EdgeKind::Imports {
+                let top_type = |c: Cand| {
+                    near(c) && self.parent(c).is_none() && TYPE_KINDS.contains(&self.kind(c))
+                };
+                if let Some(c) = cands.directly_in(self, dir_of(path), top_type) {
+                    return Some((c, "same_package"));
+                }
+                let on_demand = self.files[fi].names.imports_of("*").flatten();
+                let imported = on_demand
+                    .chain(["java.lang"])
+                    .find_map(|m| matches_module(m).filter(|&c| top_type(c)));
+                if let Some(c) = imported {
+                    return Some((c, "import"));
+                }
             }
         }
         // A Python name is defined in its file, imported or built in: a bare call reaches
@@ -3193,6 +3228,23 @@ impl<'a> Index<'a> {
             let (_, file) = self.go_package(fi, module?)?;
             return Some((self.files[file as usize].path, "import"));
         }
+        // Java: `import a.b.*;` is the package's, in a directory ending `a/b`: the nearest.
+        if self.files[fi].language == "java" {
+            if &*e.target_name != "*" {
+                return None;
+            }
+            let package = module?;
+            let last = package.rsplit('.').next()?;
+            let dir = dir_of(self.files[fi].path);
+            let path = self
+                .java_packages
+                .get(last)?
+                .iter()
+                .map(|&(_, file)| self.files[file as usize].path)
+                .filter(|path| package_dir_names(package, '.', path))
+                .max_by_key(|path| nearness(dir, path).0)?;
+            return Some((path, "import"));
+        }
         let python = self.files[fi].language == "python";
         let file = if python {
             let path = self.files[fi].path;
@@ -3393,6 +3445,7 @@ impl<'a> Resolver<'a> {
         self.index.cand_maps = HashMap::default();
         self.index.dir_ranges = HashMap::default();
         self.index.go_packages = HashMap::default();
+        self.index.java_packages = HashMap::default();
     }
 
     /// Number of files.

@@ -95,7 +95,10 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// 21: a function of the file named alone as a value (`.map(parse_line)`, `reg(handle)`,
 ///    `std::sort(…, less)`) is a reference in Rust, Go and C++ too.
 /// 22: PHP's `namespace\f()` is a call of `f`.
-pub const ANALYZER_VERSION: u32 = 22;
+/// 23: Java's `import a.b.*;` is an import of `*` from `a.b` (it had been of `b` from `a`),
+///    and a type written with its package or outer type (`java.nio.file.Path`, `Map.Entry`)
+///    is a reference qualified by it.
+pub const ANALYZER_VERSION: u32 = 23;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;

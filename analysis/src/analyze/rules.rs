@@ -1492,11 +1492,20 @@ pub fn imports(lang: Lang, n: Node, src: &str) -> Vec<Import> {
             };
             vec![(name, Some(path), alias)]
         }
-        (Lang::Java, "import_declaration") => named_children(n)
-            .into_iter()
-            .filter(|c| matches!(kind_of(c), "scoped_identifier" | "identifier"))
-            .map(|c| plain(split_path(&text(c), ".")))
-            .collect(),
+        // `import a.b.C;` is `C` of `a.b`; `import a.b.*;` (on demand) is `*` of `a.b`, the
+        // package's types (or, `import static a.b.C.*;`, the class's static members).
+        (Lang::Java, "import_declaration") => {
+            let children = named_children(n);
+            let on_demand = children.iter().any(|c| kind_of(c) == "asterisk");
+            children
+                .into_iter()
+                .filter(|c| matches!(kind_of(c), "scoped_identifier" | "identifier"))
+                .map(|c| match on_demand {
+                    true => ("*".to_string(), Some(text(c)), None),
+                    false => plain(split_path(&text(c), ".")),
+                })
+                .collect()
+        }
         (Lang::C | Lang::Cpp, "preproc_include") => field(n, "path")
             .map(|p| {
                 let p = unquote(text(p));
@@ -1970,12 +1979,22 @@ pub fn reference_namespace<'t>(lang: Lang, up: Up<'_, 't>, name: Node<'t>) -> Op
             .filter(|p| kind_of(*p) == "scoped_identifier")?;
         return field(p, "path").filter(|_| field(p, "name").is_some_and(|x| x.id() == name.id()));
     }
-    // Java's `this::visit`, `Foo::parse`: what the method is looked up on.
+    // Java's `this::visit`, `Foo::parse`: what the method is looked up on; a type's package
+    // or outer type, `java.nio.file` in `java.nio.file.Path`, `Map` in `Map.Entry`.
     if lang == Lang::Java {
-        let p = up
-            .parent(name)
-            .filter(|p| kind_of(*p) == "method_reference")?;
-        return p.named_child(0).filter(|x| x.id() != name.id());
+        let p = up.parent(name)?;
+        return match kind_of(p) {
+            "method_reference" => p.named_child(0).filter(|x| x.id() != name.id()),
+            "scoped_type_identifier" => {
+                let last =
+                    p.named_child(u32::try_from(p.named_child_count().checked_sub(1)?).ok()?)?;
+                (last.id() == name.id())
+                    .then(|| p.named_child(0))
+                    .flatten()
+                    .filter(|x| x.id() != name.id())
+            }
+            _ => None,
+        };
     }
     // Ruby's `Foo::BAR`: the path before the name.
     if lang == Lang::Ruby {

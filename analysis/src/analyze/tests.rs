@@ -116,6 +116,23 @@ fn rust_use_lists_expand() {
     );
 }
 
+/// Java: a single-type import names one class of a package; an import on demand, `*` of
+/// the package (or of a class, for its static members).
+#[test]
+fn java_imports_on_demand_import_a_package() {
+    let src = "package a;\n\nimport java.util.List;\nimport java.util.concurrent.*;\nimport static java.lang.Math.*;\nimport static java.util.Objects.requireNonNull;\n\nclass A {}\n";
+    let a = analyze(Lang::Java, src);
+    assert_eq!(
+        a.import_pairs(),
+        vec![
+            ("List", Some("java.util")),
+            ("*", Some("java.util.concurrent")),
+            ("*", Some("java.lang.Math")),
+            ("requireNonNull", Some("java.util.Objects")),
+        ]
+    );
+}
+
 /// The polyglot fixture's sources, one per grammar.
 fn fixture_sources() -> Vec<(Lang, &'static str)> {
     macro_rules! fixture {
