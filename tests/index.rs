@@ -267,6 +267,18 @@ fn imports_and_standard_names_resolve_as_a_reader_would() {
                 "web/util.js",
                 "export function clamp(x) {\n  return x;\n}\n\nexport function parse(s) {\n  return s;\n}\n\nexport function map(f) {\n  return f;\n}\n",
             ),
+            (
+                "web/app.test.js",
+                "import { expect } from 'vitest';\nimport { clamp } from './util.js';\n\nexport function check() {\n  expect(clamp(1)).toBe(1);\n}\n",
+            ),
+            (
+                "web/matchers.js",
+                "export class Matcher {\n  toBe(x) {\n    return x;\n  }\n}\n",
+            ),
+            (
+                "pkg/checks.py",
+                "from outside import make\n\n\nclass Local:\n    def grow(self):\n        return 1\n\n\ndef check():\n    make().grow()\n",
+            ),
         ],
     );
     let edges = sql_lines(&store, EDGES_SQL);
@@ -291,6 +303,11 @@ fn imports_and_standard_names_resolve_as_a_reader_would() {
     has("web/app.js|calls|grow|parse|JSON|NULL|unresolved|4|");
     has("web/app.js|calls|grow|map|xs|NULL|unresolved|5|");
     has("web/app.js|calls|grow|limit|NULL|web/util.js::clamp|import|5|");
+    // What a function imported from outside the repository returns is an outside value: its
+    // methods are none of the repository's namesakes (`Matcher.toBe`, `Circle.append`).
+    has("web/app.test.js|calls|check|expect|NULL|NULL|unresolved|5|");
+    has("web/app.test.js|calls|check|toBe|expect(clamp(1))|NULL|unresolved|5|");
+    has("pkg/checks.py|calls|check|grow|make()|NULL|unresolved|10|");
     assert_eq!(
         sql_lines(
             &store,

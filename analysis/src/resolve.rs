@@ -682,6 +682,10 @@ struct Index<'a> {
     /// Java: the same of each directory with Java files, the target of an on-demand import
     /// (`import a.b.*;`). Empty when the repository has no Java.
     java_packages: HashMap<&'a str, Vec<(&'a str, u32)>>,
+    /// The hashes ([`segment_hash`]) of the repository's directories' names, when it has
+    /// JavaScript or TypeScript: whether a package imported by name may be here
+    /// ([`Index::outside_module_call`]).
+    dir_names: rustc_hash::FxHashSet<u64>,
     /// Distinct for every index the process builds: the key of the per-thread caches
     /// ([`Index::with_include_closure`], [`Index::file_names_type`]).
     id: u64,
@@ -973,6 +977,18 @@ impl<'a> Index<'a> {
             }
         }
         segment_starts.push(segment_hashes.len() as u32);
+        // JavaScript and TypeScript: the names of the repository's directories, where a
+        // package imported by name would be (`node_modules/zod/`).
+        let dir_names = match files
+            .iter()
+            .any(|f| matches!(f.language, "javascript" | "typescript" | "tsx"))
+        {
+            true => spans
+                .keys()
+                .map(|d| segment_hash(d.rsplit('/').next().unwrap_or(d)))
+                .collect(),
+            false => rustc_hash::FxHashSet::default(),
+        };
         let dir_ranges = spans
             .into_iter()
             .filter(|(_, (lo, hi, n))| hi - lo + 1 == *n)
@@ -1025,6 +1041,7 @@ impl<'a> Index<'a> {
             by_file_name,
             go_packages,
             java_packages,
+            dir_names,
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         };
         if c_family {
@@ -3038,23 +3055,46 @@ impl<'a> Index<'a> {
     /// Whether a call `m.f()` that found no target calls through a module the file imports
     /// and the repository lacks (`os.Create(p)`, `time.Now()`, `sys._getframe()`): what it
     /// returns is a value from outside the repository too, whose methods are none of the
-    /// repository's (`t.Sub(u)` after `t := time.Now()`). Go's packages and Python's modules
-    /// are found by path here; a JavaScript module the repository has may re-export what
-    /// the lookup missed, so there a call on its result still goes by name.
-    fn outside_module_call(&self, fi: usize, kind: EdgeKind, qualifier: Option<&str>) -> bool {
+    /// repository's (`t.Sub(u)` after `t := time.Now()`); also a bare call of a name so
+    /// imported (`expect(x)` from `vitest`, then `.toBe(1)`). Go's packages and Python's
+    /// modules are found by path here; a JavaScript or TypeScript package counts only where
+    /// no directory is named like it — one the repository has may re-export what the lookup
+    /// missed, so there a call on its result still goes by name.
+    fn outside_module_call(
+        &self,
+        fi: usize,
+        kind: EdgeKind,
+        name: &str,
+        qualifier: Option<&str>,
+    ) -> bool {
         let f = &self.files[fi];
-        if kind != EdgeKind::Calls || !matches!(f.language, "go" | "python") {
+        let script = matches!(f.language, "javascript" | "typescript" | "tsx");
+        if kind != EdgeKind::Calls || !(script || matches!(f.language, "go" | "python")) {
             return false;
         }
-        let Some(q) = qualifier.filter(|q| !q.contains(['(', '[', ' '])) else {
-            return false;
+        // (A bare call of an imported function — `expect(x)` from `vitest` — too, but in Go,
+        // whose imports bind packages.)
+        let head = match qualifier {
+            Some(q) if !q.contains(['(', '[', ' ']) => q.split('.').next().unwrap_or(q),
+            None if f.language != "go" => name,
+            _ => return false,
         };
-        let head = q.split('.').next().unwrap_or(q);
         match f.names.import_bound(head) {
             None => false,
             Some((module, _)) if f.language == "go" => {
                 module.is_none_or(|m| self.go_package(fi, m).is_none())
             }
+            // A package imported by name (not a relative path) that no directory here is
+            // named like: `vitest`, `@scope/name` (by `name`).
+            Some((module, _)) if script => module.is_some_and(|m| {
+                let mut parts = m.split('/');
+                let package = match parts.next() {
+                    Some(scope) if scope.starts_with('@') => parts.next(),
+                    first => first,
+                };
+                !m.starts_with(['.', '/'])
+                    && package.is_some_and(|p| !self.dir_names.contains(&segment_hash(p)))
+            }),
             Some((module, name)) => self
                 .python_module_file(f.path, &python_path(module, name, ""))
                 .or_else(|| module.and_then(|m| self.python_module_file(f.path, m)))
@@ -4020,7 +4060,8 @@ impl<'a> Resolver<'a> {
                 row,
                 target_cand,
                 picked.is_none()
-                    && (typed_outside || index.outside_module_call(fi, e.kind, qualifier)),
+                    && (typed_outside
+                        || index.outside_module_call(fi, e.kind, &e.target_name, qualifier)),
             )
         };
         // Each edge after the one it needs ([`inner`]): a chain's links are resolved from
