@@ -98,7 +98,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// 23: Java's `import a.b.*;` is an import of `*` from `a.b` (it had been of `b` from `a`),
 ///    and a type written with its package or outer type (`java.nio.file.Path`, `Map.Entry`)
 ///    is a reference qualified by it.
-pub const ANALYZER_VERSION: u32 = 23;
+/// 24: a JavaScript or TypeScript value typed or grouped (`class {…} as any`, `((x) => x)
+///    satisfies F`) is read as the value within: a class or function symbol.
+pub const ANALYZER_VERSION: u32 = 24;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;

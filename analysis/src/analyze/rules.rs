@@ -276,6 +276,24 @@ const JS_FUNCTION_VALUES: &[&str] = &[
     "generator_function",
 ];
 
+/// A JavaScript or TypeScript value without what only types or groups it: `class {…}` of
+/// `class {…} as any`, `(x) => x` of `((x) => x) satisfies F`, `v` of `(v)!`.
+fn js_unwrapped(mut value: Node) -> Node {
+    for _ in 0..8 {
+        match kind_of(value) {
+            "as_expression"
+            | "satisfies_expression"
+            | "non_null_expression"
+            | "parenthesized_expression" => match value.named_child(0) {
+                Some(inner) => value = inner,
+                None => break,
+            },
+            _ => break,
+        }
+    }
+    value
+}
+
 fn named_children(n: Node) -> Vec<Node> {
     let mut c = n.walk();
     n.named_children(&mut c).collect()
@@ -361,7 +379,7 @@ pub fn def_kind<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, src: &str) -> Optio
                 "field"
             }
             "variable_declarator" => {
-                let value = field(n, "value")?;
+                let value = js_unwrapped(field(n, "value")?);
                 match kind_of(value) {
                     v if JS_FUNCTION_VALUES.contains(&v) => "function",
                     "class" => "class",
@@ -1005,6 +1023,7 @@ pub fn signature(lang: Lang, n: Node, src: &str) -> String {
                 {
                     field(n, "value")
                         .or_else(|| field(n, "right"))
+                        .map(js_unwrapped)
                         .and_then(|v| match kind_of(v) {
                             k if JS_FUNCTION_VALUES.contains(&k) => {
                                 Some(field(v, "body").unwrap_or(v))

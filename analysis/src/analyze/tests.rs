@@ -116,6 +116,26 @@ fn rust_use_lists_expand() {
     );
 }
 
+/// TypeScript: a class or function typed or grouped (`class {…} as any`, `((x) => x)
+/// satisfies F`) is still a class or function, with its methods as its members — also in a
+/// function's body.
+#[test]
+fn typescript_values_typed_with_as_keep_their_kind() {
+    let src = "type F = (x: number) => number;\nconst Top = class extends Base {\n  parse() { return 1; }\n} as any;\nconst twice = ((x: number) => x * 2) satisfies F;\ntest(\"x\", () => {\n  const First = class {\n    parse() { return 2; }\n  } as any;\n});\n";
+    let a = analyze(Lang::TypeScript, src);
+    assert_eq!(
+        kinds(&a),
+        [
+            ("F", "type_alias"),
+            ("Top", "class"),
+            ("Top.parse", "method"),
+            ("twice", "function"),
+            ("First", "class"),
+            ("First.parse", "method"),
+        ]
+    );
+}
+
 /// Java: a single-type import names one class of a package; an import on demand, `*` of
 /// the package (or of a class, for its static members).
 #[test]
