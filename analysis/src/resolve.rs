@@ -767,6 +767,30 @@ fn go_testdata(path: &str) -> Option<&str> {
     Some(&path[..at + "testdata".len()])
 }
 
+/// Whether the file at `path` is a test by its name, as test runners find them, in languages
+/// whose files reach others only through imports: JavaScript's and TypeScript's
+/// `x.test.ts`, `x.spec.js` or a file under `__tests__/`; Python's `test_x.py`, `x_test.py`;
+/// Ruby's `x_spec.rb`, `x_test.rb`, `test_x.rb`. (Go's test files see their package's other
+/// test files, as Java's test classes see their package's: [`gobuild::is_test_file`].)
+fn is_script_test_file(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let Some((stem, ext)) = name.rsplit_once('.') else {
+        return false;
+    };
+    match ext {
+        "js" | "jsx" | "mjs" | "cjs" | "ts" | "tsx" | "mts" | "cts" => {
+            stem.ends_with(".test")
+                || stem.ends_with(".spec")
+                || path.starts_with("__tests__/")
+                || path.contains("/__tests__/")
+        }
+        "py" | "rb" => {
+            stem.starts_with("test_") || stem.ends_with("_test") || stem.ends_with("_spec")
+        }
+        _ => false,
+    }
+}
+
 /// How near a file at `other` is to one in directory `dir`: the length of their deepest shared
 /// directory (one of [`ancestors`] of a file in `dir`, so longer is deeper), and whether
 /// `other` is directly in it. Ranks as asking each ancestor in turn would.
@@ -2612,7 +2636,19 @@ impl<'a> Index<'a> {
         if attribute && name.starts_with("__") && name.ends_with("__") {
             return None;
         }
-        let near = |c: Cand| near(c) && (!attribute || self.parent(c).is_some());
+        // What is left is a guess by name, which in JavaScript, TypeScript, Python and Ruby
+        // takes no other test file's definition: a test file is a leaf, which other files
+        // reach only through an import (above) — a class in `instance-footprint.test.ts` is
+        // no other test's `schema.parse()`.
+        let scripts = matches!(
+            language,
+            "javascript" | "typescript" | "tsx" | "python" | "ruby"
+        );
+        let near = |c: Cand| {
+            near(c)
+                && (!attribute || self.parent(c).is_some())
+                && (!scripts || c.0 == fi as u32 || !is_script_test_file(self.path(c)))
+        };
         if bare || enclosing || attribute {
             let first = cands.first(near)?;
             if !cands.all.iter().any(|&c| c != first && near(c)) {
@@ -4448,6 +4484,51 @@ mod tests {
             pick(test, "Exported"),
             Some(("rt/export_test.go", "same_package"))
         );
+    }
+
+    /// JavaScript, TypeScript, Python, Ruby: a guess by name takes no other test file's
+    /// definition (a test is reached only through an import); Go's test files see their
+    /// package's.
+    #[test]
+    fn guesses_by_name_skip_other_test_files() {
+        for (language, lib, test, caller) in [
+            (
+                "typescript",
+                "lib/schemas.ts",
+                "tests/a.test.ts",
+                "tests/b.test.ts",
+            ),
+            (
+                "python",
+                "lib/schemas.py",
+                "tests/test_a.py",
+                "tests/test_b.py",
+            ),
+            ("ruby", "lib/schemas.rb", "spec/a_spec.rb", "spec/b_spec.rb"),
+            ("go", "other/schemas.go", "lib/a_test.go", "lib/b_test.go"),
+        ] {
+            let packed = vec![
+                (
+                    lib,
+                    pack(vec![of_kind("method", "parse", Some("Schema"))], vec![]),
+                ),
+                (
+                    test,
+                    pack(vec![of_kind("method", "parse", Some("First"))], vec![]),
+                ),
+                (caller, pack(vec![function("check", None)], vec![])),
+            ];
+            let files = inputs(&packed, language);
+            let index = Index::new(&files);
+            let picked = index
+                .pick(2, Some("check"), EdgeKind::Calls, "parse", Some("schema"))
+                .map(|(c, _)| index.qualified_name(c));
+            let expected = match language {
+                "go" => "First.parse",
+                _ => "Schema.parse",
+            };
+            assert_eq!(picked, Some(expected), "{language}");
+        }
     }
 
     /// Python: a call on an imported module (`os.remove(p)` after `import os`) is that
