@@ -1941,6 +1941,17 @@ impl<'a> Index<'a> {
         self.files[c.0 as usize].names.parent(c.1 as usize)
     }
 
+    /// The kind of candidate `c`'s parent, the last symbol of that qualified name before it
+    /// in its file (`None` without a parent).
+    fn parent_kind(&self, c: Cand) -> Option<&'static str> {
+        let parent = self.parent(c)?;
+        let names = self.files[c.0 as usize].names;
+        (0..c.1 as usize)
+            .rev()
+            .find(|&i| names.qualified_name(i) == parent)
+            .map(|i| names.kind(i))
+    }
+
     fn kind(&self, c: Cand) -> &'static str {
         self.files[c.0 as usize].names.kind(c.1 as usize)
     }
@@ -2644,10 +2655,26 @@ impl<'a> Index<'a> {
             language,
             "javascript" | "typescript" | "tsx" | "python" | "ruby"
         );
+        // Ruby: a bare call that is no method of the caller's class or its bases (looked up
+        // on the instance first) is a module's — mixed in — a top-level method's, or
+        // `Kernel`'s and `Module`'s (`puts`, `format`, `include`, `private`): not another
+        // class's method by its name, unless the file names that class as a base (`class
+        // Atom < Base`, where `Base` was not found as the instance's).
+        let ruby_bare = language == "ruby" && kind == EdgeKind::Calls && qualifier.is_none();
+        let named_base = |c: Cand| {
+            self.parent(c).is_some_and(|p| {
+                let p = last_segment(p);
+                self.files[fi]
+                    .names
+                    .heritage()
+                    .any(|(_, base, _)| last_segment(base) == p)
+            })
+        };
         let near = |c: Cand| {
             near(c)
                 && (!attribute || self.parent(c).is_some())
                 && (!scripts || c.0 == fi as u32 || !is_script_test_file(self.path(c)))
+                && !(ruby_bare && self.parent_kind(c) == Some("class") && !named_base(c))
         };
         if bare || enclosing || attribute {
             let first = cands.first(near)?;
@@ -4285,7 +4312,9 @@ mod tests {
                     .map(|(c, how)| (index.qualified_name(c), how))
             };
             if bare_reaches_methods {
-                assert_eq!(pick("print", None), Some(("Tb.print", "unique_name")));
+                // Ruby: a method in the file, or a module's (mixed in), but not another
+                // class's (`ruby_bare_calls_take_no_unrelated_class_method`).
+                assert_eq!(pick("print", None), None);
                 assert_eq!(pick("run", None), Some(("Main.run", "same_file")));
             } else {
                 // Not the only method of that name, not the method in the caller's own file.
@@ -4578,6 +4607,72 @@ mod tests {
             Some(("Checker.audit", "unique_name"))
         );
         assert_eq!(pick("exists", "checker"), None);
+    }
+
+    /// Ruby: a bare call found neither on the instance nor in the file is a module's method
+    /// (mixed in), a top-level one, or one of a class the file names as a base — never an
+    /// unrelated class's method of that name (`include`, `private`, `format` are `Module`'s
+    /// and `Kernel`'s).
+    #[test]
+    fn ruby_bare_calls_take_no_unrelated_class_method() {
+        let inherits = |ty: &str, base: &str| RawEdge {
+            kind: EdgeKind::Inherits,
+            source: Some(ty.into()),
+            ..import(base, None)
+        };
+        let method = |name, parent| of_kind("method", name, Some(parent));
+        let packed = vec![
+            (
+                "lib/file_list.rb",
+                pack(
+                    vec![
+                        of_kind("class", "FileList", None),
+                        method("include", "FileList"),
+                    ],
+                    vec![],
+                ),
+            ),
+            (
+                "lib/helpers.rb",
+                pack(
+                    vec![of_kind("module", "Helpers", None), method("say", "Helpers")],
+                    vec![],
+                ),
+            ),
+            (
+                "lib/base.rb",
+                pack(
+                    vec![of_kind("class", "Base", None), method("setup", "Base")],
+                    vec![],
+                ),
+            ),
+            (
+                "lib/atom.rb",
+                pack(
+                    vec![of_kind("class", "Atom", None), method("run", "Atom")],
+                    vec![inherits("Atom", "Base")],
+                ),
+            ),
+            (
+                "lib/other.rb",
+                pack(
+                    vec![of_kind("class", "Other", None), method("go", "Other")],
+                    vec![],
+                ),
+            ),
+        ];
+        let files = inputs(&packed, "ruby");
+        let index = Index::new(&files);
+        let pick = |from: usize, source: &str, name: &str| {
+            index
+                .pick(from, Some(source), EdgeKind::Calls, name, None)
+                .map(|(c, _)| index.qualified_name(c))
+        };
+        let (atom, other) = (3, 4);
+        assert_eq!(pick(other, "Other.go", "include"), None);
+        assert_eq!(pick(other, "Other.go", "say"), Some("Helpers.say"));
+        assert_eq!(pick(other, "Other.go", "setup"), None);
+        assert_eq!(pick(atom, "Atom.run", "setup"), Some("Base.setup"));
     }
 
     /// `self.f()` that neither the caller's type nor its bases here define is another type's
