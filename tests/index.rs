@@ -511,6 +511,14 @@ fn php_names_resolve_by_namespace() {
                 "<?php\nnamespace App\\Admin;\n\nclass Exception extends \\Exception\n{\n}\n",
             ),
             (
+                "src/Admin/Failure.php",
+                "<?php\nnamespace App\\Admin;\n\nclass Failure extends Exception\n{\n    public function detail(): string { return ''; }\n}\n",
+            ),
+            (
+                "src/Admin/Report.php",
+                "<?php\nnamespace App\\Admin;\n\nclass Report\n{\n    public function getMessage(): string { return ''; }\n\n    public function run(): string\n    {\n        try {\n            return '';\n        } catch (Failure $e) {\n            return $e->detail() . $e->getMessage();\n        }\n    }\n}\n",
+            ),
+            (
                 "src/Http/Controller.php",
                 "<?php\nnamespace App\\Http;\n\nuse App\\Models;\nuse App\\Admin\\User as AdminUser;\nuse App\\Models\\User;\n\nclass Controller\n{\n    public function store(User $user, AdminUser $admin): string\n    {\n        $user->save();\n        $copy = User::make();\n        $other = AdminUser::make();\n        return $user->email . $admin->email;\n    }\n\n    public function check($x): void\n    {\n        if ($x instanceof Models\\User) {\n            throw new \\Exception('no');\n        }\n    }\n\n    public function mail(User $u): string\n    {\n        return $u->mail();\n    }\n}\n",
             ),
@@ -562,6 +570,15 @@ fn php_names_resolve_by_namespace() {
     ));
     has(&format!(
         "{c}|calls|Controller.mail|mail|$u|src/Models/HasEmail.php::HasEmail.mail|declared_type|27|"
+    ));
+    // A caught exception has the type its `catch` names; a method its class lacks, with
+    // PHP's `\Exception` up its bases, is that base's — not the caller's namesake.
+    let r = "src/Admin/Report.php";
+    has(&format!(
+        "{r}|calls|Report.run|detail|$e|src/Admin/Failure.php::Failure.detail|declared_type|13|"
+    ));
+    has(&format!(
+        "{r}|calls|Report.run|getMessage|$e|NULL|unresolved|13|"
     ));
 }
 

@@ -2890,6 +2890,14 @@ impl<'a> Index<'a> {
             // A Go type's methods are its own and its embedded types' (its bases here): one
             // it lacks is an embedded outside type's, or none — not another type's.
             None if language == "go" => Some(None),
+            // A class with a base from outside the repository, up its bases: a member it
+            // lacks is that base's (`$e->getMessage()` of PHP's `Exception`). (Not Rust's
+            // types, whose outside "bases" are traits, nor C's.)
+            None if !matches!(language, "rust" | "c")
+                && self.has_external_ancestor(def.0, owner) =>
+            {
+                Some(None)
+            }
             None => None,
         }
     }
@@ -3237,6 +3245,60 @@ impl<'a> Index<'a> {
                 self.candidates(EdgeKind::Inherits, language, base)
                     .is_none()
             })
+    }
+
+    /// Whether type `ty` of file `fi` has, up its bases (as [`Self::inherited`] walks them),
+    /// one the repository does not define — no type of its name at all, as for
+    /// [`Self::has_external_base`]: `ExceptionWrapper` of PHPUnit extends its own
+    /// `Exception`, which extends PHP's `RuntimeException`. (A base of a name the repository
+    /// has that the lookup did not find ends that branch: it may be the repository's.)
+    fn has_external_ancestor(&self, fi: u32, ty: &str) -> bool {
+        let language = self.files[fi as usize].language;
+        let mut seen: Vec<(u32, &str)> = vec![(fi, ty)];
+        let mut level = self.own_clause_files(fi, ty);
+        for _ in 0..MAX_BASE_DEPTH {
+            let mut next = Vec::new();
+            for (file, ty) in level {
+                let ty = last_segment(ty);
+                for (t, base, qualifier) in self.files[file as usize].names.heritage() {
+                    if last_segment(t) != ty {
+                        continue;
+                    }
+                    let last = base.rsplit(['.', ':', '\\']).next().unwrap_or(base);
+                    // (Python's `object`, every class's root, adds no member of note.)
+                    if language == "python" && base == "object" {
+                        continue;
+                    }
+                    if self
+                        .candidates(EdgeKind::Inherits, language, last)
+                        .is_none()
+                    {
+                        return true;
+                    }
+                    // (PHP's classes are found by namespace, exactly: one not found, `\Exception`
+                    // beside an `App\Exception`, is outside.)
+                    let Some((b, _)) =
+                        self.pick(file as usize, Some(t), EdgeKind::Inherits, base, qualifier)
+                    else {
+                        if language == "php" {
+                            return true;
+                        }
+                        continue;
+                    };
+                    let key = (b.0, self.qualified_name(b));
+                    if seen.contains(&key) || seen.len() > MAX_BASES {
+                        continue;
+                    }
+                    seen.push(key);
+                    next.push(key);
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            level = next;
+        }
+        false
     }
 
     /// An unqualified call in a method, in a language where it is a call on the instance

@@ -100,7 +100,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 ///    is a reference qualified by it.
 /// 24: a JavaScript or TypeScript value typed or grouped (`class {…} as any`, `((x) => x)
 ///    satisfies F`) is read as the value within: a class or function symbol.
-pub const ANALYZER_VERSION: u32 = 24;
+/// 25: PHP's `catch (E $e)` gives `$e` the type `E`.
+pub const ANALYZER_VERSION: u32 = 25;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;

@@ -2348,6 +2348,15 @@ pub fn typed_bindings<'t>(lang: Lang, n: Node<'t>, src: &str, in_type: bool) -> 
         Lang::Php => match k {
             "simple_parameter" => bind(field(n, "name"), field(n, "type"), false, false),
             "property_promotion_parameter" => bind(field(n, "name"), field(n, "type"), false, true),
+            // `catch (RuntimeException $e)`: one type (a union, `A | B $e`, is none).
+            "catch_clause" => {
+                let types = field(n, "type").map(named_children).unwrap_or_default();
+                let ty = match types.as_slice() {
+                    [one] => Some(*one),
+                    _ => None,
+                };
+                bind(field(n, "name"), ty, false, false)
+            }
             "property_declaration" => {
                 if let Some(ty) = field(n, "type") {
                     for el in named_children(n) {
