@@ -686,6 +686,8 @@ struct Index<'a> {
     /// JavaScript or TypeScript: whether a package imported by name may be here
     /// ([`Index::outside_module_call`]).
     dir_names: rustc_hash::FxHashSet<u64>,
+    /// Rust: the crates ([`RustCrates`]), when the repository has Rust and `Cargo.toml`s.
+    rust_crates: RustCrates<'a>,
     /// Distinct for every index the process builds: the key of the per-thread caches
     /// ([`Index::with_include_closure`], [`Index::file_names_type`]).
     id: u64,
@@ -765,6 +767,93 @@ fn go_testdata(path: &str) -> Option<&str> {
         path.find("/testdata/")? + 1
     };
     Some(&path[..at + "testdata".len()])
+}
+
+/// Rust's crates: each directory with a `Cargo.toml`, `src/lib.rs` or `src/main.rs`, the
+/// crate of each Rust file (the
+/// nearest such directory above it), and the crates each crate names — the first names of
+/// its files' `use` paths (`linux_raw_sys` of `use linux_raw_sys::ctypes::*`).
+#[derive(Default)]
+struct RustCrates<'a> {
+    /// Per file, its crate's number, or [`NO_CRATE`].
+    of_file: Vec<u32>,
+    /// Per crate, its directory's name as Rust paths write it (`linux_raw_sys` of
+    /// `linux-raw-sys-0.12.1`).
+    names: Vec<String>,
+    /// Per crate, the first names of its `use` paths.
+    named: Vec<rustc_hash::FxHashSet<&'a str>>,
+}
+
+const NO_CRATE: u32 = u32::MAX;
+
+impl<'a> RustCrates<'a> {
+    fn new(files: &[FileInput<'a>]) -> RustCrates<'a> {
+        if !files.iter().any(|f| f.language == "rust") {
+            return RustCrates::default();
+        }
+        let mut roots: HashMap<&'a str, u32> = HashMap::default();
+        let mut names = Vec::new();
+        // (A registry's `Cargo.toml` is skipped as generated: its `src/lib.rs` or
+        // `src/main.rs` tells the crate too.)
+        for f in files {
+            let root = ["Cargo.toml", "src/lib.rs", "src/main.rs"]
+                .iter()
+                .find_map(|end| f.path.strip_suffix(end));
+            if let Some(dir) = root
+                && (dir.is_empty() || dir.ends_with('/'))
+            {
+                let dir = dir.trim_end_matches('/');
+                let last = dir.rsplit('/').next().unwrap_or(dir);
+                roots.entry(dir).or_insert_with(|| {
+                    names.push(without_version(last).replace('-', "_"));
+                    (names.len() - 1) as u32
+                });
+            }
+        }
+        let mut named = vec![rustc_hash::FxHashSet::default(); names.len()];
+        let of_file = files
+            .iter()
+            .map(|f| {
+                if f.language != "rust" {
+                    return NO_CRATE;
+                }
+                let Some(&k) = ancestors(f.path).find_map(|d| roots.get(d)) else {
+                    return NO_CRATE;
+                };
+                for (name, module) in f.names.imports() {
+                    let head = module.unwrap_or(name).split("::").find(|s| !s.is_empty());
+                    if let Some(head) = head.filter(|h| !matches!(*h, "crate" | "self" | "super")) {
+                        named[k as usize].insert(head);
+                    }
+                }
+                k
+            })
+            .collect();
+        RustCrates {
+            of_file,
+            names,
+            named,
+        }
+    }
+
+    /// Whether a Rust file `from` may name a definition of file `to` without a path: both in
+    /// one crate (or either in none), or `from`'s crate names `to`'s in a `use` — by its
+    /// name, a facade's (`arrow` for `arrow_array`), or a renamed one ending in it
+    /// (`quarry_analysis` for `analysis/`).
+    fn reaches(&self, from: u32, to: u32) -> bool {
+        let crate_of = |f: u32| self.of_file.get(f as usize).copied().unwrap_or(NO_CRATE);
+        let (a, b) = (crate_of(from), crate_of(to));
+        if a == b || a == NO_CRATE || b == NO_CRATE {
+            return true;
+        }
+        let name = &self.names[b as usize];
+        self.named[a as usize].iter().any(|h| {
+            *h == name
+                || name.strip_prefix(*h).is_some_and(|r| r.starts_with('_'))
+                || h.strip_suffix(name.as_str())
+                    .is_some_and(|r| r.ends_with('_'))
+        })
+    }
 }
 
 /// Whether the file at `path` is a test by its name, as test runners find them, in languages
@@ -1041,6 +1130,7 @@ impl<'a> Index<'a> {
         } else {
             HashMap::default()
         };
+        let rust_crates = RustCrates::new(files);
         let go_packages = packages(files, "go");
         let java_packages = packages(files, "java");
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
@@ -1066,6 +1156,7 @@ impl<'a> Index<'a> {
             go_packages,
             java_packages,
             dir_names,
+            rust_crates,
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         };
         if c_family {
@@ -2670,11 +2761,16 @@ impl<'a> Index<'a> {
                     .any(|(_, base, _)| last_segment(base) == p)
             })
         };
+        // Rust: nor another crate's definition, unless the caller's crate names that crate
+        // (libc's `c_int`, from `core::ffi` through a macro-made prelude, is no
+        // `linux-raw-sys` `ctypes::c_int`).
+        let rust = language == "rust";
         let near = |c: Cand| {
             near(c)
                 && (!attribute || self.parent(c).is_some())
                 && (!scripts || c.0 == fi as u32 || !is_script_test_file(self.path(c)))
                 && !(ruby_bare && self.parent_kind(c) == Some("class") && !named_base(c))
+                && (!rust || self.rust_crates.reaches(fi as u32, c.0))
         };
         if bare || enclosing || attribute {
             let first = cands.first(near)?;
@@ -3611,6 +3707,7 @@ impl<'a> Resolver<'a> {
         self.index.dir_ranges = HashMap::default();
         self.index.go_packages = HashMap::default();
         self.index.java_packages = HashMap::default();
+        self.index.rust_crates = RustCrates::default();
     }
 
     /// Number of files.
@@ -4669,6 +4766,39 @@ mod tests {
             Some(("Checker.audit", "unique_name"))
         );
         assert_eq!(pick("exists", "checker"), None);
+    }
+
+    /// Rust: a guess by name takes another crate's definition only where the caller's crate
+    /// names that crate in a `use` (crates by `Cargo.toml`, `src/lib.rs` or `src/main.rs`).
+    #[test]
+    fn rust_guesses_stay_in_crates_the_caller_names() {
+        let packed = vec![
+            ("libc-0.2.1/src/lib.rs", pack(vec![], vec![])),
+            (
+                "libc-0.2.1/src/unix/mod.rs",
+                pack(vec![function("f", None)], vec![]),
+            ),
+            (
+                "linux-raw-sys-0.12.1/src/lib.rs",
+                pack(vec![of_kind("type_alias", "c_int", Some("ctypes"))], vec![]),
+            ),
+            (
+                "rustix-1.0.0/src/lib.rs",
+                pack(
+                    vec![function("g", None)],
+                    vec![import("general", Some("linux_raw_sys"))],
+                ),
+            ),
+        ];
+        let files = inputs(&packed, "rust");
+        let index = Index::new(&files);
+        let pick = |from: usize| {
+            index
+                .pick(from, None, EdgeKind::References, "c_int", None)
+                .map(|(c, _)| index.qualified_name(c))
+        };
+        assert_eq!(pick(1), None);
+        assert_eq!(pick(3), Some("ctypes.c_int"));
     }
 
     /// Ruby: a bare call found neither on the instance nor in the file is a module's method
