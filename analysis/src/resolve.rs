@@ -2731,11 +2731,17 @@ impl<'a> Index<'a> {
         // class's was looked up above), which is some type's member. So it takes no other
         // file's top-level definition (`Any` is
         // `typing`'s, not a vendored `typing_extensions.Any`), and a dunder attribute
-        // (`__name__`, `__dict__`) is the language's.
+        // (`__name__`, `__dict__`) is the language's — also on the instance, whose own type
+        // and bases were asked above (`self.__class__` is `object`'s, not the one class that
+        // assigns its own).
         let attribute = language == "python"
             && kind == EdgeKind::References
             && !qualifier.is_some_and(|q| SELF_WORDS.contains(&q.trim()));
-        if attribute && name.starts_with("__") && name.ends_with("__") {
+        if language == "python"
+            && kind == EdgeKind::References
+            && name.starts_with("__")
+            && name.ends_with("__")
+        {
             return None;
         }
         // What is left is a guess by name, which in JavaScript, TypeScript, Python and Ruby
@@ -5008,6 +5014,18 @@ mod tests {
         assert_eq!(pick(1, "path"), Some(("Prefix.path", "unique_name")));
         assert_eq!(pick(1, "__name__"), None);
         assert_eq!(pick(2, "Any"), Some(("Any", "import")));
+        // On the instance, whose type lacks it: the language's too (`self.__name__` is no
+        // other class's field).
+        let on_self = index
+            .pick(
+                1,
+                Some("main"),
+                EdgeKind::References,
+                "__name__",
+                Some("self"),
+            )
+            .map(|(c, how)| (index.qualified_name(c), how));
+        assert_eq!(on_self, None);
     }
 
     /// Python: `x.f()` on a value names a class's member, never a top-level function or
