@@ -770,9 +770,10 @@ fn go_testdata(path: &str) -> Option<&str> {
 }
 
 /// Rust's crates: each directory with a `Cargo.toml`, `src/lib.rs` or `src/main.rs`, the
-/// crate of each Rust file (the
-/// nearest such directory above it), and the crates each crate names — the first names of
-/// its files' `use` paths (`linux_raw_sys` of `use linux_raw_sys::ctypes::*`).
+/// crate of each Rust file (the nearest such directory above it), and the crates each crate
+/// names — the first names of its files' `use` paths (`linux_raw_sys` of `use
+/// linux_raw_sys::ctypes::*`). (Not the paths calls are written with: counting them, `cc`'s
+/// `libc::…` made every bare `hash` or `stdout` in `cc` a guess into libc.)
 #[derive(Default)]
 struct RustCrates<'a> {
     /// Per file, its crate's number, or [`NO_CRATE`].
