@@ -1661,8 +1661,34 @@ impl<'a> Index<'a> {
     /// resolved from the file of the clause naming it (as that clause's own edge is), and
     /// its members and clauses looked for in the file that defines it. At most
     /// [`MAX_BASE_DEPTH`] levels and [`MAX_BASES`] types.
-    fn inherited<'q>(&'q self, cands: &Cands<'_, 'a>, fi: u32, ty: &'q str) -> Option<Cand> {
-        let mut seen: Vec<(u32, &'q str)> = vec![(fi, ty)];
+    fn inherited(&self, cands: &Cands<'_, 'a>, fi: u32, ty: &str) -> Option<Cand> {
+        self.up_bases(
+            fi,
+            ty,
+            |_| None,
+            |b| {
+                let b = b?;
+                cands
+                    .in_file_with_parent(self, b.0, self.qualified_name(b))
+                    .or_else(|| self.go_method_elsewhere(cands, b))
+            },
+        )
+    }
+
+    /// Walks type `ty` of file `fi` up its bases, level by level, as the clauses of the
+    /// files holding its clauses name them ([`Self::own_clause_files`]; at most
+    /// [`MAX_BASE_DEPTH`] levels and [`MAX_BASES`] bases). Each clause's base, as written,
+    /// goes to `written` first: `Some(Some(answer))` ends the walk, `Some(None)` passes the
+    /// base over, `None` looks it up; then its definition, as that file names it, to `found`
+    /// (once per definition; `None` when not found), whose `Some` ends the walk.
+    fn up_bases<R>(
+        &self,
+        fi: u32,
+        ty: &str,
+        mut written: impl FnMut(&str) -> Option<Option<R>>,
+        mut found: impl FnMut(Option<Cand>) -> Option<R>,
+    ) -> Option<R> {
+        let mut seen: Vec<(u32, &str)> = vec![(fi, ty)];
         let mut level = self.own_clause_files(fi, ty);
         for _ in 0..MAX_BASE_DEPTH {
             let mut next = Vec::new();
@@ -1672,9 +1698,17 @@ impl<'a> Index<'a> {
                     if last_segment(t) != ty {
                         continue;
                     }
+                    match written(base) {
+                        Some(Some(answer)) => return Some(answer),
+                        Some(None) => continue,
+                        None => {}
+                    }
                     let Some((b, _)) =
                         self.pick(file as usize, Some(t), EdgeKind::Inherits, base, qualifier)
                     else {
+                        if let Some(answer) = found(None) {
+                            return Some(answer);
+                        }
                         continue;
                     };
                     let key = (b.0, self.qualified_name(b));
@@ -1684,11 +1718,8 @@ impl<'a> Index<'a> {
                     if seen.len() > MAX_BASES {
                         return None;
                     }
-                    if let Some(c) = cands
-                        .in_file_with_parent(self, key.0, key.1)
-                        .or_else(|| self.go_method_elsewhere(cands, b))
-                    {
-                        return Some(c);
+                    if let Some(answer) = found(Some(b)) {
+                        return Some(answer);
                     }
                     seen.push(key);
                     next.push(key);
@@ -3357,51 +3388,21 @@ impl<'a> Index<'a> {
     /// has that the lookup did not find ends that branch: it may be the repository's.)
     fn has_external_ancestor(&self, fi: u32, ty: &str) -> bool {
         let language = self.files[fi as usize].language;
-        let mut seen: Vec<(u32, &str)> = vec![(fi, ty)];
-        let mut level = self.own_clause_files(fi, ty);
-        for _ in 0..MAX_BASE_DEPTH {
-            let mut next = Vec::new();
-            for (file, ty) in level {
-                let ty = last_segment(ty);
-                for (t, base, qualifier) in self.files[file as usize].names.heritage() {
-                    if last_segment(t) != ty {
-                        continue;
-                    }
-                    let last = base.rsplit(['.', ':', '\\']).next().unwrap_or(base);
-                    // (Python's `object`, every class's root, adds no member of note.)
-                    if language == "python" && base == "object" {
-                        continue;
-                    }
-                    if self
-                        .candidates(EdgeKind::Inherits, language, last)
-                        .is_none()
-                    {
-                        return true;
-                    }
-                    // (PHP's classes are found by namespace, exactly: one not found, `\Exception`
-                    // beside an `App\Exception`, is outside.)
-                    let Some((b, _)) =
-                        self.pick(file as usize, Some(t), EdgeKind::Inherits, base, qualifier)
-                    else {
-                        if language == "php" {
-                            return true;
-                        }
-                        continue;
-                    };
-                    let key = (b.0, self.qualified_name(b));
-                    if seen.contains(&key) || seen.len() > MAX_BASES {
-                        continue;
-                    }
-                    seen.push(key);
-                    next.push(key);
-                }
+        let outside = |base: &str| {
+            // (Python's `object`, every class's root, adds no member of note.)
+            if language == "python" && base == "object" {
+                return Some(None);
             }
-            if next.is_empty() {
-                break;
-            }
-            level = next;
-        }
-        false
+            let last = base.rsplit(['.', ':', '\\']).next().unwrap_or(base);
+            let unknown = self
+                .candidates(EdgeKind::Inherits, language, last)
+                .is_none();
+            unknown.then_some(Some(()))
+        };
+        // (PHP's classes are found by namespace, exactly: one not found, `\Exception` beside
+        // an `App\Exception`, is outside.)
+        let unfound = |b: Option<Cand>| (b.is_none() && language == "php").then_some(());
+        self.up_bases(fi, ty, outside, unfound).is_some()
     }
 
     /// An unqualified call in a method, in a language where it is a call on the instance
@@ -4605,48 +4606,19 @@ mod tests {
     /// for a file that states none); a test file's definitions are seen only from test files.
     #[test]
     fn go_names_defined_per_platform_take_the_callers_platform() {
+        let defines = |path, name| (path, pack(vec![function(name, None)], vec![]));
         let packed = vec![
-            (
-                "rt/os_darwin.go",
-                pack(vec![function("sigblock", None)], vec![]),
-            ),
-            (
-                "rt/os_linux.go",
-                pack(vec![function("sigblock", None)], vec![]),
-            ),
-            (
-                "rt/os_windows.go",
-                pack(vec![function("sigblock", None)], vec![]),
-            ),
-            (
-                "rt/lock_futex.go",
-                pack(vec![function("lock", None)], vec![]),
-            ),
-            (
-                "rt/lock_sema.go",
-                pack(vec![function("lock", None)], vec![]),
-            ),
-            (
-                "rt/stubs_arm64.go",
-                pack(vec![function("getg", None)], vec![]),
-            ),
-            (
-                "rt/stubs_386.go",
-                pack(vec![function("getg", None)], vec![]),
-            ),
-            (
-                "rt/export_test.go",
-                pack(vec![function("Exported", None)], vec![]),
-            ),
-            ("rt/proc.go", pack(vec![function("main", None)], vec![])),
-            (
-                "rt/signal_windows.go",
-                pack(vec![function("handle", None)], vec![]),
-            ),
-            (
-                "rt/proc_test.go",
-                pack(vec![function("TestX", None)], vec![]),
-            ),
+            defines("rt/os_darwin.go", "sigblock"),
+            defines("rt/os_linux.go", "sigblock"),
+            defines("rt/os_windows.go", "sigblock"),
+            defines("rt/lock_futex.go", "lock"),
+            defines("rt/lock_sema.go", "lock"),
+            defines("rt/stubs_arm64.go", "getg"),
+            defines("rt/stubs_386.go", "getg"),
+            defines("rt/export_test.go", "Exported"),
+            defines("rt/proc.go", "main"),
+            defines("rt/signal_windows.go", "handle"),
+            defines("rt/proc_test.go", "TestX"),
         ];
         let files = inputs(&packed, "go");
         let index = Index::new(&files);
