@@ -186,6 +186,10 @@ pub struct FileAnalysis {
     pub edges: Vec<RawEdge>,
     /// True when the parse contained syntax errors (what parsed is still indexed).
     pub had_errors: bool,
+    /// Go: the file's build constraint ([`crate::gobuild::build_line`]), which resolution
+    /// reads to choose among a package's per-platform definitions. Not stored in a table: a
+    /// file reloaded from its rows reads it from its content again.
+    pub go_build: Option<String>,
 }
 
 #[cfg(test)]
@@ -426,6 +430,9 @@ fn analyze_with_budget(lang: Lang, src: &str, budget: usize) -> Result<FileAnaly
         line_starts: line_starts(src),
         out: FileAnalysis {
             had_errors: root.has_error(),
+            go_build: (lang == Lang::Go)
+                .then(|| crate::gobuild::build_line(src))
+                .flatten(),
             ..Default::default()
         },
         seen_qnames: Default::default(),

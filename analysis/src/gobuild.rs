@@ -1,11 +1,17 @@
-//! Go's build constraints as file names state them (`os_linux.go`, `asm_arm64.s`,
-//! `zerrors_linux_amd64.go`, `x_windows_test.go`), the rule of `go/build`'s `goodOSArchFile`.
+//! Go's build constraints: as file names state them (`os_linux.go`, `asm_arm64.s`,
+//! `zerrors_linux_amd64.go`, `x_windows_test.go`), the rule of `go/build`'s `goodOSArchFile`;
+//! and as a file's `//go:build` line (or older `// +build` lines) states them, read as
+//! `go/build/constraint` reads them.
 //!
 //! One Go package may define a name once per build: `sigblock` in `os_linux.go` and again in
-//! `os_darwin.go` is one function for each platform. Resolution reads which of a package's
-//! definitions are built beside the file that names them — the platform the caller's own name
-//! states, else `linux`/`amd64`, the platform most Go is built for. (`//go:build` lines are
-//! not read: `lock_futex.go` and `lock_sema.go` both fit any platform by name.)
+//! `os_darwin.go` is one function for each platform; `lock` in `lock_futex.go` (`//go:build
+//! dragonfly || freebsd || linux`) and again in `lock_sema.go`. Resolution reads which of a
+//! package's definitions are built beside the file that names them, for one platform: the
+//! first that the caller's own name and build line admit, trying `linux`/`amd64` (the
+//! platform most Go is built for) first. A tag is true as `go/build`'s `matchTag` has it for
+//! a default `go build` on that platform: its operating system and architecture, `unix` on
+//! Unix systems, `cgo`, `gc` and every `go1.N` release; any other tag (`ignore`, `purego`,
+//! `faketime`, `race`, a project's own `integration`) is false.
 
 /// Values of `GOOS` that a file name's suffix may state (`go/build`'s `knownOS`).
 const KNOWN_OS: &[&str] = &[
@@ -96,6 +102,170 @@ pub fn name_constraint(path: &str) -> NameConstraint<'_> {
     NameConstraint { os, arch }
 }
 
+/// Operating systems `unix` holds for (`go/build`'s `unixOS`).
+const UNIX_OS: &[&str] = &[
+    "aix",
+    "android",
+    "darwin",
+    "dragonfly",
+    "freebsd",
+    "hurd",
+    "illumos",
+    "ios",
+    "linux",
+    "netbsd",
+    "openbsd",
+    "solaris",
+];
+
+/// The expression of a Go file's build constraint, in `//go:build` syntax: its `//go:build`
+/// line's, else its `// +build` lines' (each line's space-separated options, of
+/// comma-separated terms, joined as `go/build/constraint` does: `a,b c` is `(a && b) || c`,
+/// and several lines must all hold). Only the file's header is read: blank lines and
+/// comments before the first other text, where the go command reads them. `None` when the
+/// file states none.
+pub fn build_line(content: &str) -> Option<String> {
+    let mut plus: Vec<String> = Vec::new();
+    let mut in_block = false;
+    for line in content.lines() {
+        let mut line = line.trim();
+        if in_block {
+            match line.find("*/") {
+                Some(end) => {
+                    in_block = false;
+                    line = line[end + 2..].trim();
+                }
+                None => continue,
+            }
+        }
+        if line.is_empty() {
+            continue;
+        }
+        if let Some(comment) = line.strip_prefix("//") {
+            if let Some(expr) = comment.strip_prefix("go:build")
+                && (expr.is_empty() || expr.starts_with([' ', '\t']))
+            {
+                return Some(expr.trim().to_string());
+            }
+            if let Some(options) = comment.trim_start().strip_prefix("+build")
+                && (options.is_empty() || options.starts_with([' ', '\t']))
+            {
+                let options: Vec<String> = options
+                    .split_whitespace()
+                    .map(|o| o.split(',').collect::<Vec<_>>().join(" && "))
+                    .map(|o| format!("({o})"))
+                    .collect();
+                if !options.is_empty() {
+                    plus.push(format!("({})", options.join(" || ")));
+                }
+            }
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("/*") {
+            match rest.find("*/") {
+                Some(end) if rest[end + 2..].trim().is_empty() => continue,
+                Some(_) => break,
+                None => {
+                    in_block = true;
+                    continue;
+                }
+            }
+        }
+        break;
+    }
+    (!plus.is_empty()).then(|| plus.join(" && "))
+}
+
+/// A parsed build constraint expression.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Constraint {
+    Tag(Box<str>),
+    Not(Box<Constraint>),
+    And(Box<Constraint>, Box<Constraint>),
+    Or(Box<Constraint>, Box<Constraint>),
+}
+
+impl Constraint {
+    /// The expression `text` ([`build_line`]'s) parsed: `||`, `&&`, `!`, parentheses and tags
+    /// (letters, digits, `_` and `.`). `None` when it does not parse (the go command rejects
+    /// such a file; here it constrains nothing).
+    pub fn parse(text: &str) -> Option<Constraint> {
+        let mut p = Parser { s: text.as_bytes(), at: 0 };
+        let c = p.or()?;
+        p.skip_space();
+        (p.at == p.s.len()).then_some(c)
+    }
+
+    /// Whether a default `go build` for `platform` satisfies it.
+    pub fn holds(&self, platform: &Platform<'_>) -> bool {
+        match self {
+            Constraint::Tag(t) => platform.has_tag(t),
+            Constraint::Not(c) => !c.holds(platform),
+            Constraint::And(a, b) => a.holds(platform) && b.holds(platform),
+            Constraint::Or(a, b) => a.holds(platform) || b.holds(platform),
+        }
+    }
+}
+
+struct Parser<'s> {
+    s: &'s [u8],
+    at: usize,
+}
+
+impl Parser<'_> {
+    fn skip_space(&mut self) {
+        while self.s.get(self.at).is_some_and(|b| b.is_ascii_whitespace()) {
+            self.at += 1;
+        }
+    }
+
+    fn eat(&mut self, token: &str) -> bool {
+        self.skip_space();
+        let found = self.s[self.at..].starts_with(token.as_bytes());
+        if found {
+            self.at += token.len();
+        }
+        found
+    }
+
+    fn or(&mut self) -> Option<Constraint> {
+        let mut c = self.and()?;
+        while self.eat("||") {
+            c = Constraint::Or(Box::new(c), Box::new(self.and()?));
+        }
+        Some(c)
+    }
+
+    fn and(&mut self) -> Option<Constraint> {
+        let mut c = self.not()?;
+        while self.eat("&&") {
+            c = Constraint::And(Box::new(c), Box::new(self.not()?));
+        }
+        Some(c)
+    }
+
+    fn not(&mut self) -> Option<Constraint> {
+        if self.eat("!") {
+            return Some(Constraint::Not(Box::new(self.not()?)));
+        }
+        if self.eat("(") {
+            let c = self.or()?;
+            return self.eat(")").then_some(c);
+        }
+        self.skip_space();
+        let start = self.at;
+        while self
+            .s
+            .get(self.at)
+            .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
+        {
+            self.at += 1;
+        }
+        let tag = std::str::from_utf8(&self.s[start..self.at]).ok()?;
+        (!tag.is_empty()).then(|| Constraint::Tag(tag.into()))
+    }
+}
+
 /// A platform to build for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Platform<'a> {
@@ -104,32 +274,85 @@ pub struct Platform<'a> {
 }
 
 impl<'a> Platform<'a> {
-    /// The platform the file at `path` is built for, as far as its name says: its own
-    /// operating system and architecture, else `linux` and `amd64` (`wasm` for `js` and
-    /// `wasip1`, which have no other).
-    pub fn of(path: &'a str) -> Platform<'a> {
+    /// The platform the file at `path`, with build constraint `constraint`, is taken to be
+    /// built for: the first of the operating systems and architectures its name allows
+    /// (`linux`, `darwin`, `windows`, then the others; `amd64`, `arm64`, then the others)
+    /// whose build includes it; else, when none does, the first its name allows.
+    pub fn of(path: &'a str, constraint: Option<&Constraint>) -> Platform<'a> {
         let named = name_constraint(path);
-        let os = named.os.unwrap_or("linux");
-        let arch = named.arch.unwrap_or(match os {
+        let default_arch = |os: &str| match os {
             "js" | "wasip1" => "wasm",
             _ => "amd64",
-        });
-        Platform { os, arch }
+        };
+        let first = |os: &'a str| Platform {
+            os,
+            arch: named.arch.unwrap_or(default_arch(os)),
+        };
+        let default = first(named.os.unwrap_or("linux"));
+        let Some(c) = constraint.filter(|c| !c.holds(&default)) else {
+            return default;
+        };
+        let preferred = ["linux", "darwin", "windows"];
+        let oses: Vec<&'a str> = match named.os {
+            Some(os) => vec![os],
+            None => preferred
+                .iter()
+                .chain(KNOWN_OS.iter().filter(|os| !preferred.contains(os)))
+                .copied()
+                .collect(),
+        };
+        let arches: Vec<&'a str> = match named.arch {
+            Some(arch) => vec![arch],
+            None => ["amd64", "arm64"]
+                .iter()
+                .chain(
+                    KNOWN_ARCH
+                        .iter()
+                        .filter(|a| !matches!(**a, "amd64" | "arm64")),
+                )
+                .copied()
+                .collect(),
+        };
+        oses.iter()
+            .flat_map(|&os| {
+                // An operating system's usual architecture first (`wasm` for `js`).
+                std::iter::once(default_arch(os))
+                    .filter(|a| named.arch.is_none_or(|n| n == *a))
+                    .chain(arches.iter().copied())
+                    .map(move |arch| Platform { os, arch })
+            })
+            .find(|p| c.holds(p))
+            .unwrap_or(default)
     }
 
-    /// Whether a build for this platform includes the file at `path`, by its name. A tag
-    /// matches as `go/build`'s `matchTag` has it: `linux` also on Android, `solaris` on
-    /// illumos, `darwin` on iOS.
-    pub fn builds(&self, path: &str) -> bool {
-        let os_tag = |tag: &str| {
-            tag == self.os
-                || matches!(
-                    (self.os, tag),
-                    ("android", "linux") | ("illumos", "solaris") | ("ios", "darwin")
-                )
-        };
+    /// Whether a build for this platform includes the file at `path` whose build constraint
+    /// is `constraint`: its name's operating system and architecture, and its constraint.
+    pub fn builds(&self, path: &str, constraint: Option<&Constraint>) -> bool {
         let named = name_constraint(path);
-        named.os.is_none_or(os_tag) && named.arch.is_none_or(|a| a == self.arch)
+        named.os.is_none_or(|os| self.has_os(os))
+            && named.arch.is_none_or(|a| a == self.arch)
+            && constraint.is_none_or(|c| c.holds(self))
+    }
+
+    /// An operating system tag, as `go/build`'s `matchTag` has it: `linux` also on Android,
+    /// `solaris` on illumos, `darwin` on iOS.
+    fn has_os(&self, tag: &str) -> bool {
+        tag == self.os
+            || matches!(
+                (self.os, tag),
+                ("android", "linux") | ("illumos", "solaris") | ("ios", "darwin")
+            )
+    }
+
+    /// Whether a default build for this platform has `tag` ([`Constraint::holds`]).
+    fn has_tag(&self, tag: &str) -> bool {
+        self.has_os(tag)
+            || tag == self.arch
+            || matches!(tag, "cgo" | "gc")
+            || (tag == "unix" && UNIX_OS.contains(&self.os))
+            || tag
+                .strip_prefix("go1.")
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
     }
 }
 
@@ -166,20 +389,92 @@ mod tests {
 
     #[test]
     fn a_platform_builds_the_files_named_for_it() {
-        let linux = Platform::of("runtime/proc.go");
-        assert!(linux.builds("runtime/os_linux.go"));
-        assert!(linux.builds("runtime/lock_futex.go"));
-        assert!(linux.builds("runtime/sys_linux_amd64.s"));
-        assert!(!linux.builds("runtime/os_darwin.go"));
-        assert!(!linux.builds("runtime/sys_linux_arm64.s"));
-        let darwin = Platform::of("runtime/os_darwin.go");
-        assert!(darwin.builds("runtime/sys_darwin.go"));
-        assert!(darwin.builds("runtime/stubs_amd64.go"));
-        assert!(!darwin.builds("runtime/os_linux.go"));
+        let linux = Platform::of("runtime/proc.go", None);
+        assert!(linux.builds("runtime/os_linux.go", None));
+        assert!(linux.builds("runtime/lock_futex.go", None));
+        assert!(linux.builds("runtime/sys_linux_amd64.s", None));
+        assert!(!linux.builds("runtime/os_darwin.go", None));
+        assert!(!linux.builds("runtime/sys_linux_arm64.s", None));
+        let darwin = Platform::of("runtime/os_darwin.go", None);
+        assert!(darwin.builds("runtime/sys_darwin.go", None));
+        assert!(darwin.builds("runtime/stubs_amd64.go", None));
+        assert!(!darwin.builds("runtime/os_linux.go", None));
         // Android builds `linux` files; `js` is built for `wasm` only.
-        assert!(Platform::of("os/x_android.go").builds("os/y_linux.go"));
-        let js = Platform::of("runtime/os_js.go");
-        assert!(js.builds("runtime/mem_js_wasm.go"));
-        assert!(!js.builds("runtime/stubs_amd64.go"));
+        assert!(Platform::of("os/x_android.go", None).builds("os/y_linux.go", None));
+        let js = Platform::of("runtime/os_js.go", None);
+        assert!(js.builds("runtime/mem_js_wasm.go", None));
+        assert!(!js.builds("runtime/stubs_amd64.go", None));
+    }
+
+    fn constraint(content: &str) -> Option<Constraint> {
+        Constraint::parse(&build_line(content)?)
+    }
+
+    #[test]
+    fn build_lines_are_read_from_the_header_only() {
+        let go = "// Copyright 2022.\n\n//go:build dragonfly || freebsd || linux\n\npackage runtime\n";
+        assert_eq!(build_line(go).as_deref(), Some("dragonfly || freebsd || linux"));
+        // Block comments may come first; text ends the header.
+        let block = "/* licence\n   text */\n//go:build !windows\npackage x\n";
+        assert_eq!(build_line(block).as_deref(), Some("!windows"));
+        let late = "package x\n\n//go:build linux\n";
+        assert_eq!(build_line(late), None);
+        // `//go:buildx` is no build line; nor is `// go:build` (with a space).
+        assert_eq!(build_line("//go:buildx linux\npackage x\n"), None);
+        assert_eq!(build_line("// go:build linux\npackage x\n"), None);
+        // Older files' `+build` lines: options ORed, terms ANDed, lines ANDed.
+        let plus = "// +build linux,cgo darwin\n// +build !ignore\n\npackage x\n";
+        assert_eq!(
+            build_line(plus).as_deref(),
+            Some("((linux && cgo) || (darwin)) && ((!ignore))")
+        );
+        // `//go:build` wins over `+build` lines, as the go command has it.
+        let both = "//go:build windows\n// +build windows\n\npackage x\n";
+        assert_eq!(build_line(both).as_deref(), Some("windows"));
+        assert_eq!(Constraint::parse("linux &&"), None);
+        assert_eq!(Constraint::parse("(linux"), None);
+        assert_eq!(Constraint::parse(""), None);
+    }
+
+    #[test]
+    fn constraints_hold_as_a_default_go_build_has_its_tags() {
+        let linux = Platform::of("net/fd.go", None);
+        let holds = |expr: &str| Constraint::parse(expr).unwrap().holds(&linux);
+        assert!(holds("dragonfly || freebsd || linux"));
+        assert!(!holds("aix || darwin || netbsd || openbsd || plan9 || solaris || windows"));
+        assert!(holds("unix || (js && wasm) || wasip1 || windows"));
+        assert!(!holds("js || wasip1"));
+        assert!(!holds("faketime && !windows"));
+        assert!(holds("cgo && !netgo && unix"));
+        assert!(holds("go1.18 && amd64"));
+        assert!(!holds("ignore"));
+        assert!(holds("!(arm || 386)"));
+        assert!(!holds("linux && !amd64"));
+    }
+
+    #[test]
+    fn a_file_is_built_for_the_first_platform_its_constraint_admits() {
+        // `lock_sema.go` is not built on Linux: its own platform is the first that builds it.
+        let sema = constraint("//go:build aix || darwin || netbsd || openbsd || plan9 || solaris || windows\n");
+        let p = Platform::of("runtime/lock_sema.go", sema.as_ref());
+        assert_eq!(p, Platform { os: "darwin", arch: "amd64" });
+        assert!(p.builds("runtime/lock_sema.go", sema.as_ref()));
+        let futex = constraint("//go:build dragonfly || freebsd || linux\n");
+        assert!(!p.builds("runtime/lock_futex.go", futex.as_ref()));
+        assert!(Platform::of("runtime/proc.go", None).builds("runtime/lock_futex.go", futex.as_ref()));
+        // The name and the line together: `os_js.go`-like names keep their OS.
+        let wasm = constraint("//go:build js && wasm\n");
+        assert_eq!(
+            Platform::of("syscall/fs_js.go", wasm.as_ref()),
+            Platform { os: "js", arch: "wasm" }
+        );
+        let arm = constraint("//go:build linux && arm64\n");
+        assert_eq!(
+            Platform::of("x/y.go", arm.as_ref()),
+            Platform { os: "linux", arch: "arm64" }
+        );
+        // A constraint no default build satisfies (`ignore`): the file's name's platform.
+        let ignore = constraint("//go:build ignore\n");
+        assert_eq!(Platform::of("x/gen.go", ignore.as_ref()), Platform::of("x/gen.go", None));
     }
 }

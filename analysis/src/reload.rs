@@ -42,6 +42,9 @@ pub struct Loader<'a> {
     current: FileAnalysis,
     /// The current file's qualified names: edges share them with their source symbol.
     qnames: FxHashSet<Arc<str>>,
+    /// Go: the build constraints of the wanted files that state one, by path, read from their
+    /// contents ([`Self::with_go_builds`]): no table stores them.
+    go_builds: FxHashMap<String, String>,
 }
 
 impl<'a> Loader<'a> {
@@ -55,7 +58,15 @@ impl<'a> Loader<'a> {
             keep: false,
             current: FileAnalysis::default(),
             qnames: FxHashSet::default(),
+            go_builds: FxHashMap::default(),
         }
+    }
+
+    /// The Go files' build constraints ([`FileAnalysis::go_build`]), by path, for the
+    /// analyses rebuilt here.
+    pub fn with_go_builds(mut self, go_builds: FxHashMap<String, String>) -> Self {
+        self.go_builds = go_builds;
+        self
     }
 
     pub const SYMBOL_COLUMNS: &'static [&'static str] = &[
@@ -140,9 +151,13 @@ impl<'a> Loader<'a> {
             None => BTreeMap::new(),
         };
         let done = std::mem::replace(&mut self.analyses, rest);
+        let go_builds = &self.go_builds;
         let packed: Vec<(String, Arc<Packed>)> = done
             .into_par_iter()
-            .map(|(path, a)| {
+            .map(|(path, mut a)| {
+                if a.go_build.is_none() {
+                    a.go_build = go_builds.get(&path).cloned();
+                }
                 let p = Packed::new_in(&a, self.frames.as_ref())
                     .map_err(|e| RowsError(format!("packing an analysis: {e}")))?;
                 Ok((path, Arc::new(p)))

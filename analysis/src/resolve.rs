@@ -682,6 +682,9 @@ struct Index<'a> {
     /// Java: the same of each directory with Java files, the target of an on-demand import
     /// (`import a.b.*;`). Empty when the repository has no Java.
     java_packages: HashMap<&'a str, Vec<(&'a str, u32)>>,
+    /// Go: each file's build constraint, parsed ([`gobuild::Constraint`]); empty when the
+    /// repository has no Go file that states one.
+    go_builds: Vec<Option<gobuild::Constraint>>,
     /// The hashes ([`segment_hash`]) of the repository's directories' names, when it has
     /// JavaScript or TypeScript: whether a package imported by name may be here
     /// ([`Index::outside_module_call`]).
@@ -1134,6 +1137,13 @@ impl<'a> Index<'a> {
         let rust_crates = RustCrates::new(files);
         let go_packages = packages(files, "go");
         let java_packages = packages(files, "java");
+        let go_builds = match files.iter().any(|f| f.names.go_build().is_some()) {
+            true => files
+                .iter()
+                .map(|f| f.names.go_build().and_then(gobuild::Constraint::parse))
+                .collect(),
+            false => Vec::new(),
+        };
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let mut index = Index {
             files,
@@ -1156,6 +1166,7 @@ impl<'a> Index<'a> {
             by_file_name,
             go_packages,
             java_packages,
+            go_builds,
             dir_names,
             rust_crates,
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
@@ -1849,10 +1860,10 @@ impl<'a> Index<'a> {
         let first = found.next()?;
         let platform = self.go_platform(path);
         if found.next().is_none() {
-            let how = match platform.builds(self.path(first)) {
+            let how = match self.go_built(&platform, first) {
                 true => "same_package",
-                // (The only one, for another platform: the caller's `//go:build` line,
-                // which is not read, may name that platform; or the name is a local.)
+                // (The only one, for another platform than the caller's: the caller may be
+                // built for several, or the name is a local.)
                 false => "unique_name",
             };
             return Some((first, how));
@@ -1860,7 +1871,7 @@ impl<'a> Index<'a> {
         let mut built = all
             .iter()
             .copied()
-            .filter(|&c| in_package(c) && platform.builds(self.path(c)));
+            .filter(|&c| in_package(c) && self.go_built(&platform, c));
         Some(match (built.next(), built.next()) {
             (Some(c), None) => (c, "same_package"),
             (Some(c), Some(_)) => (c, "ambiguous"),
@@ -1874,8 +1885,24 @@ impl<'a> Index<'a> {
     /// built with the caller (`mp.waitsema` in `os_aix.go` is of `m`'s embedded `mOS` of
     /// `os_aix.go`).
     fn go_platform<'p>(&'p self, path: &'p str) -> gobuild::Platform<'p> {
-        let resolving = self.resolving().map_or(path, |fi| self.files[fi].path);
-        gobuild::Platform::of(resolving)
+        let fi = self
+            .resolving()
+            .or_else(|| self.by_path.get(path).copied());
+        match fi {
+            Some(fi) => gobuild::Platform::of(self.files[fi].path, self.go_constraint(fi)),
+            None => gobuild::Platform::of(path, None),
+        }
+    }
+
+    /// Go: file `fi`'s build constraint, if it states one.
+    fn go_constraint(&self, fi: usize) -> Option<&gobuild::Constraint> {
+        self.go_builds.get(fi)?.as_ref()
+    }
+
+    /// Go: whether a build for `platform` includes definition `c`'s file, by its name and its
+    /// build constraint.
+    fn go_built(&self, platform: &gobuild::Platform<'_>, c: Cand) -> bool {
+        platform.builds(self.path(c), self.go_constraint(c.0 as usize))
     }
 
     /// Go: whether definitions `a` and `b` are one type under different build constraints —
@@ -2334,7 +2361,7 @@ impl<'a> Index<'a> {
             if language == "go" && tier == 0 {
                 let platform = self.go_platform(path);
                 let built = cands.all.iter().take(SCAN_LIMIT).copied().find(|&c| {
-                    named(c) && keep(c) && self.parent(c).is_none() && platform.builds(self.path(c))
+                    named(c) && keep(c) && self.parent(c).is_none() && self.go_built(&platform, c)
                 });
                 if built.is_some() {
                     return built;
@@ -2887,7 +2914,7 @@ impl<'a> Index<'a> {
         };
         // Go: of a method defined for several platforms, the caller's first.
         let go = self.files[fi].language == "go";
-        let built = |c: Cand| go && self.go_platform(path).builds(self.path(c)) && same_type(c);
+        let built = |c: Cand| go && self.go_built(&self.go_platform(path), c) && same_type(c);
         if !sup
             && let Some(c) = cands
                 .in_file_with_parent(self, fi as u32, own)

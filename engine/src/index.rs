@@ -33,6 +33,7 @@ use crate::{blobs, embed, search, trigram};
 pub use quarry_analysis::file::count_lines;
 use quarry_analysis::file::{classify_content, classify_path, hash_bytes};
 use quarry_analysis::reload::Loader;
+use quarry_analysis::gobuild;
 use quarry_analysis::rows::{self, stream_chunks};
 use quarry_storage::StorageError;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -1947,7 +1948,8 @@ async fn load_previous_analyses(
     let (Some(sv), Some(ev)) = (snap.symbols, snap.edges) else {
         return Err(EngineError::Internal("snapshot without analysis".into()));
     };
-    let mut loader = Loader::new(wanted, frames.cloned());
+    let go_builds = load_go_builds(store, &source.id, snap.files, wanted).await?;
+    let mut loader = Loader::new(wanted, frames.cloned()).with_go_builds(go_builds);
     // Both tables are in path order when written whole (files are listed sorted by path, and
     // both are written in that order): read them side by side, so a file is packed as soon as
     // its symbols and its edges are both read, and only the files in between are held as
@@ -1999,6 +2001,41 @@ async fn load_previous_analyses(
         }
     }
     Ok(loader.into_packed())
+}
+
+/// The build constraints of the `wanted` Go files that state one ([`gobuild::build_line`]),
+/// by path, read from their contents in `files` at `version`: resolution reads them, and no
+/// table stores them. Only the Go files' rows are read, and nothing when none is wanted.
+async fn load_go_builds(
+    store: &quarry_storage::Store,
+    source_id: &str,
+    version: u64,
+    wanted: &FxHashSet<&str>,
+) -> Result<FxHashMap<String, String>> {
+    use futures::TryStreamExt;
+    let mut found = FxHashMap::default();
+    if !wanted.iter().any(|p| p.ends_with(".go")) {
+        return Ok(found);
+    }
+    let lance_err = |e: lance::Error| EngineError::Storage(StorageError::lance("files", e));
+    let ds = tables::open_table_for_pass(store, source_id, "files", version).await?;
+    let mut scan = tables::bulk_scan(&ds);
+    scan.project(&["path", "content"]).map_err(lance_err)?;
+    scan.filter("language = 'go'").map_err(lance_err)?;
+    let mut stream = scan.try_into_stream().await.map_err(lance_err)?;
+    while let Some(batch) = stream.try_next().await.map_err(lance_err)? {
+        let cols = Columns::new(&batch);
+        let (paths, contents) = (cols.str("path")?, cols.str("content")?);
+        for r in 0..batch.num_rows() {
+            let path = paths.value(r);
+            if wanted.contains(path)
+                && let Some(line) = gobuild::build_line(contents.value(r))
+            {
+                found.insert(path.to_string(), line);
+            }
+        }
+    }
+    Ok(found)
 }
 
 /// Lance writers of the `symbols` table, in parallel ([`stream_table`]): its pages are

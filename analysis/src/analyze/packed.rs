@@ -114,6 +114,8 @@ pub struct Names {
     /// methods that return something other than a plain value ([`super::returns`]); also
     /// the declared types of Go package variables, fields and properties.
     returns: Box<[(u32, Span)]>,
+    /// Go: the file's build constraint ([`FileAnalysis::go_build`]).
+    go_build: Option<Span>,
 }
 
 impl Names {
@@ -258,7 +260,9 @@ impl Names {
             };
             returns.push((i as u32, at));
         }
+        let go_build = a.go_build.as_deref().map(&mut push);
         Names {
+            go_build,
             returns: returns.into_boxed_slice(),
             renames: imports.iter().any(|i| i.2.is_some()),
             text: text.into_boxed_str(),
@@ -277,6 +281,11 @@ impl Names {
 
     pub fn symbol_count(&self) -> usize {
         self.symbols.len()
+    }
+
+    /// Go: the file's build constraint, if it states one ([`FileAnalysis::go_build`]).
+    pub fn go_build(&self) -> Option<&str> {
+        self.go_build.map(|s| self.get(s))
     }
 
     /// Symbol `i`'s kind, as its unpacked analysis has it (a kind outside [`super::KINDS`]
@@ -540,6 +549,7 @@ fn edge_code(kind: EdgeKind) -> u8 {
 fn encode(a: &FileAnalysis) -> Vec<u8> {
     let mut out = Vec::with_capacity(64 * (a.symbols.len() + a.edges.len()) + 8);
     out.push(u8::from(a.had_errors));
+    put_opt_str(&mut out, a.go_build.as_deref());
     put_varint(&mut out, a.symbols.len() as u64);
     let mut own: rustc_hash::FxHashMap<&str, u32> = rustc_hash::FxHashMap::default();
     for (i, s) in a.symbols.iter().enumerate() {
@@ -643,6 +653,7 @@ impl<'a> Reader<'a> {
 fn decode(bytes: &[u8], with_edges: bool) -> Option<FileAnalysis> {
     let mut r = Reader { bytes, at: 0 };
     let had_errors = r.byte()? != 0;
+    let go_build = r.opt_str()?.map(str::to_string);
     let n = usize::try_from(r.varint()?).ok()?;
     let mut symbols = Vec::with_capacity(n.min(bytes.len()));
     for _ in 0..n {
@@ -681,6 +692,7 @@ fn decode(bytes: &[u8], with_edges: bool) -> Option<FileAnalysis> {
             symbols,
             edges: Vec::new(),
             had_errors,
+            go_build,
         });
     }
     let n = usize::try_from(r.varint()?).ok()?;
@@ -722,6 +734,7 @@ fn decode(bytes: &[u8], with_edges: bool) -> Option<FileAnalysis> {
         symbols,
         edges,
         had_errors,
+        go_build,
     })
 }
 
