@@ -755,6 +755,71 @@ fn go_names_resolve_by_package() {
     );
 }
 
+/// Go: a file's `//go:build` line (or older `// +build` lines) tells which of a package's
+/// per-platform definitions a call reaches, also from files a re-index reloads from their
+/// rows rather than parses; the result is the same as a fresh index's.
+#[test]
+fn go_build_lines_choose_definitions_also_after_a_reindex() {
+    let (tmp, store) = index_files(
+        "gobuild",
+        &[
+            (
+                "rt/lock_futex.go",
+                "// Copyright.\n\n//go:build dragonfly || freebsd || linux\n\npackage rt\n\nfunc lock() {}\n",
+            ),
+            (
+                "rt/lock_sema.go",
+                "//go:build aix || darwin || windows\n\npackage rt\n\nfunc lock() {}\n",
+            ),
+            (
+                "rt/proc.go",
+                "package rt\n\nfunc schedule() {\n\tlock()\n}\n",
+            ),
+            (
+                "rt/mem.go",
+                "// +build windows\n\npackage rt\n\nfunc alloc() {\n\tlock()\n}\n",
+            ),
+        ],
+    );
+    let calls = |store: &Path| {
+        sql_lines(
+            store,
+            "SELECT source_qname, regexp_replace(target, '^[^:]+::', ''), resolution FROM edges \
+             WHERE kind = 'calls' ORDER BY source_qname",
+        )
+    };
+    let expected = [
+        "alloc|rt/lock_sema.go::lock|same_package",
+        "schedule|rt/lock_futex.go::lock|same_package",
+    ];
+    assert_eq!(calls(&store), expected);
+    // A changed file is parsed again; the others are rebuilt from their rows, and their build
+    // lines read from their stored contents.
+    let dir = tmp.path().join("repo");
+    std::fs::write(
+        dir.join("rt/proc.go"),
+        "package rt\n\nfunc schedule() {\n\tlock()\n}\n\nfunc park() {\n\tlock()\n}\n",
+    )
+    .unwrap();
+    let out = quarry_ok(
+        &store,
+        &["index", dir.to_str().unwrap(), "--name", "gobuild"],
+    );
+    assert!(out.contains("parsed 1 files, reused 3 unchanged"), "{out}");
+    let expected = [
+        "alloc|rt/lock_sema.go::lock|same_package",
+        "park|rt/lock_futex.go::lock|same_package",
+        "schedule|rt/lock_futex.go::lock|same_package",
+    ];
+    assert_eq!(calls(&store), expected);
+    let fresh = tmp.path().join("fresh");
+    quarry_ok(
+        &fresh,
+        &["index", dir.to_str().unwrap(), "--name", "gobuild"],
+    );
+    assert_eq!(table_dump(&store), table_dump(&fresh));
+}
+
 /// Java: a simple type name is scoped as JLS 6.4.1 has it — the file's, a single-type
 /// import's, its package's (its directory), an on-demand import's (`import a.b.*;`), then
 /// `java.lang`'s — and not another package's namesake; a name written with its package is

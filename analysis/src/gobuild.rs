@@ -190,7 +190,10 @@ impl Constraint {
     /// (letters, digits, `_` and `.`). `None` when it does not parse (the go command rejects
     /// such a file; here it constrains nothing).
     pub fn parse(text: &str) -> Option<Constraint> {
-        let mut p = Parser { s: text.as_bytes(), at: 0 };
+        let mut p = Parser {
+            s: text.as_bytes(),
+            at: 0,
+        };
         let c = p.or()?;
         p.skip_space();
         (p.at == p.s.len()).then_some(c)
@@ -412,8 +415,12 @@ mod tests {
 
     #[test]
     fn build_lines_are_read_from_the_header_only() {
-        let go = "// Copyright 2022.\n\n//go:build dragonfly || freebsd || linux\n\npackage runtime\n";
-        assert_eq!(build_line(go).as_deref(), Some("dragonfly || freebsd || linux"));
+        let go =
+            "// Copyright 2022.\n\n//go:build dragonfly || freebsd || linux\n\npackage runtime\n";
+        assert_eq!(
+            build_line(go).as_deref(),
+            Some("dragonfly || freebsd || linux")
+        );
         // Block comments may come first; text ends the header.
         let block = "/* licence\n   text */\n//go:build !windows\npackage x\n";
         assert_eq!(build_line(block).as_deref(), Some("!windows"));
@@ -441,7 +448,9 @@ mod tests {
         let linux = Platform::of("net/fd.go", None);
         let holds = |expr: &str| Constraint::parse(expr).unwrap().holds(&linux);
         assert!(holds("dragonfly || freebsd || linux"));
-        assert!(!holds("aix || darwin || netbsd || openbsd || plan9 || solaris || windows"));
+        assert!(!holds(
+            "aix || darwin || netbsd || openbsd || plan9 || solaris || windows"
+        ));
         assert!(holds("unix || (js && wasm) || wasip1 || windows"));
         assert!(!holds("js || wasip1"));
         assert!(!holds("faketime && !windows"));
@@ -455,26 +464,45 @@ mod tests {
     #[test]
     fn a_file_is_built_for_the_first_platform_its_constraint_admits() {
         // `lock_sema.go` is not built on Linux: its own platform is the first that builds it.
-        let sema = constraint("//go:build aix || darwin || netbsd || openbsd || plan9 || solaris || windows\n");
+        let sema = constraint(
+            "//go:build aix || darwin || netbsd || openbsd || plan9 || solaris || windows\n",
+        );
         let p = Platform::of("runtime/lock_sema.go", sema.as_ref());
-        assert_eq!(p, Platform { os: "darwin", arch: "amd64" });
+        assert_eq!(
+            p,
+            Platform {
+                os: "darwin",
+                arch: "amd64"
+            }
+        );
         assert!(p.builds("runtime/lock_sema.go", sema.as_ref()));
         let futex = constraint("//go:build dragonfly || freebsd || linux\n");
         assert!(!p.builds("runtime/lock_futex.go", futex.as_ref()));
-        assert!(Platform::of("runtime/proc.go", None).builds("runtime/lock_futex.go", futex.as_ref()));
+        assert!(
+            Platform::of("runtime/proc.go", None).builds("runtime/lock_futex.go", futex.as_ref())
+        );
         // The name and the line together: `os_js.go`-like names keep their OS.
         let wasm = constraint("//go:build js && wasm\n");
         assert_eq!(
             Platform::of("syscall/fs_js.go", wasm.as_ref()),
-            Platform { os: "js", arch: "wasm" }
+            Platform {
+                os: "js",
+                arch: "wasm"
+            }
         );
         let arm = constraint("//go:build linux && arm64\n");
         assert_eq!(
             Platform::of("x/y.go", arm.as_ref()),
-            Platform { os: "linux", arch: "arm64" }
+            Platform {
+                os: "linux",
+                arch: "arm64"
+            }
         );
         // A constraint no default build satisfies (`ignore`): the file's name's platform.
         let ignore = constraint("//go:build ignore\n");
-        assert_eq!(Platform::of("x/gen.go", ignore.as_ref()), Platform::of("x/gen.go", None));
+        assert_eq!(
+            Platform::of("x/gen.go", ignore.as_ref()),
+            Platform::of("x/gen.go", None)
+        );
     }
 }

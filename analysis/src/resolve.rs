@@ -1885,9 +1885,7 @@ impl<'a> Index<'a> {
     /// built with the caller (`mp.waitsema` in `os_aix.go` is of `m`'s embedded `mOS` of
     /// `os_aix.go`).
     fn go_platform<'p>(&'p self, path: &'p str) -> gobuild::Platform<'p> {
-        let fi = self
-            .resolving()
-            .or_else(|| self.by_path.get(path).copied());
+        let fi = self.resolving().or_else(|| self.by_path.get(path).copied());
         match fi {
             Some(fi) => gobuild::Platform::of(self.files[fi].path, self.go_constraint(fi)),
             None => gobuild::Platform::of(path, None),
@@ -4629,23 +4627,39 @@ mod tests {
     }
 
     /// Go: a name defined in several files of the caller's package, one per platform, is
-    /// the one built beside the caller (by the platforms file names state; `linux`/`amd64`
-    /// for a file that states none); a test file's definitions are seen only from test files.
+    /// the one built beside the caller (by the platforms file names and `//go:build` lines
+    /// state; `linux`/`amd64` for a file that states none); a test file's definitions are
+    /// seen only from test files.
     #[test]
     fn go_names_defined_per_platform_take_the_callers_platform() {
-        let defines = |path, name| (path, pack(vec![function(name, None)], vec![]));
+        let built = |path, name, line: Option<&str>| {
+            let a = FileAnalysis {
+                symbols: vec![function(name, None)],
+                go_build: line.map(str::to_string),
+                ..Default::default()
+            };
+            (path, Packed::new(&a).unwrap())
+        };
+        let defines = |path, name| built(path, name, None);
         let packed = vec![
             defines("rt/os_darwin.go", "sigblock"),
             defines("rt/os_linux.go", "sigblock"),
             defines("rt/os_windows.go", "sigblock"),
-            defines("rt/lock_futex.go", "lock"),
-            defines("rt/lock_sema.go", "lock"),
+            built(
+                "rt/lock_futex.go",
+                "lock",
+                Some("dragonfly || freebsd || linux"),
+            ),
+            built("rt/lock_sema.go", "lock", Some("aix || darwin || windows")),
             defines("rt/stubs_arm64.go", "getg"),
             defines("rt/stubs_386.go", "getg"),
             defines("rt/export_test.go", "Exported"),
             defines("rt/proc.go", "main"),
             defines("rt/signal_windows.go", "handle"),
             defines("rt/proc_test.go", "TestX"),
+            built("rt/mem.go", "alloc", Some("windows")),
+            // Its line does not parse: it constrains nothing.
+            built("rt/odd.go", "odd", Some("linux &&")),
         ];
         let files = inputs(&packed, "go");
         let index = Index::new(&files);
@@ -4663,12 +4677,26 @@ mod tests {
             pick(windows, "sigblock"),
             Some(("rt/os_windows.go", "same_package"))
         );
-        // Both fit any platform by name (their `//go:build` lines are not read).
-        assert_eq!(pick(proc, "lock").map(|(_, how)| how), Some("ambiguous"));
+        // Both fit any platform by name; their `//go:build` lines choose.
+        assert_eq!(
+            pick(proc, "lock"),
+            Some(("rt/lock_futex.go", "same_package"))
+        );
+        // A file built for Windows by its line alone calls Windows's `sigblock` and `lock`.
+        let (mem, odd) = (11, 12);
+        assert_eq!(
+            pick(mem, "sigblock"),
+            Some(("rt/os_windows.go", "same_package"))
+        );
+        assert_eq!(pick(mem, "lock"), Some(("rt/lock_sema.go", "same_package")));
+        assert_eq!(
+            pick(odd, "lock"),
+            Some(("rt/lock_futex.go", "same_package"))
+        );
         // None fits `amd64`: a guess among them.
         assert_eq!(pick(proc, "getg").map(|(_, how)| how), Some("ambiguous"));
-        // The only one, but for another platform: a guess (the caller may be for Windows by
-        // a `//go:build` line).
+        // The only one, but for another platform: a guess (the caller may be built for
+        // several).
         assert_eq!(
             pick(proc, "handle"),
             Some(("rt/signal_windows.go", "unique_name"))

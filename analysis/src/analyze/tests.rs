@@ -1229,3 +1229,26 @@ fn field_references_carry_their_receivers_declared_types() {
         assert_eq!(&typed, expected, "{lang:?}: {:#?}", a.edges);
     }
 }
+
+/// Go: the analysis keeps the file's build constraint (its header's `//go:build` line) for
+/// resolution; other languages' comments of that shape are nothing.
+#[test]
+fn go_analyses_keep_their_build_line() {
+    let src = "// Copyright.\n\n//go:build unix && !js\n\npackage net\n\nfunc f() {}\n";
+    assert_eq!(
+        analyze(Lang::Go, src).go_build.as_deref(),
+        Some("unix && !js")
+    );
+    assert_eq!(analyze(Lang::Go, "package net\n").go_build, None);
+    assert_eq!(
+        analyze(Lang::Rust, "//go:build linux\nfn f() {}\n").go_build,
+        None
+    );
+    // It survives packing, as resolution reads it.
+    let packed = packed::Packed::new(&analyze(Lang::Go, src)).unwrap();
+    assert_eq!(packed.names().go_build(), Some("unix && !js"));
+    assert_eq!(
+        packed.unpack().unwrap().go_build.as_deref(),
+        Some("unix && !js")
+    );
+}
