@@ -199,6 +199,16 @@ impl Constraint {
         (p.at == p.s.len()).then_some(c)
     }
 
+    /// Whether a default `go build` for some platform satisfies it: not `ignore`, nor a
+    /// project's own tag (`integration`) alone, nor `faketime && !windows`.
+    pub fn holds_anywhere(&self) -> bool {
+        KNOWN_OS.iter().any(|&os| {
+            KNOWN_ARCH
+                .iter()
+                .any(|&arch| self.holds(&Platform { os, arch }))
+        })
+    }
+
     /// Whether a default `go build` for `platform` satisfies it.
     pub fn holds(&self, platform: &Platform<'_>) -> bool {
         match self {

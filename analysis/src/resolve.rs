@@ -682,9 +682,10 @@ struct Index<'a> {
     /// Java: the same of each directory with Java files, the target of an on-demand import
     /// (`import a.b.*;`). Empty when the repository has no Java.
     java_packages: HashMap<&'a str, Vec<(&'a str, u32)>>,
-    /// Go: each file's build constraint, parsed ([`gobuild::Constraint`]); empty when the
-    /// repository has no Go file that states one.
-    go_builds: Vec<Option<gobuild::Constraint>>,
+    /// Go: each file's build constraint, parsed ([`gobuild::Constraint`]), and whether a
+    /// default build for some platform satisfies it; empty when the repository has no Go
+    /// file that states one.
+    go_builds: Vec<Option<(gobuild::Constraint, bool)>>,
     /// The hashes ([`segment_hash`]) of the repository's directories' names, when it has
     /// JavaScript or TypeScript: whether a package imported by name may be here
     /// ([`Index::outside_module_call`]).
@@ -1140,7 +1141,11 @@ impl<'a> Index<'a> {
         let go_builds = match files.iter().any(|f| f.names.go_build().is_some()) {
             true => files
                 .iter()
-                .map(|f| f.names.go_build().and_then(gobuild::Constraint::parse))
+                .map(|f| {
+                    let c = gobuild::Constraint::parse(f.names.go_build()?)?;
+                    let anywhere = c.holds_anywhere();
+                    Some((c, anywhere))
+                })
                 .collect(),
             false => Vec::new(),
         };
@@ -1860,7 +1865,7 @@ impl<'a> Index<'a> {
         let first = found.next()?;
         let platform = self.go_platform(path);
         if found.next().is_none() {
-            let how = match self.go_built(&platform, first) {
+            let how = match self.go_built(&platform, first) > 0 {
                 true => "same_package",
                 // (The only one, for another platform than the caller's: the caller may be
                 // built for several, or the name is a local.)
@@ -1868,15 +1873,19 @@ impl<'a> Index<'a> {
             };
             return Some((first, how));
         }
-        let mut built = all
-            .iter()
-            .copied()
-            .filter(|&c| in_package(c) && self.go_built(&platform, c));
-        Some(match (built.next(), built.next()) {
-            (Some(c), None) => (c, "same_package"),
-            (Some(c), Some(_)) => (c, "ambiguous"),
-            (None, _) => (first, "ambiguous"),
-        })
+        // The definitions built for the caller's platform, else their stand-ins.
+        for rank in [2, 1] {
+            let mut built = all
+                .iter()
+                .copied()
+                .filter(|&c| in_package(c) && self.go_built(&platform, c) == rank);
+            match (built.next(), built.next()) {
+                (Some(c), None) => return Some((c, "same_package")),
+                (Some(c), Some(_)) => return Some((c, "ambiguous")),
+                (None, _) => {}
+            }
+        }
+        Some((first, "ambiguous"))
     }
 
     /// Go: the platform definitions for several platforms are chosen for, looking up a name
@@ -1894,13 +1903,21 @@ impl<'a> Index<'a> {
 
     /// Go: file `fi`'s build constraint, if it states one.
     fn go_constraint(&self, fi: usize) -> Option<&gobuild::Constraint> {
-        self.go_builds.get(fi)?.as_ref()
+        self.go_builds.get(fi)?.as_ref().map(|(c, _)| c)
     }
 
-    /// Go: whether a build for `platform` includes definition `c`'s file, by its name and its
-    /// build constraint.
-    fn go_built(&self, platform: &gobuild::Platform<'_>, c: Cand) -> bool {
-        platform.builds(self.path(c), self.go_constraint(c.0 as usize))
+    /// Go: whether a build for `platform` includes definition `c`'s file: 2 when it does, by
+    /// its name and its build constraint; 1 when its name fits and its constraint holds on
+    /// no platform's default build (`//go:build ignore`: the input of a generator, such as
+    /// `x/sys/unix`'s `types_linux.go`, which stands in for the generated files a listing
+    /// skips; `faketime`), so it is taken when nothing is built; 0 otherwise.
+    fn go_built(&self, platform: &gobuild::Platform<'_>, c: Cand) -> u8 {
+        let (path, fi) = (self.path(c), c.0 as usize);
+        if platform.builds(path, self.go_constraint(fi)) {
+            return 2;
+        }
+        let nowhere = matches!(self.go_builds.get(fi), Some(Some((_, false))));
+        u8::from(nowhere && platform.builds(path, None))
     }
 
     /// Go: whether definitions `a` and `b` are one type under different build constraints —
@@ -2358,11 +2375,16 @@ impl<'a> Index<'a> {
             // Go: of a package's definitions for several platforms, the caller's.
             if language == "go" && tier == 0 {
                 let platform = self.go_platform(path);
-                let built = cands.all.iter().take(SCAN_LIMIT).copied().find(|&c| {
-                    named(c) && keep(c) && self.parent(c).is_none() && self.go_built(&platform, c)
-                });
-                if built.is_some() {
-                    return built;
+                for rank in [2, 1] {
+                    let built = cands.all.iter().take(SCAN_LIMIT).copied().find(|&c| {
+                        named(c)
+                            && keep(c)
+                            && self.parent(c).is_none()
+                            && self.go_built(&platform, c) == rank
+                    });
+                    if built.is_some() {
+                        return built;
+                    }
                 }
             }
             let top = tier == 0;
@@ -2912,7 +2934,7 @@ impl<'a> Index<'a> {
         };
         // Go: of a method defined for several platforms, the caller's first.
         let go = self.files[fi].language == "go";
-        let built = |c: Cand| go && self.go_built(&self.go_platform(path), c) && same_type(c);
+        let built = |c: Cand| go && self.go_built(&self.go_platform(path), c) > 0 && same_type(c);
         if !sup
             && let Some(c) = cands
                 .in_file_with_parent(self, fi as u32, own)
@@ -4660,6 +4682,12 @@ mod tests {
             built("rt/mem.go", "alloc", Some("windows")),
             // Its line does not parse: it constrains nothing.
             built("rt/odd.go", "odd", Some("linux &&")),
+            // Generators' inputs, built by no default build: stand-ins for the generated
+            // files (skipped), by their names.
+            built("rt/types_linux.go", "Stat", Some("ignore")),
+            built("rt/types_darwin.go", "Stat", Some("ignore")),
+            built("rt/time_fake.go", "nanotime", Some("faketime && !windows")),
+            built("rt/time_nofake.go", "nanotime", Some("!faketime")),
         ];
         let files = inputs(&packed, "go");
         let index = Index::new(&files);
@@ -4692,6 +4720,14 @@ mod tests {
         assert_eq!(
             pick(odd, "lock"),
             Some(("rt/lock_futex.go", "same_package"))
+        );
+        assert_eq!(
+            pick(proc, "Stat"),
+            Some(("rt/types_linux.go", "same_package"))
+        );
+        assert_eq!(
+            pick(proc, "nanotime"),
+            Some(("rt/time_nofake.go", "same_package"))
         );
         // None fits `amd64`: a guess among them.
         assert_eq!(pick(proc, "getg").map(|(_, how)| how), Some("ambiguous"));
