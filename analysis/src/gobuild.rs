@@ -187,12 +187,14 @@ pub enum Constraint {
 
 impl Constraint {
     /// The expression `text` ([`build_line`]'s) parsed: `||`, `&&`, `!`, parentheses and tags
-    /// (letters, digits, `_` and `.`). `None` when it does not parse (the go command rejects
-    /// such a file; here it constrains nothing).
+    /// (letters, digits, `_` and `.`). `None` when it does not parse, or has more than
+    /// [`MAX_TERMS`] tags, `!`s and parentheses in all (the go command rejects such a file;
+    /// here it constrains nothing).
     pub fn parse(text: &str) -> Option<Constraint> {
         let mut p = Parser {
             s: text.as_bytes(),
             at: 0,
+            left: MAX_TERMS,
         };
         let c = p.or()?;
         p.skip_space();
@@ -220,9 +222,16 @@ impl Constraint {
     }
 }
 
+/// The most tags, `!`s and parentheses a build line may have: the parse, the evaluation and
+/// the drop of an expression recurse through it, and a file's header is its author's to make
+/// (`go/build/constraint` likewise refuses expressions past a size).
+pub const MAX_TERMS: usize = 1000;
+
 struct Parser<'s> {
     s: &'s [u8],
     at: usize,
+    /// How many more tags, `!`s and parentheses may come.
+    left: usize,
 }
 
 impl Parser<'_> {
@@ -258,6 +267,7 @@ impl Parser<'_> {
     }
 
     fn not(&mut self) -> Option<Constraint> {
+        self.left = self.left.checked_sub(1)?;
         if self.eat("!") {
             return Some(Constraint::Not(Box::new(self.not()?)));
         }
@@ -514,5 +524,16 @@ mod tests {
             Platform::of("x/gen.go", ignore.as_ref()),
             Platform::of("x/gen.go", None)
         );
+    }
+
+    #[test]
+    fn outsized_build_lines_constrain_nothing_and_do_not_overflow() {
+        let deep = format!("{}linux{}", "(".repeat(100_000), ")".repeat(100_000));
+        assert_eq!(Constraint::parse(&deep), None);
+        assert_eq!(Constraint::parse(&"!".repeat(100_000)), None);
+        let wide = vec!["linux"; 100_000].join(" || ");
+        assert_eq!(Constraint::parse(&wide), None);
+        let fits = vec!["linux"; MAX_TERMS].join(" || ");
+        assert!(Constraint::parse(&fits).is_some());
     }
 }
