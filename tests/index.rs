@@ -678,6 +678,10 @@ fn go_names_resolve_by_package() {
                 "package ipv6_test\n\nimport \"example.com/net/ipv6\"\n\nfunc TestX() {\n\tipv6.Internal()\n}\n",
             ),
             (
+                "src/example.com/app/hooks.go",
+                "package main\n\ntype hooks struct {\n\tonStart func(name string) (*server, error)\n}\n\nfunc onStart() {}\n\nfunc fire(h *hooks) {\n\ts, _ := h.onStart(\"x\")\n\ts.run()\n\tonStart()\n}\n",
+            ),
+            (
                 "src/example.com/app/ctx.go",
                 "package main\n\nfunc dump(c *sigctxt, v any) int {\n\tswitch x := v.(type) {\n\tcase *sigctxt:\n\t\treturn x.rbx()\n\t}\n\treturn c.rbx()\n}\n",
             ),
@@ -753,6 +757,18 @@ fn go_names_resolve_by_package() {
     has(
         "src/example.com/net/ipv6/z_ext_test.go|calls|TestX|Internal|ipv6|src/example.com/net/ipv6/export_test.go::Internal|import|6|",
     );
+    // A field of a function type is called, and its call returns what the function type
+    // does; a call written alone is never a field.
+    let h = "src/example.com/app/hooks.go";
+    has(&format!(
+        "{h}|calls|fire|onStart|h|{h}::hooks.onStart|declared_type|10|"
+    ));
+    has(&format!(
+        "{h}|calls|fire|run|s|src/example.com/app/main.go::server.run|return_type|11|"
+    ));
+    has(&format!(
+        "{h}|calls|fire|onStart|NULL|{h}::onStart|same_file|12|"
+    ));
 }
 
 /// Go: a file's `//go:build` line (or older `// +build` lines) tells which of a package's

@@ -762,6 +762,21 @@ fn go_defined_type(kind: &str, language: &str) -> bool {
     kind == "type_alias" && language == "go"
 }
 
+/// Whether Go type `ty` (as a field declares it) is a function type: `func(int) error`.
+fn go_func_type(ty: &str) -> bool {
+    ty.strip_prefix("func")
+        .is_some_and(|rest| rest.trim_start().starts_with('('))
+}
+
+/// What Go function type `ty` returns, as a function declared with it would
+/// (`func(string) (*Conn, error)` returns `*Conn`), when resolution can use it.
+fn go_func_result(ty: &str) -> Option<std::borrow::Cow<'static, str>> {
+    let signature = format!("func f{}", ty.strip_prefix("func")?.trim_start());
+    let found = crate::analyze::returns::declared_return(&signature, "f")
+        .filter(|t| crate::analyze::returns::kept(t))?;
+    Some(std::borrow::Cow::Owned(found.to_string()))
+}
+
 /// The `testdata` directory `path` is under, if any (its path, with the name): the go
 /// command ignores such directories, whose packages are test inputs.
 fn go_testdata(path: &str) -> Option<&str> {
@@ -1033,7 +1048,12 @@ impl<'a> Index<'a> {
                         let ruby_module = kind == "module"
                             && file.language == "ruby"
                             && class == class_of(EdgeKind::References);
-                        if kinds.contains(&kind) || go_type || ruby_module {
+                        // A Go field of a function type is called (`s.handler(r)`).
+                        let go_func_field = class == class_of(EdgeKind::Calls)
+                            && kind == "field"
+                            && file.language == "go"
+                            && names.declared_return(si).is_some_and(go_func_type);
+                        if kinds.contains(&kind) || go_type || ruby_module || go_func_field {
                             f(
                                 (class as u8, file_family[fi], names.name(si)),
                                 (fi as u32, si as u32),
@@ -2303,7 +2323,7 @@ impl<'a> Index<'a> {
                 && (!go_member || self.parent(c).is_some())
                 && (!py_member || self.parent(c).is_some())
                 && (!bare
-                    || !(matches!(self.kind(c), "method" | "constructor")
+                    || !(matches!(self.kind(c), "method" | "constructor" | "field")
                         || (c.0 != fi as u32 && self.nested_in_function(c))))
         };
         // Beyond imports, see [`enclosing_only`]: `Outer.Inner.run` may call `Outer.helper`.
@@ -3248,7 +3268,12 @@ impl<'a> Index<'a> {
                 member_of(callee.0, owner?)?
             } else {
                 let raw = names.declared_return(callee.1 as usize)?;
-                match returned(raw, chain.unwrap)? {
+                // A Go field of a function type returns what the function does.
+                let raw = match self.kind(callee) {
+                    "field" if go_func_type(raw) => go_func_result(raw)?,
+                    _ => std::borrow::Cow::Borrowed(raw),
+                };
+                match returned(&raw, chain.unwrap)? {
                     Returned::Own => member_of(callee.0, owner?)?,
                     Returned::Type(ty) => {
                         self.declared_type_member(callee.0 as usize, ty, kind, name)?
