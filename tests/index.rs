@@ -771,6 +771,38 @@ fn go_names_resolve_by_package() {
     ));
 }
 
+/// Two file names that are not UTF-8 and read the same once made text (`\u{fffd}` for the
+/// byte that is not).
+#[cfg(unix)]
+fn non_utf8_names() -> [std::ffi::OsString; 2] {
+    use std::os::unix::ffi::OsStringExt;
+    [b"bad\xffname.py".to_vec(), b"bad\xfename.py".to_vec()].map(std::ffi::OsString::from_vec)
+}
+
+/// A git source's paths that are not UTF-8 are skipped and counted, as a directory's are:
+/// stored as text they would collide, and a path is what a file is known by.
+#[cfg(unix)]
+#[test]
+fn non_utf8_paths_are_counted_skips_in_git_sources() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("names");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("ok.py"), "def ok():\n    return 1\n").unwrap();
+    for name in non_utf8_names() {
+        std::fs::write(dir.join(name), "x = 1\n").unwrap();
+    }
+    git(&dir, &["init", "-q", "-b", "main"]);
+    git(&dir, &["add", "-A"]);
+    git(&dir, &["commit", "-q", "-m", "names"]);
+    let store = tmp.path().join("store");
+    let out = quarry_ok(&store, &["index", dir.to_str().unwrap()]);
+    assert!(out.contains("non_utf8_path 2"), "{out}");
+    assert_eq!(
+        sql_lines(&store, "SELECT path FROM files ORDER BY path"),
+        vec!["ok.py"]
+    );
+}
+
 /// Go: a file's `//go:build` line (or older `// +build` lines) tells which of a package's
 /// per-platform definitions a call reaches, also from files a re-index reloads from their
 /// rows rather than parses; the result is the same as a fresh index's.
@@ -2250,6 +2282,10 @@ fn bad_input_gets_specific_errors_or_counted_skips() {
             std::thread::sleep(std::time::Duration::from_secs(60));
             let _ = std::fs::OpenOptions::new().write(true).open(pipe);
         });
+        // Two names that are not UTF-8 and would read the same as text.
+        for name in non_utf8_names() {
+            std::fs::write(dir.join(name), "x = 1\n").unwrap();
+        }
     }
     let out = quarry_ok(
         &store,
@@ -2260,6 +2296,9 @@ fn bad_input_gets_specific_errors_or_counted_skips() {
     assert!(out.contains("symlink 2"), "{out}");
     assert!(out.contains("special 1"), "{out}");
     assert!(out.contains("minified 1"), "{out}");
+    if cfg!(unix) {
+        assert!(out.contains("non_utf8_path 2"), "{out}");
+    }
     assert_eq!(
         sql_lines(&store, "SELECT path FROM files ORDER BY path"),
         vec!["ok.py"]

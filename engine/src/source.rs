@@ -262,7 +262,15 @@ impl ResolvedSource {
                         continue;
                     }
                     let rel = match entry.path().strip_prefix(root) {
-                        Ok(r) => r.to_string_lossy().replace('\\', "/"),
+                        Ok(r) => match r.to_str() {
+                            Some(r) => r.replace('\\', "/"),
+                            // Its path cannot be stored as text without colliding with
+                            // another's (`a\xff.py` and `a\xfe.py` both read `a\u{fffd}.py`).
+                            None => {
+                                skipped.push((r.to_string_lossy().into(), "non_utf8_path"));
+                                continue;
+                            }
+                        },
                         Err(_) => continue,
                     };
                     if ft.is_symlink() {
@@ -297,7 +305,17 @@ impl ResolvedSource {
                     ));
                 }
                 for rec in listing.stdout.split(|&b| b == 0).filter(|r| !r.is_empty()) {
-                    let rec = String::from_utf8_lossy(rec);
+                    let rec = match std::str::from_utf8(rec) {
+                        Ok(rec) => std::borrow::Cow::Borrowed(rec),
+                        // (The mode, type, id and size are ASCII: the path is not UTF-8.)
+                        Err(_) => {
+                            let rec = String::from_utf8_lossy(rec);
+                            if let Some((_, path)) = rec.split_once('\t') {
+                                skipped.push((path.to_string(), "non_utf8_path"));
+                            }
+                            continue;
+                        }
+                    };
                     // "<mode> <type> <oid> <size>\t<path>"
                     let Some((meta, path)) = rec.split_once('\t') else {
                         continue;
