@@ -771,6 +771,32 @@ fn go_names_resolve_by_package() {
     ));
 }
 
+/// A property of the language's own values, read from a value whose type the file does not
+/// declare (`input.length`, `arguments.length`), is no field of the repository's that shares
+/// its name; from a declared type it is that type's.
+#[test]
+fn builtin_properties_of_untyped_values_are_the_languages() {
+    let (_tmp, store) = index_files(
+        "props",
+        &[(
+            "src/checks.ts",
+            "interface HasLength {\n  length: number;\n}\n\nexport function check(input) {\n  return input.length;\n}\n\nexport function typed(h: HasLength) {\n  return h.length;\n}\n\nexport function count() {\n  return arguments.length;\n}\n",
+        )],
+    );
+    let edges = sql_lines(&store, EDGES_SQL);
+    let has = |needle: &str| has_row(&edges, needle);
+    let f = "src/checks.ts";
+    has(&format!(
+        "{f}|references|check|length|input|NULL|unresolved|6|"
+    ));
+    has(&format!(
+        "{f}|references|typed|length|h|{f}::HasLength.length|declared_type|10|"
+    ));
+    has(&format!(
+        "{f}|references|count|length|arguments|NULL|unresolved|14|"
+    ));
+}
+
 /// Two file names that are not UTF-8 and read the same once made text (`\u{fffd}` for the
 /// byte that is not).
 #[cfg(unix)]

@@ -240,6 +240,38 @@ pub fn is_builtin_method(language: &str, name: &str) -> bool {
     }
 }
 
+/// Whether `name`, read from a value whose type the file does not declare, is a property of
+/// the language's own values far more often than a field of the repository's: JavaScript's
+/// `length` of arrays, strings, functions and typed arrays (`arguments.length`,
+/// `issue.values.length` had been a `length` member of TypeScript's own `lib.*.d.ts` or of
+/// some class), `prototype`; Python's frame and code objects' attributes (`f_code`,
+/// `co_filename`). (Python's dunder attributes have a rule of their own.)
+pub fn is_builtin_property(language: &str, name: &str) -> bool {
+    match language {
+        "javascript" | "typescript" | "tsx" => matches!(
+            name,
+            "length" | "prototype" | "__proto__" | "byteLength" | "byteOffset"
+        ),
+        "python" => matches!(
+            name,
+            "f_code"
+                | "f_back"
+                | "f_locals"
+                | "f_globals"
+                | "f_lineno"
+                | "f_lasti"
+                | "co_filename"
+                | "co_name"
+                | "co_qualname"
+                | "co_firstlineno"
+                | "co_varnames"
+                | "co_argcount"
+                | "co_flags"
+        ),
+        _ => false,
+    }
+}
+
 /// Whether `name` is a global object or built-in type of `language` that a call may be
 /// qualified with (`JSON.parse`, `str.join`).
 pub fn is_global_object(language: &str, name: &str) -> bool {
@@ -324,6 +356,10 @@ mod tests {
         assert!(!is_builtin_method("go", "append"));
         assert!(is_builtin_method("go", "Error") && !is_builtin_method("go", "Get"));
         assert!(!is_builtin_method("java", "add"));
+        assert!(is_builtin_property("typescript", "length"));
+        assert!(is_builtin_property("python", "co_filename"));
+        assert!(!is_builtin_property("typescript", "value"));
+        assert!(!is_builtin_property("rust", "length"));
         assert!(is_global_object("javascript", "JSON"));
         assert!(!is_global_object("rust", "JSON"));
         assert!(is_c_standard_header("stdio.h"));

@@ -2631,6 +2631,10 @@ impl<'a> Index<'a> {
                 if kind == EdgeKind::Calls && self.external_receiver(fi, q, q_last, name) {
                     return None;
                 }
+                // `xs.length`, `frame.f_code`: the language's own values' property.
+                if kind == EdgeKind::References && builtins::is_builtin_property(language, name) {
+                    return None;
+                }
                 // Rust: `config::load()`, `crate::util::join()` name a module's function: the
                 // files the path names, before any other `load` or `join`.
                 if language == "rust"
