@@ -2958,7 +2958,12 @@ impl<'a> Index<'a> {
         };
         // Go: of a method defined for several platforms, the caller's first.
         let go = self.files[fi].language == "go";
-        let built = |c: Cand| go && self.go_built(&self.go_platform(path), c) > 0 && same_type(c);
+        let platform = go.then(|| self.go_platform(path));
+        let built = |c: Cand| {
+            platform
+                .as_ref()
+                .is_some_and(|p| self.go_built(p, c) > 0 && same_type(c))
+        };
         if !sup
             && let Some(c) = cands
                 .in_file_with_parent(self, fi as u32, own)
