@@ -508,8 +508,13 @@ struct Walker<'s> {
     line_starts: Vec<usize>,
     out: FileAnalysis,
     seen_qnames: rustc_hash::FxHashMap<String, usize>,
-    /// Reference targets already recorded, by source (a reference is kept once per source).
-    seen_refs: rustc_hash::FxHashMap<Option<Arc<str>>, rustc_hash::FxHashSet<Box<str>>>,
+    /// Reference targets already recorded, by source: a name, and the qualifiers it was read
+    /// with (a reference is kept once per source, name and qualifier: `a.count` and
+    /// `b.count` may be two types' fields).
+    seen_refs: rustc_hash::FxHashMap<
+        Option<Arc<str>>,
+        rustc_hash::FxHashMap<Box<str>, Vec<Option<Box<str>>>>,
+    >,
     complexity: complexity::Tracker,
     /// The visited node's depth and the complexity nesting its children have.
     at: (usize, u32),
@@ -1147,10 +1152,14 @@ impl<'s> Walker<'s> {
         }
         if kind == EdgeKind::References {
             let seen = self.seen_refs.entry(source.clone()).or_default();
-            if seen.contains(name) {
+            let qualifiers = match seen.get_mut(name) {
+                Some(q) => q,
+                None => seen.entry(name.into()).or_default(),
+            };
+            if qualifiers.iter().any(|q| q.as_deref() == qualifier) {
                 return;
             }
-            seen.insert(name.into());
+            qualifiers.push(qualifier.map(Into::into));
         }
         let (line, character) = self.position(at);
         // A receiver written over many lines (`Builder::new(…)\n.with(…)\n.build()`) is kept

@@ -102,7 +102,10 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// 24: a JavaScript or TypeScript value typed or grouped (`class {…} as any`, `((x) => x)
 ///    satisfies F`) is read as the value within: a class or function symbol.
 /// 25: PHP's `catch (E $e)` gives `$e` the type `E`.
-pub const ANALYZER_VERSION: u32 = 25;
+/// 26: a reference is kept once per source, name and qualifier (it had been once per source
+///    and name: of `a.count` and `b.count` in one function, only the first); a Go file's
+///    `//go:build` line is part of its analysis (for resolution; stored in no table).
+pub const ANALYZER_VERSION: u32 = 26;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;

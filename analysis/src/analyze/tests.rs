@@ -1252,3 +1252,18 @@ fn go_analyses_keep_their_build_line() {
         Some("unix && !js")
     );
 }
+
+/// A reference is kept once per source, name and qualifier: `a.count` and `b.count` in one
+/// function may be two types' fields, and both are edges; `a.count` twice is one.
+#[test]
+fn references_are_kept_once_per_name_and_qualifier() {
+    let src = "package p\n\nfunc f(a *A, b *B) int {\n\treturn a.count + b.count + a.count\n}\n";
+    let a = analyze(Lang::Go, src);
+    let counts: Vec<Option<&str>> = a
+        .edges
+        .iter()
+        .filter(|e| e.kind == EdgeKind::References && &*e.target_name == "count")
+        .map(|e| e.qualifier.as_deref())
+        .collect();
+    assert_eq!(counts, vec![Some("a"), Some("b")]);
+}
