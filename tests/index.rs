@@ -1413,6 +1413,14 @@ fn calls_on_call_results_take_the_returned_type() {
                 "pub trait WordsExt {\n    fn words_count(&self) -> usize;\n}\n\nimpl WordsExt for str {\n    fn words_count(&self) -> usize { 0 }\n}\n",
             ),
             (
+                "b/src/status.rs",
+                "pub enum Status {\n    Pending(u32),\n}\n",
+            ),
+            (
+                "a/src/ready.rs",
+                "use other::Status;\n\npub struct Ready(pub u32);\n\npub fn wake() -> Status {\n    Status::Ready(Ready(1).0)\n}\n",
+            ),
+            (
                 "a/src/count.rs",
                 "use crate::ext::WordsExt;\n\npub fn count(s: String) -> usize {\n    s.words_count()\n}\n\npub fn show(f: &mut std::fmt::Formatter<'_>) {\n    f.debug_struct(\"X\").field(\"a\", &1).finish();\n}\n",
             ),
@@ -1496,6 +1504,15 @@ fn calls_on_call_results_take_the_returned_type() {
         ));
         has(&format!("{file}|calls|make|Some|NULL|NULL|unresolved|12|"));
     }
+    // A variant of a type the repository does not define (another crate's `Status` is not
+    // this one) is no struct of that name.
+    let ready = "a/src/ready.rs";
+    has(&format!(
+        "{ready}|calls|wake|Ready|Status|NULL|unresolved|6|"
+    ));
+    has(&format!(
+        "{ready}|calls|wake|Ready|NULL|{ready}::Ready|same_file|6|"
+    ));
     // On a value of a type from outside the repository (`String`), an extension trait the
     // file imports; not a namesake method elsewhere.
     has("a/src/count.rs|calls|count|words_count|s|a/src/ext.rs::WordsExt.words_count|import|4|");

@@ -2255,6 +2255,27 @@ impl<'a> Index<'a> {
         {
             return Some(found);
         }
+        // Nor is another definition of the name, when the qualifier is a type's (`Poll::Ready`
+        // of the standard library, `DataType::List` of a type whose variants are not found):
+        // an imported or nearby struct `Ready` or `List` is no variant of it.
+        if language == "rust"
+            && kind == EdgeKind::Calls
+            && name.starts_with(|c: char| c.is_ascii_uppercase())
+            && qualifier.is_some_and(|q| {
+                let last = q
+                    .trim()
+                    .rsplit("::")
+                    .find(|s| !s.is_empty() && !s.starts_with('<'))
+                    .unwrap_or("");
+                let last = last.split('<').next().unwrap_or(last);
+                last != "Self"
+                    && last.len() > 1
+                    && last.starts_with(|c: char| c.is_ascii_uppercase())
+                    && last.contains(|c: char| c.is_ascii_lowercase())
+            })
+        {
+            return None;
+        }
         if language == "php"
             && let Some(found) = self.php_pick(fi, kind, name, qualifier)
         {
