@@ -797,6 +797,48 @@ fn builtin_properties_of_untyped_values_are_the_languages() {
     ));
 }
 
+/// Of several files a module path names, the module's own file comes before a file below
+/// it at the same distance: `scheduler::Handle` is `scheduler/mod.rs`'s enum, not
+/// `scheduler/current_thread/mod.rs`'s struct (which sorts first).
+#[test]
+fn a_module_path_names_the_modules_own_file_first() {
+    let (_tmp, store) = index_files(
+        "modfile",
+        &[
+            ("Cargo.toml", "[package]\nname = \"modfile\"\n"),
+            ("src/lib.rs", "pub mod runtime;\n"),
+            (
+                "src/runtime/mod.rs",
+                "pub mod scheduler;\npub mod handle;\npub mod builder;\n",
+            ),
+            (
+                "src/runtime/scheduler/mod.rs",
+                "pub mod current_thread;\n\npub enum Handle {\n    CurrentThread(u32),\n}\n",
+            ),
+            (
+                "src/runtime/scheduler/current_thread/mod.rs",
+                "pub struct Handle;\n",
+            ),
+            (
+                "src/runtime/handle.rs",
+                "pub struct Handle {\n    pub inner: u32,\n}\n",
+            ),
+            (
+                "src/runtime/builder.rs",
+                "use crate::runtime::handle::Handle;\n\npub fn build() -> u32 {\n    use crate::runtime::scheduler;\n    let _h = scheduler::Handle::CurrentThread(1);\n    0\n}\n",
+            ),
+        ],
+    );
+    let edges = sql_lines(&store, EDGES_SQL);
+    let b = "src/runtime/builder.rs";
+    has_row(
+        &edges,
+        &format!(
+            "{b}|calls|build|CurrentThread|scheduler::Handle|src/runtime/scheduler/mod.rs::Handle.CurrentThread|qualified|5|"
+        ),
+    );
+}
+
 /// Two file names that are not UTF-8 and read the same once made text (`\u{fffd}` for the
 /// byte that is not).
 #[cfg(unix)]

@@ -1003,12 +1003,16 @@ impl<'m> ModuleSegment<'m> {
     /// neither allocates nor re-splits the module (splitting it per candidate was a quarter
     /// of writing `edges` on the cargo registry).
     fn names(&self, path: &str) -> bool {
+        self.is_module_file(path) || path.split('/').any(|c| c == self.last)
+    }
+
+    /// Whether the file at `path` is the module itself (`scheduler.rs`, `scheduler/mod.rs`,
+    /// `scheduler/__init__.py`), not a file below a directory named like it.
+    fn is_module_file(&self, path: &str) -> bool {
         let last = self.last;
         let (dir, stem) = dir_and_stem(path);
         let parent = dir.rsplit('/').next().unwrap_or("");
-        last == stem
-            || (last == parent && matches!(stem, "mod" | "__init__" | "index"))
-            || path.split('/').any(|c| c == last)
+        last == stem || (last == parent && matches!(stem, "mod" | "__init__" | "index"))
     }
 }
 
@@ -2429,9 +2433,26 @@ impl<'a> Index<'a> {
                 }
             }
             let top = tier == 0;
-            cands.nearest_where(self, path, |c| {
-                named(c) && keep(c) && self.parent(c).is_none() == top
-            })
+            let in_tier = |c: Cand| named(c) && keep(c) && self.parent(c).is_none() == top;
+            let best = cands.nearest_where(self, path, in_tier)?;
+            // As near as the nearest, the module's own file before a file below it:
+            // `scheduler::Handle` is `scheduler/mod.rs`'s, not `scheduler/current_thread/
+            // mod.rs`'s, which sorts first. (Go's package is its directory.)
+            // (Only below a directory the caller shares: across crates or packages, every
+            // candidate is as near, and another crate's `sync.rs` is no `tokio::sync`.)
+            let dir = dir_of(path);
+            let as_near = nearness(dir, self.path(best));
+            if language != "go" && as_near.0 > 0 && !segment.is_module_file(self.path(best)) {
+                let own = cands.all.iter().take(SCAN_LIMIT).copied().find(|&c| {
+                    in_tier(c)
+                        && segment.is_module_file(self.path(c))
+                        && nearness(dir, self.path(c)) == as_near
+                });
+                if own.is_some() {
+                    return own;
+                }
+            }
+            Some(best)
         };
         // A candidate in the module an import names: the file a relative path names, else a
         // file the module path names.
