@@ -315,27 +315,18 @@ impl<'a> Platform<'a> {
         let Some(c) = constraint.filter(|c| !c.holds(&default)) else {
             return default;
         };
-        let preferred = ["linux", "darwin", "windows"];
-        let oses: Vec<&'a str> = match named.os {
-            Some(os) => vec![os],
-            None => preferred
-                .iter()
-                .chain(KNOWN_OS.iter().filter(|os| !preferred.contains(os)))
-                .copied()
-                .collect(),
-        };
-        let arches: Vec<&'a str> = match named.arch {
-            Some(arch) => vec![arch],
-            None => ["amd64", "arm64"]
-                .iter()
-                .chain(
-                    KNOWN_ARCH
-                        .iter()
-                        .filter(|a| !matches!(**a, "amd64" | "arm64")),
-                )
-                .copied()
-                .collect(),
-        };
+        // The one the name states, else all known, the common ones first.
+        let choices =
+            |named: Option<&'a str>, common: &[&'static str], known: &[&'static str]| match named {
+                Some(one) => vec![one],
+                None => common
+                    .iter()
+                    .chain(known.iter().filter(|k| !common.contains(k)))
+                    .copied()
+                    .collect::<Vec<&'a str>>(),
+            };
+        let oses = choices(named.os, &["linux", "darwin", "windows"], KNOWN_OS);
+        let arches = choices(named.arch, &["amd64", "arm64"], KNOWN_ARCH);
         oses.iter()
             .flat_map(|&os| {
                 // An operating system's usual architecture first (`wasm` for `js`).
@@ -429,6 +420,10 @@ mod tests {
         assert!(!js.builds("runtime/stubs_amd64.go", None));
     }
 
+    fn platform(os: &'static str, arch: &'static str) -> Platform<'static> {
+        Platform { os, arch }
+    }
+
     fn constraint(content: &str) -> Option<Constraint> {
         Constraint::parse(&build_line(content)?)
     }
@@ -488,13 +483,7 @@ mod tests {
             "//go:build aix || darwin || netbsd || openbsd || plan9 || solaris || windows\n",
         );
         let p = Platform::of("runtime/lock_sema.go", sema.as_ref());
-        assert_eq!(
-            p,
-            Platform {
-                os: "darwin",
-                arch: "amd64"
-            }
-        );
+        assert_eq!(p, platform("darwin", "amd64"));
         assert!(p.builds("runtime/lock_sema.go", sema.as_ref()));
         let futex = constraint("//go:build dragonfly || freebsd || linux\n");
         assert!(!p.builds("runtime/lock_futex.go", futex.as_ref()));
@@ -505,18 +494,12 @@ mod tests {
         let wasm = constraint("//go:build js && wasm\n");
         assert_eq!(
             Platform::of("syscall/fs_js.go", wasm.as_ref()),
-            Platform {
-                os: "js",
-                arch: "wasm"
-            }
+            platform("js", "wasm")
         );
         let arm = constraint("//go:build linux && arm64\n");
         assert_eq!(
             Platform::of("x/y.go", arm.as_ref()),
-            Platform {
-                os: "linux",
-                arch: "arm64"
-            }
+            platform("linux", "arm64")
         );
         // A constraint no default build satisfies (`ignore`): the file's name's platform.
         let ignore = constraint("//go:build ignore\n");

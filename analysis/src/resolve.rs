@@ -762,6 +762,16 @@ fn go_defined_type(kind: &str, language: &str) -> bool {
     kind == "type_alias" && language == "go"
 }
 
+/// The last name of qualifier `q` (`Map` of `java.util.Map`, `Config` of `crate::Config`),
+/// without a turbofish's arguments: `GenericListArray::<O>::try_new` is `GenericListArray`'s.
+fn qualifier_last(q: &str) -> &str {
+    let last = q
+        .rsplit(['.', ':', '/', '\\'])
+        .find(|s| !s.is_empty() && !s.starts_with('<'))
+        .unwrap_or(q);
+    last.split('<').next().unwrap_or(last)
+}
+
 /// Whether Go type `ty` (as a field declares it) is a function type: `func(int) error`.
 fn go_func_type(ty: &str) -> bool {
     ty.strip_prefix("func")
@@ -770,11 +780,11 @@ fn go_func_type(ty: &str) -> bool {
 
 /// What Go function type `ty` returns, as a function declared with it would
 /// (`func(string) (*Conn, error)` returns `*Conn`), when resolution can use it.
-fn go_func_result(ty: &str) -> Option<std::borrow::Cow<'static, str>> {
+fn go_func_result(ty: &str) -> Option<String> {
     let signature = format!("func f{}", ty.strip_prefix("func")?.trim_start());
-    let found = crate::analyze::returns::declared_return(&signature, "f")
-        .filter(|t| crate::analyze::returns::kept(t))?;
-    Some(std::borrow::Cow::Owned(found.to_string()))
+    crate::analyze::returns::declared_return(&signature, "f")
+        .filter(|t| crate::analyze::returns::kept(t))
+        .map(str::to_string)
 }
 
 /// The `testdata` directory `path` is under, if any (its path, with the name): the go
@@ -2266,12 +2276,7 @@ impl<'a> Index<'a> {
             && kind == EdgeKind::Calls
             && name.starts_with(|c: char| c.is_ascii_uppercase())
             && qualifier.is_some_and(|q| {
-                let last = q
-                    .trim()
-                    .rsplit("::")
-                    .find(|s| !s.is_empty() && !s.starts_with('<'))
-                    .unwrap_or("");
-                let last = last.split('<').next().unwrap_or(last);
+                let last = qualifier_last(q.trim());
                 last != "Self"
                     && last.len() > 1
                     && last.starts_with(|c: char| c.is_ascii_uppercase())
@@ -2539,13 +2544,7 @@ impl<'a> Index<'a> {
                     && kind == EdgeKind::Calls
                     && own.is_some_and(|own| self.has_external_base(fi, own));
             } else {
-                let q_last = q
-                    .rsplit(['.', ':', '/', '\\'])
-                    // Not a turbofish's arguments: `GenericListArray::<O>::try_new` is
-                    // `GenericListArray`'s.
-                    .find(|s| !s.is_empty() && !s.starts_with('<'))
-                    .unwrap_or(q);
-                let q_last = q_last.split('<').next().unwrap_or(q_last);
+                let q_last = qualifier_last(q);
                 // `Config::new()`, `Builder.create()`: a member of the type `Config` names
                 // from this file (its own, an import's, the nearest), when there is one: not
                 // the first type of that name in the repository (another crate's, another
@@ -3321,7 +3320,7 @@ impl<'a> Index<'a> {
                 let raw = names.declared_return(callee.1 as usize)?;
                 // A Go field of a function type returns what the function does.
                 let raw = match self.kind(callee) {
-                    "field" if go_func_type(raw) => go_func_result(raw)?,
+                    "field" if go_func_type(raw) => std::borrow::Cow::Owned(go_func_result(raw)?),
                     _ => std::borrow::Cow::Borrowed(raw),
                 };
                 match returned(&raw, chain.unwrap)? {

@@ -306,7 +306,7 @@ impl ResolvedSource {
                 }
                 for rec in listing.stdout.split(|&b| b == 0).filter(|r| !r.is_empty()) {
                     let rec = match std::str::from_utf8(rec) {
-                        Ok(rec) => std::borrow::Cow::Borrowed(rec),
+                        Ok(rec) => rec,
                         // (The mode, type, id and size are ASCII: the path is not UTF-8.)
                         Err(_) => {
                             let rec = String::from_utf8_lossy(rec);
