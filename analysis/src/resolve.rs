@@ -2585,6 +2585,24 @@ impl<'a> Index<'a> {
                 {
                     return Some((c, "qualified"));
                 }
+                // Rust: `Layout::new()`, `StdRng::seed_from_u64(…)` — a function the type (the
+                // repository's, as the file names it; not an alias, a generic parameter or an
+                // outside type, left to the lookups below) was not found to have — is one of a trait's that the type implements where this cannot see
+                // (a derive, another crate's impl, a provided method): an imported trait's,
+                // else a trait's nearby. Never another type's own function of that name
+                // (hashbrown's `TableLayout.new`).
+                if language == "rust"
+                    && kind == EdgeKind::Calls
+                    // (A path: not a value, `Self::Int(v).cmp(o)`, `T::builder().build()`.)
+                    && !q.contains(['(', '.', '[', '{'])
+                    && q_last != "Self"
+                    && q_last.starts_with(|c: char| c.is_ascii_uppercase())
+                    && q_last.contains(|c: char| c.is_ascii_lowercase())
+                    && let Some(ty) = crate::analyze::type_name(q)
+                    && let Some(Some((_, false))) = self.declared_type(fi, ty)
+                {
+                    return self.rust_trait_function(&cands, fi, name, &near);
+                }
                 // PHP: a name in a namespace that is no class (`use google\appengine\Bar;`, a
                 // namespaced function; classes and bases are [`Index::php_pick`]'s) is a
                 // definition in a file that declares that namespace, or a library's — not a
@@ -3225,6 +3243,57 @@ impl<'a> Index<'a> {
             .iter()
             .find_map(|&t| cands.in_file_with_parent(self, t.0, self.qualified_name(t)))
             .map(|c| (c, "import"))
+    }
+
+    /// For a Rust `Type::f()` the type was not found to have: the file's imported traits' `f`
+    /// (`import`), else a trait's `f` in the file (`same_file`), else the only definition of
+    /// `f` if a trait's, else of a trait the file names, the only one (`unique_name`) or the
+    /// nearest (`ambiguous`); `None` otherwise, and for a standard trait's method's name.
+    fn rust_trait_function(
+        &self,
+        cands: &Cands<'_, 'a>,
+        fi: usize,
+        name: &str,
+        near: &dyn Fn(Cand) -> bool,
+    ) -> Option<(Cand, &'static str)> {
+        let traits = self.imported_traits(fi);
+        if let Some(found) = self.imported_trait_member(&traits, EdgeKind::Calls, name) {
+            return Some(found);
+        }
+        // A standard trait's method (`Type::default()` of a derived `Default`, `clone`,
+        // `from`) is the standard library's, not a trait of the repository's by its name.
+        if builtins::is_builtin_method("rust", name) {
+            return None;
+        }
+        let of_trait = |c: Cand| {
+            self.parent_kind(c) == Some("trait")
+                && near(c)
+                && self.rust_crates.reaches(fi as u32, c.0)
+        };
+        if let Some(c) = cands.in_file_where(fi as u32, of_trait) {
+            return Some((c, "same_file"));
+        }
+        // The one definition of the name there is (`StdRng::from_entropy()`: rand_core's
+        // `SeedableRng`, imported through rand's re-export).
+        if let [only] = cands.all
+            && of_trait(*only)
+        {
+            return Some((*only, "unique_name"));
+        }
+        // Else a trait the file names (a bound, an import of its module's path, an impl): a
+        // trait of that name only elsewhere is a guess more often wrong than right
+        // (itertools' `CountItem.new` for a `FieldRef::new`).
+        if IN_NAMED_CHECK.with(|f| f.get()) {
+            return None;
+        }
+        let named = |c: Cand| of_trait(c) && self.names_parent_of(fi, c);
+        let path = self.files[fi].path;
+        let found = match cands.maps {
+            None => cands.nearest_where(self, path, named),
+            Some(_) => ancestors(path).find_map(|d| cands.under_dir(self, d, named)),
+        }?;
+        let only = cands.maps.is_none() && cands.member_where(|c| c != found && named(c)).is_none();
+        Some((found, if only { "unique_name" } else { "ambiguous" }))
     }
 
     /// The member `name` of what field `field` (a definition) holds, or of an element of
@@ -5684,6 +5753,79 @@ mod tests {
             pick(EdgeKind::Calls, "helper"),
             Some(("crates/my-lib/src/util.rs", "import"))
         );
+    }
+
+    /// Rust: `Type::f()` of a type of the repository that was not found to have `f` is a
+    /// trait's `f` (a derive, another crate's impl, a provided method) — never another type's.
+    #[test]
+    fn rust_type_functions_it_lacks_are_traits() {
+        let packed = vec![
+            (
+                "rand_core-0.6.4/src/lib.rs",
+                pack(
+                    vec![
+                        of_kind("trait", "SeedableRng", None),
+                        of_kind("method", "seed_from_u64", Some("SeedableRng")),
+                        of_kind("method", "from_entropy", Some("SeedableRng")),
+                    ],
+                    vec![],
+                ),
+            ),
+            (
+                "hashbrown-0.15.0/src/raw.rs",
+                pack(
+                    vec![
+                        of_kind("struct", "TableLayout", None),
+                        of_kind("method", "new", Some("TableLayout")),
+                        of_kind("method", "seed_from_u64", Some("TableLayout")),
+                    ],
+                    vec![],
+                ),
+            ),
+            (
+                "app/src/rng.rs",
+                pack(vec![of_kind("struct", "StdRng", None)], vec![]),
+            ),
+            (
+                "app/src/main.rs",
+                pack(
+                    vec![function("main", None)],
+                    vec![
+                        import("SeedableRng", Some("rand_core")),
+                        import("HashMap", Some("hashbrown")),
+                        import("StdRng", Some("crate::rng")),
+                    ],
+                ),
+            ),
+            (
+                "app/src/other.rs",
+                pack(
+                    vec![function("main", None)],
+                    vec![import("StdRng", Some("crate::rng"))],
+                ),
+            ),
+        ];
+        let files = inputs(&packed, "rust");
+        let index = Index::new(&files);
+        let pick = |fi: usize, name: &str, q: &str| {
+            index
+                .pick(fi, Some("main"), EdgeKind::Calls, name, Some(q))
+                .map(|(c, how)| (index.qualified_name(c), how))
+        };
+        // The imported trait's, not hashbrown's type's namesake.
+        assert_eq!(
+            pick(3, "seed_from_u64", "StdRng"),
+            Some(("SeedableRng.seed_from_u64", "import"))
+        );
+        // No trait has `new`: nothing, not `TableLayout.new`.
+        assert_eq!(pick(3, "new", "StdRng"), None);
+        // Without the import: the one definition of the name, a trait's.
+        assert_eq!(
+            pick(4, "from_entropy", "StdRng"),
+            Some(("SeedableRng.from_entropy", "unique_name"))
+        );
+        // A standard trait's function (a derived `Default`) is the standard library's.
+        assert_eq!(pick(3, "default", "StdRng"), None);
     }
 
     /// Rust: what a file takes from the standard library (`use std::sync::Arc`, `std::…`
