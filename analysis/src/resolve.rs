@@ -2587,10 +2587,11 @@ impl<'a> Index<'a> {
                 }
                 // Rust: `Layout::new()`, `StdRng::seed_from_u64(…)` — a function the type (the
                 // repository's, as the file names it; not an alias, a generic parameter or an
-                // outside type, left to the lookups below) was not found to have — is one of a trait's that the type implements where this cannot see
-                // (a derive, another crate's impl, a provided method): an imported trait's,
-                // else a trait's nearby. Never another type's own function of that name
-                // (hashbrown's `TableLayout.new`).
+                // outside type, left to the lookups below) was not found to have — is one of
+                // a trait's that the type implements where this cannot see (a derive, another
+                // crate's impl, a provided method): an imported trait's, else a trait's
+                // nearby. Never another type's own function of that name (hashbrown's
+                // `TableLayout.new`).
                 if language == "rust"
                     && kind == EdgeKind::Calls
                     // (A path: not a value, `Self::Int(v).cmp(o)`, `T::builder().build()`.)
@@ -3256,14 +3257,15 @@ impl<'a> Index<'a> {
         name: &str,
         near: &dyn Fn(Cand) -> bool,
     ) -> Option<(Cand, &'static str)> {
+        // A standard trait's method (`Type::default()` of a derived `Default`, `clone`,
+        // `from`) is the standard library's, not a trait of the repository's by its name
+        // (nor an imported one's: [`Self::imported_trait_member`] passes these over too).
+        if builtins::is_builtin_method("rust", name) {
+            return None;
+        }
         let traits = self.imported_traits(fi);
         if let Some(found) = self.imported_trait_member(&traits, EdgeKind::Calls, name) {
             return Some(found);
-        }
-        // A standard trait's method (`Type::default()` of a derived `Default`, `clone`,
-        // `from`) is the standard library's, not a trait of the repository's by its name.
-        if builtins::is_builtin_method("rust", name) {
-            return None;
         }
         let of_trait = |c: Cand| {
             self.parent_kind(c) == Some("trait")
