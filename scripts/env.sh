@@ -2,7 +2,7 @@
 
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/quarry-target}"
 
-# jemalloc (the global allocator, analysis/src/alloc.rs) from Debian's libjemalloc-dev, which
+# jemalloc (the global allocator, alloc/src/lib.rs) from Debian's libjemalloc-dev, which
 # setup.sh installs: the same jemalloc 5.3 that tikv-jemalloc-sys bundles, already compiled
 # (position-independent, static), instead of its configure script and make — ~140 CPU s of a
 # clean build (docs/benchmarks.md, session 33). Without the package (another distribution, or

@@ -23,9 +23,8 @@ use std::time::{Duration, Instant};
 
 use quarry_analysis::{analyze, lang::Lang};
 
-/// The allocator of the `quarry` binary (server/src/main.rs), so allocation costs as there.
-#[global_allocator]
-static ALLOCATOR: quarry_analysis::alloc::Allocator = quarry_analysis::alloc::Allocator;
+// The allocator of the `quarry` binary, so allocation costs as there.
+use quarry_alloc as _;
 
 fn main() {
     let Some(dir) = std::env::args().nth(1) else {

@@ -8,8 +8,6 @@
 //! opt-level 0 once Lance is done (docs/architecture.md, "Crates"). `quarry-engine` re-exports
 //! every module under its old path (`quarry_engine::analyze`, …).
 
-/// The binary's global allocator (jemalloc), compiled optimised.
-pub mod alloc;
 /// Tree-sitter analysis of one file: symbols, raw edges, complexity.
 pub mod analyze;
 /// Arrow batch building and reading.

@@ -33,4 +33,4 @@ pub use error::{EngineError, Result};
 // The CPU-bound modules live in `quarry-analysis` (compiled optimised, beside Lance); they keep
 // their paths here. `derived`, `digest`, `render`, `search` and `trigram` above add their I/O
 // to the module of the same name there.
-pub use quarry_analysis::{alloc, analyze, batch, grep, lang, resolve, spill, static_model, text};
+pub use quarry_analysis::{analyze, batch, grep, lang, resolve, spill, static_model, text};

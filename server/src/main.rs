@@ -1,41 +1,8 @@
 //! The `quarry` binary.
 
-/// jemalloc instead of glibc's allocator, for every allocation of the process: Rust's (this
-/// global allocator) and C's (`unprefixed_malloc_on_supported_platforms` makes it `malloc`
-/// itself, so tree-sitter's trees and zstd's contexts come from it too). Indexing makes and
-/// frees tens of millions of small strings (symbols, edges, search terms); with glibc, freeing
-/// a corpus's analyses took ~5 s of `malloc_consolidate` and `_int_free` alone. jemalloc
-/// replaced mimalloc in session 14: as fast, and a first index of the cargo registry peaks
-/// ~170 MB lower (mimalloc kept ~250 MB of freed pages beside ~250 MB of live data); see
-/// docs/benchmarks.md. Named through `quarry_engine::alloc`, so its shim is optimised.
-#[global_allocator]
-static ALLOCATOR: quarry_engine::alloc::Allocator = quarry_engine::alloc::Allocator;
-
-/// jemalloc's options, read at its first allocation (`MALLOC_CONF` in the environment still
-/// overrides each): freed pages go back to the system after 200 ms instead of jemalloc's
-/// default ten seconds (the registry's first index: 0.61 → 0.51 GB at one second in session
-/// 14; one second → 200 ms, ~345 → ~323 MB for ~+0.8 s of system time in session 18), at once
-/// rather than through the "muzzy" stage, and from background threads, so an idle server
-/// returns memory too. Indexing frees memory fast (each batch of Arrow arrays once Lance has
-/// encoded it, each chunk of contents once stored); what was freed within the decay time is
-/// still resident. One arena per CPU, each thread allocating from the arena of the CPU it runs
-/// on, rather than four per CPU with threads bound to one for life: memory one thread frees
-/// is reused by the next that runs on that CPU (a first index's peak ~−10 MB on 2 cores,
-/// session 25), and a larger machine still gets as many arenas as it can use at once.
-#[allow(unsafe_code)]
-#[unsafe(no_mangle)]
-pub static malloc_conf: MallocConf = MallocConf(
-    b"background_thread:true,dirty_decay_ms:200,muzzy_decay_ms:0,percpu_arena:percpu\0".as_ptr(),
-);
-
-/// A C string pointer jemalloc reads as `const char *malloc_conf`.
-#[repr(transparent)]
-pub struct MallocConf(*const u8);
-
-// SAFETY: the pointer is to a static, immutable, NUL-terminated byte string; nothing writes
-// through it.
-#[allow(unsafe_code)]
-unsafe impl Sync for MallocConf {}
+// The global allocator (jemalloc) and its options: declared in a crate compiled optimised,
+// where the allocation entry points are generated (alloc/src/lib.rs).
+use quarry_alloc as _;
 
 fn main() -> std::process::ExitCode {
     quarry_server::cli::main()

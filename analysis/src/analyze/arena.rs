@@ -25,7 +25,7 @@ use std::sync::Once;
 
 use rustc_hash::{FxBuildHasher, FxHashMap};
 
-// The process's allocator (jemalloc, unprefixed: engine/src/alloc.rs), as tree-sitter's
+// The process's allocator (jemalloc, unprefixed: alloc/src/lib.rs), as tree-sitter's
 // defaults call it.
 unsafe extern "C" {
     fn malloc(size: usize) -> *mut c_void;
