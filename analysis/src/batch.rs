@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use arrow_array::builder::{BooleanBuilder, Int64Builder, StringBuilder};
+use arrow_array::builder::{ArrayBuilder, BooleanBuilder, Int64Builder, StringBuilder};
 use arrow_array::{Array, ArrayRef, BooleanArray, Int64Array, RecordBatch, StringArray};
 use arrow_schema::SchemaRef;
 
@@ -24,21 +24,74 @@ pub struct BatchBuilder {
     cols: Vec<Col>,
 }
 
+thread_local! {
+    /// Per schema (by address), the string bytes per row of each column in the last batch
+    /// this thread built with [`BatchBuilder::with_rows`]: the next batch of that schema
+    /// starts with room for as much, instead of doubling its buffers (and copying them) from
+    /// 1 KiB up. A hint only: a wrong one costs a reallocation or some unused capacity.
+    static BYTES_PER_ROW: std::cell::RefCell<Vec<(usize, Vec<usize>)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
 impl BatchBuilder {
     pub fn new(schema: SchemaRef) -> Self {
+        Self::sized(schema, 0, &[])
+    }
+
+    /// A builder for `rows` rows, its buffers sized from the last batch of the same schema
+    /// that this thread built this way.
+    pub fn with_rows(schema: SchemaRef, rows: usize) -> Self {
+        let key = Arc::as_ptr(&schema) as *const () as usize;
+        BYTES_PER_ROW.with(|h| {
+            let h = h.borrow();
+            let hint = h.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_slice());
+            Self::sized(schema, rows, hint.unwrap_or_default())
+        })
+    }
+
+    fn sized(schema: SchemaRef, rows: usize, bytes_per_row: &[usize]) -> Self {
         let cols = schema
             .fields()
             .iter()
-            .map(|f| match f.data_type() {
-                arrow_schema::DataType::Int64 => Col::Int(Int64Builder::new()),
-                arrow_schema::DataType::Boolean => Col::Bool(BooleanBuilder::new()),
-                _ => Col::Str(StringBuilder::new()),
+            .enumerate()
+            .map(|(i, f)| match f.data_type() {
+                arrow_schema::DataType::Int64 => Col::Int(Int64Builder::with_capacity(rows)),
+                arrow_schema::DataType::Boolean => Col::Bool(BooleanBuilder::with_capacity(rows)),
+                _ => {
+                    // An eighth more than the last batch's mean, for batches a little larger.
+                    let per_row = bytes_per_row.get(i).copied().unwrap_or(0);
+                    let bytes = rows.saturating_mul(per_row + per_row / 8);
+                    Col::Str(StringBuilder::with_capacity(rows, bytes.max(1024)))
+                }
             })
             .collect();
         BatchBuilder { schema, cols }
     }
 
     pub fn finish(mut self) -> Result<RecordBatch> {
+        let rows = self.cols.first().map_or(0, |c| match c {
+            Col::Str(b) => b.len(),
+            Col::Int(b) => b.len(),
+            Col::Bool(b) => b.len(),
+        });
+        if rows > 0 {
+            let per_row: Vec<usize> = self
+                .cols
+                .iter()
+                .map(|c| match c {
+                    Col::Str(b) => b.values_slice().len() / rows,
+                    _ => 0,
+                })
+                .collect();
+            let key = Arc::as_ptr(&self.schema) as *const () as usize;
+            BYTES_PER_ROW.with(|h| {
+                let mut h = h.borrow_mut();
+                match h.iter_mut().find(|(k, _)| *k == key) {
+                    Some((_, v)) => *v = per_row,
+                    None => h.push((key, per_row)),
+                }
+            });
+        }
         let arrays: Vec<ArrayRef> = self
             .cols
             .iter_mut()

@@ -282,7 +282,7 @@ pub fn symbol_batch(
     rows: &[resolve::SymbolRow],
     counts: &[[u32; 3]],
 ) -> Result<RecordBatch, ArrowError> {
-    let mut b = BatchBuilder::new(schema);
+    let mut b = BatchBuilder::with_rows(schema, rows.len());
     let mut summary = String::new();
     for r in rows {
         symbol_cells(&mut b, (source_id, prefix), r, counts, &mut summary);
@@ -344,7 +344,7 @@ pub fn edge_batch(
     (source_id, prefix): (&str, &str),
     rows: &[resolve::EdgeRow],
 ) -> Result<RecordBatch, ArrowError> {
-    let mut b = BatchBuilder::new(schema);
+    let mut b = BatchBuilder::with_rows(schema, rows.len());
     for e in rows {
         edge_cells(&mut b, (source_id, prefix), e);
     }
