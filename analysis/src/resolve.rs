@@ -3741,10 +3741,14 @@ impl<'a> Index<'a> {
         let dirs = self.go_packages.get(last)?;
         let from = self.files[fi].path;
         let testdata = go_testdata(from);
+        // A path through a `testdata` directory names that package from anywhere (`go build`
+        // skips `testdata` only when listing packages, not when an import names one there);
+        // any other path names a package under `testdata` only from that same `testdata`.
+        let into_testdata = import.split('/').any(|s| s == "testdata");
         let domain = import.split('/').next().is_some_and(|f| f.contains('.'));
         // 0: the whole path; 1: its last names; none: not this package.
         let rank = |d: &str| -> Option<u8> {
-            if go_testdata(d).is_some_and(|t| Some(t) != testdata) {
+            if !into_testdata && go_testdata(d).is_some_and(|t| Some(t) != testdata) {
                 return None;
             }
             if d == import {
@@ -5626,6 +5630,7 @@ mod tests {
             "internal/util/x.go",
             "src/golang.org/x/net/ipv4/doc.go",
             "src/golang.org/x/net/ipv4/ipv4.go",
+            "src/golang.org/x/tools/go/testdata/lib/lib.go",
             "tools/testdata/src/fmt/fmt.go",
             "tools/testdata/src/a/a.go",
             "yaml.v3/decode.go",
@@ -5641,7 +5646,7 @@ mod tests {
                 .go_package(fi, import)
                 .map(|(dir, file)| (dir, index.files[file as usize].path))
         };
-        let main = 8;
+        let main = 9;
         assert_eq!(
             from(main, "example.com/m/internal/util"),
             Some(("internal/util", "internal/util/x.go"))
@@ -5661,8 +5666,16 @@ mod tests {
         );
         assert_eq!(from(main, "fmt"), None);
         assert_eq!(
-            from(6, "fmt"),
+            from(7, "fmt"),
             Some(("tools/testdata/src/fmt", "tools/testdata/src/fmt/fmt.go"))
+        );
+        // A path through `testdata` names that package from outside it.
+        assert_eq!(
+            from(main, "golang.org/x/tools/go/testdata/lib"),
+            Some((
+                "src/golang.org/x/tools/go/testdata/lib",
+                "src/golang.org/x/tools/go/testdata/lib/lib.go"
+            ))
         );
     }
 
