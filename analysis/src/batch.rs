@@ -33,15 +33,21 @@ thread_local! {
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
+/// A schema's key in [`BYTES_PER_ROW`]: its address.
+fn schema_key(schema: &SchemaRef) -> usize {
+    Arc::as_ptr(schema) as *const () as usize
+}
+
 impl BatchBuilder {
+    /// A builder with Arrow's default capacities (1024 rows, 1 KiB of string bytes a column).
     pub fn new(schema: SchemaRef) -> Self {
-        Self::sized(schema, 0, &[])
+        Self::sized(schema, 1024, &[])
     }
 
     /// A builder for `rows` rows, its buffers sized from the last batch of the same schema
     /// that this thread built this way.
     pub fn with_rows(schema: SchemaRef, rows: usize) -> Self {
-        let key = Arc::as_ptr(&schema) as *const () as usize;
+        let key = schema_key(&schema);
         BYTES_PER_ROW.with(|h| {
             let h = h.borrow();
             let hint = h.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_slice());
@@ -83,7 +89,7 @@ impl BatchBuilder {
                     _ => 0,
                 })
                 .collect();
-            let key = Arc::as_ptr(&self.schema) as *const () as usize;
+            let key = schema_key(&self.schema);
             BYTES_PER_ROW.with(|h| {
                 let mut h = h.borrow_mut();
                 match h.iter_mut().find(|(k, _)| *k == key) {
