@@ -586,8 +586,6 @@ impl<'s> Walker<'s> {
         // Stack entries: the node, its scope, depth, complexity nesting and place among its
         // parent's children in `path`.
         let mut stack = vec![(root, top, 0usize, 0u32, 0usize)];
-        // One cursor for the whole walk (a cursor per node was an allocation per node).
-        let mut cursor = root.walk();
         // The visited node's ancestors and itself, with their children (doc comments and C++
         // access labels look back through siblings): popped in document order, so the path
         // is the previous path cut to this node's depth.
@@ -606,7 +604,7 @@ impl<'s> Walker<'s> {
             // Nothing under an opaque node (a comment, a macro's tokens) is analysed: its
             // children are neither listed nor visited.
             let opaque = rules::opaque(self.lang, kind_of(node));
-            let children = path.enter(node, depth, place, (!opaque).then_some(&mut cursor));
+            let children = path.enter(node, depth, place, !opaque);
             let parent = depth.checked_sub(1).map(|i| path.nodes()[i]);
             let symbols = &mut self.out.symbols;
             let inner = self

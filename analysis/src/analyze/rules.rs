@@ -30,10 +30,6 @@ pub struct Up<'a, 't> {
     path: &'a Path<'t>,
 }
 
-/// Up to this many children, [`Path::enter`] lists a node's children by index, not with a
-/// cursor.
-const FEW_CHILDREN: u32 = 8;
-
 /// Where a depth-first walk is: the path from the root to the node entered last, and every
 /// child (named or not) of each node on it. [`Path::up`] answers the rules from it.
 #[derive(Default)]
@@ -48,14 +44,14 @@ pub struct Path<'t> {
 
 impl<'t> Path<'t> {
     /// Enter `node`, at `depth`, found at `place` in [`Self::siblings`] (its parent's run);
-    /// nodes must be entered in document order. Lists its children with `cursor` (none
-    /// without one); returns where they are.
+    /// nodes must be entered in document order. Lists its children when `list` (none
+    /// otherwise); returns where they are.
     pub fn enter(
         &mut self,
         node: Node<'t>,
         depth: usize,
         place: usize,
-        cursor: Option<&mut tree_sitter::TreeCursor<'t>>,
+        list: bool,
     ) -> std::ops::Range<usize> {
         self.nodes.truncate(depth);
         self.nodes.push(node);
@@ -68,26 +64,11 @@ impl<'t> Path<'t> {
         self.runs.truncate(depth);
         let run = self.siblings.len();
         self.runs.push(run);
-        let Some(cursor) = cursor else {
-            return run..run;
-        };
-        // A few children are cheaper to ask for by index: each `child(i)` walks the node's
-        // children from the first, but a cursor's step re-derives its parent's iterator and
-        // moves twice (~500 instructions a step here, docs/benchmarks.md, session 26).
-        let count = node.child_count();
-        if count <= FEW_CHILDREN {
-            self.siblings
-                .extend((0..count).filter_map(|i| node.child(i)));
-            return run..self.siblings.len();
-        }
-        cursor.reset(node);
-        if cursor.goto_first_child() {
-            loop {
-                self.siblings.push(cursor.node());
-                if !cursor.goto_next_sibling() {
-                    break;
-                }
-            }
+        if list {
+            // One pass over the children (tree-sitter's `ts_node_children`, patched in): each
+            // `child(i)` walks the children from the first, and a cursor's step re-derives its
+            // parent's iterator and moves twice (~500 instructions a step, session 26).
+            node.append_children(&mut self.siblings);
         }
         run..self.siblings.len()
     }
@@ -128,12 +109,21 @@ impl<'a, 't> Up<'a, 't> {
             ))
     }
 
-    /// The parent of `n`: answered from the path when `n` is on it, else asked of the tree.
+    /// The parent of `n`: answered from the path when `n` is on it or a child of a node on
+    /// it (the visited node's children mostly: the rules look at what they are about to
+    /// resolve), else asked of the tree (`Node::parent` searches down from the root: ~10 000
+    /// instructions a call on the registry's files, session 57).
     pub fn parent(self, n: Node<'t>) -> Option<Node<'t>> {
-        match self.path.nodes.iter().rposition(|a| a.id() == n.id()) {
+        let p = self.path;
+        match p.nodes.iter().rposition(|a| a.id() == n.id()) {
             Some(0) => None,
-            Some(i) => Some(self.path.nodes[i - 1]),
-            None => n.parent(),
+            Some(i) => Some(p.nodes[i - 1]),
+            None => match p.siblings.iter().rposition(|s| s.id() == n.id()) {
+                // The run it is in is that of the last path node whose run starts at or
+                // before it (a node without children has an empty run).
+                Some(j) => Some(p.nodes[p.runs.partition_point(|&r| r <= j) - 1]),
+                None => n.parent(),
+            },
         }
     }
 

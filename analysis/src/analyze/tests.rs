@@ -183,7 +183,29 @@ fn nodes_with_paths(tree: &tree_sitter::Tree, mut f: impl FnMut(&[Node], Up<'_, 
     let mut stack = vec![(tree.root_node(), 0usize, 0usize)];
     let mut cursor = tree.walk();
     while let Some((node, depth, place)) = stack.pop() {
-        let children = path.enter(node, depth, place, Some(&mut cursor));
+        let children = path.enter(node, depth, place, true);
+        // The one-pass listing (`Node::append_children`, patched into tree-sitter) gives the
+        // children a cursor visits, in its order, with the same positions and kinds.
+        let listed: Vec<_> = path.siblings()[children.clone()]
+            .iter()
+            .map(|c| (c.id(), c.kind_id(), c.byte_range(), c.start_position()))
+            .collect();
+        let visited: Vec<_> = node
+            .children(&mut cursor)
+            .map(|c| (c.id(), c.kind_id(), c.byte_range(), c.start_position()))
+            .collect();
+        assert_eq!(listed, visited, "{}", node.kind());
+        // Every listed child's parent (the visited node's, its ancestors' and theirs) is
+        // answered from the walk as the tree answers it.
+        for &c in path.siblings() {
+            let expected = c.parent().map(|p| p.id());
+            assert_eq!(
+                path.up().parent(c).map(|p| p.id()),
+                expected,
+                "{}",
+                c.kind()
+            );
+        }
         f(path.nodes(), path.up());
         for i in children.rev() {
             stack.push((path.siblings()[i], depth + 1, i));

@@ -403,6 +403,10 @@ unsafe extern "C" {
     pub fn ts_node_child(self_: TSNode, child_index: u32) -> TSNode;
 }
 unsafe extern "C" {
+    #[doc = " Quarry: write the node's children, as `ts_node_child` numbers them, to `out`\n (at most `capacity` of them), in one pass. Returns the node's number of children."]
+    pub fn ts_node_children(self_: TSNode, out: *mut TSNode, capacity: u32) -> u32;
+}
+unsafe extern "C" {
     #[doc = " Get the field name for node's child at the given index, where zero represents\n the first child. Returns NULL, if no field is found."]
     pub fn ts_node_field_name_for_child(
         self_: TSNode,

@@ -1830,6 +1830,21 @@ impl<'tree> Node<'tree> {
         Self::new(unsafe { ffi::ts_node_child(self.0, i) })
     }
 
+    /// Quarry: append this node's children, as [`Node::child`] numbers them, to `out`, in one
+    /// pass over the tree (each `child(i)` walks the children from the first; a cursor's step
+    /// re-derives its parent's iterator).
+    #[doc(alias = "ts_node_children")]
+    pub fn append_children(&self, out: &mut Vec<Self>) {
+        let count = self.child_count();
+        out.reserve(count as usize);
+        let spare = out.spare_capacity_mut();
+        // SAFETY: `Node` is a transparent `TSNode`; `spare` has room for `count` nodes and
+        // at most that many are written. A node's children are never null nodes.
+        let total = unsafe { ffi::ts_node_children(self.0, spare.as_mut_ptr().cast(), count) };
+        let written = total.min(count) as usize;
+        unsafe { out.set_len(out.len() + written) };
+    }
+
     /// Get this node's number of children.
     #[doc(alias = "ts_node_child_count")]
     #[must_use]

@@ -594,6 +594,34 @@ TSNode ts_node_child(TSNode self, uint32_t child_index) {
   return ts_node__child(self, child_index, true);
 }
 
+// Quarry: every child of `self`, as `ts_node_child` numbers them, in one pass over its
+// subtrees (`ts_node_child(self, i)` for each `i` walks the children from the first each
+// time; a cursor re-derives its parent's iterator on every step). Writes at most
+// `capacity` nodes to `out` and returns how many children there are.
+static void ts_node__append_children(
+  TSNode self,
+  TSNode *out,
+  uint32_t capacity,
+  uint32_t *count
+) {
+  TSNode child;
+  NodeChildIterator iterator = ts_node_iterate_children(&self);
+  while (ts_node_child_iterator_next(&iterator, &child)) {
+    if (ts_node__is_relevant(child, true)) {
+      if (*count < capacity) out[*count] = child;
+      (*count)++;
+    } else if (ts_node__relevant_child_count(child, true) > 0) {
+      ts_node__append_children(child, out, capacity, count);
+    }
+  }
+}
+
+uint32_t ts_node_children(TSNode self, TSNode *out, uint32_t capacity) {
+  uint32_t count = 0;
+  ts_node__append_children(self, out, capacity, &count);
+  return count;
+}
+
 TSNode ts_node_named_child(TSNode self, uint32_t child_index) {
   return ts_node__child(self, child_index, false);
 }

@@ -637,6 +637,12 @@ TSNode ts_node_child_with_descendant(TSNode self, TSNode descendant);
 TSNode ts_node_child(TSNode self, uint32_t child_index);
 
 /**
+ * Quarry: write the node's children, as `ts_node_child` numbers them, to `out`
+ * (at most `capacity` of them), in one pass. Returns the node's number of children.
+ */
+uint32_t ts_node_children(TSNode self, TSNode *out, uint32_t capacity);
+
+/**
  * Get the field name for node's child at the given index, where zero represents
  * the first child. Returns NULL, if no field is found.
  */
