@@ -25,7 +25,7 @@
 //!
 //! ```text
 //! symbols-<v>.index (little-endian):
-//!   b"QSEARCH2"
+//!   b"QSEARCH3"
 //!   u32 units; u32 files; f32 average definition length; f32 average file length
 //!   files × (u32 length, UTF-8 path)
 //!   units × (u32 file, u32 length, f32 prior, u8 name terms, u8 is file)
@@ -33,10 +33,15 @@
 //!   u32 terms;  terms × (u32 text offset, u32 df, u64 postings offset, u32 postings length)
 //!   u32 text length; term texts                       -- terms sorted by text
 //!   postings: per unit, varint(unit − previous unit), varint(tf×2 << 1 | in name)
-//! symbols-<v>.units: zstd frames, each a JSON array of up to 16 consecutive units' records
-//!   (the rows results are rendered from: identifier, path, kind, range, summary, exact code
-//!   size, …); a frame's first unit is in the directory, so an update can copy the frames
-//!   whose units all stay and re-frame only those it cuts into
+//! symbols-<v>.units: zstd frames (level 3), each up to 16 consecutive units' records one
+//!   after another (the rows results are rendered from); a frame's first unit is in the
+//!   directory, so an update can copy the frames whose units all stay and re-frame only
+//!   those it cuts into. A record (strings: varint length, UTF-8; numbers: varints):
+//!     b'F' identifier, path, language, lines, bytes                     -- a file
+//!     b'S' identifier, path, kind, name, qualified_name, start_line, start_character,
+//!          end_line, end_character, signature, summary, u8 is_public, size -- a definition
+//!   (QSEARCH2 stored JSON arrays: serialising them was ~1 % of a first index's CPU, and
+//!   every record repeated its keys.)
 //! ```
 //!
 //! After a re-index, an index is updated rather than rebuilt ([`Builder::from_index`]): the
@@ -55,7 +60,7 @@ use crate::derived::{CorruptIndex, Reader, le32, le64, put_varint};
 use crate::spill::SPILL_AT;
 use crate::text::{STOPWORDS, for_each_raw_word, for_each_term, tokens};
 
-pub const MAGIC: &[u8; 8] = b"QSEARCH2";
+pub const MAGIC: &[u8; 8] = b"QSEARCH3";
 /// Unit records per compressed frame of `.units`.
 const FRAME_UNITS: usize = 16;
 const K1: f32 = 1.2;
@@ -204,7 +209,6 @@ pub struct FileInput {
 }
 
 /// What a definition's result is rendered from.
-#[derive(serde::Serialize)]
 struct SymbolRecord<'a> {
     identifier: &'a str,
     path: &'a str,
@@ -223,7 +227,6 @@ struct SymbolRecord<'a> {
 }
 
 /// What a file's result is rendered from.
-#[derive(serde::Serialize)]
 struct FileRecord<'a> {
     identifier: &'a str,
     path: &'a str,
@@ -232,8 +235,172 @@ struct FileRecord<'a> {
     bytes: i64,
 }
 
+const FILE_RECORD: u8 = b'F';
+const SYMBOL_RECORD: u8 = b'S';
+
+fn put_str(out: &mut Vec<u8>, s: &str) {
+    put_varint(out, s.len() as u64);
+    out.extend_from_slice(s.as_bytes());
+}
+
+impl FileRecord<'_> {
+    fn encode(&self) -> Vec<u8> {
+        let mut out =
+            Vec::with_capacity(16 + self.identifier.len() + self.path.len() + self.language.len());
+        out.push(FILE_RECORD);
+        put_str(&mut out, self.identifier);
+        put_str(&mut out, self.path);
+        put_str(&mut out, self.language);
+        put_varint(&mut out, self.lines as u64);
+        put_varint(&mut out, self.bytes as u64);
+        out
+    }
+}
+
+impl SymbolRecord<'_> {
+    fn encode(&self) -> Vec<u8> {
+        let strings = [
+            self.identifier,
+            self.path,
+            self.kind,
+            self.name,
+            self.qualified_name,
+        ];
+        let text: usize = strings.iter().map(|s| s.len()).sum();
+        let mut out = Vec::with_capacity(48 + text + self.signature.len() + self.summary.len());
+        out.push(SYMBOL_RECORD);
+        for s in strings {
+            put_str(&mut out, s);
+        }
+        for n in [
+            self.start_line,
+            self.start_character,
+            self.end_line,
+            self.end_character,
+        ] {
+            put_varint(&mut out, n as u64);
+        }
+        put_str(&mut out, self.signature);
+        put_str(&mut out, self.summary);
+        out.push(u8::from(self.is_public));
+        put_varint(&mut out, self.size as u64);
+        out
+    }
+}
+
+/// Reads a records frame front to back.
+struct RecordReader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> RecordReader<'a> {
+    fn byte(&mut self) -> Result<u8, String> {
+        let b = *self.bytes.get(self.at).ok_or("a record is cut short")?;
+        self.at += 1;
+        Ok(b)
+    }
+
+    fn varint(&mut self) -> Result<u64, String> {
+        let mut v = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = self.byte()?;
+            v |= u64::from(b & 0x7f) << shift;
+            if b < 0x80 {
+                return Ok(v);
+            }
+        }
+        Err("a number in a record is too long".into())
+    }
+
+    /// A number as the record's fields hold it (written from an `i64` or a `usize`).
+    fn int(&mut self) -> Result<Value, String> {
+        Ok(Value::from(self.varint()? as i64))
+    }
+
+    fn str(&mut self) -> Result<&'a str, String> {
+        let len = usize::try_from(self.varint()?).map_err(|_| "a string is too long")?;
+        let end = self
+            .at
+            .checked_add(len)
+            .filter(|&e| e <= self.bytes.len())
+            .ok_or("a string in a record is cut short")?;
+        let s = std::str::from_utf8(&self.bytes[self.at..end])
+            .map_err(|_| "a string in a record is not UTF-8")?;
+        self.at = end;
+        Ok(s)
+    }
+
+    /// The next record, as the rows results are rendered from; `None` at the frame's end.
+    fn record(&mut self) -> Result<Option<Map<String, Value>>, String> {
+        if self.at == self.bytes.len() {
+            return Ok(None);
+        }
+        let mut m = Map::new();
+        let mut text =
+            |m: &mut Map<String, Value>, key: &str, r: &mut Self| -> Result<(), String> {
+                m.insert(key.into(), Value::from(r.str()?));
+                Ok(())
+            };
+        match self.byte()? {
+            FILE_RECORD => {
+                for key in ["identifier", "path", "language"] {
+                    text(&mut m, key, self)?;
+                }
+                for key in ["lines", "bytes"] {
+                    m.insert(key.into(), self.int()?);
+                }
+            }
+            SYMBOL_RECORD => {
+                for key in ["identifier", "path", "kind", "name", "qualified_name"] {
+                    text(&mut m, key, self)?;
+                }
+                for key in ["start_line", "start_character", "end_line", "end_character"] {
+                    m.insert(key.into(), self.int()?);
+                }
+                for key in ["signature", "summary"] {
+                    text(&mut m, key, self)?;
+                }
+                m.insert("is_public".into(), Value::from(self.byte()? != 0));
+                m.insert("size".into(), self.int()?);
+            }
+            other => return Err(format!("unknown record type {other}")),
+        }
+        Ok(Some(m))
+    }
+}
+
+/// Every record of a (decompressed) records frame, in order.
+fn decode_records(frame: &[u8]) -> Result<Vec<Map<String, Value>>, String> {
+    let mut r = RecordReader {
+        bytes: frame,
+        at: 0,
+    };
+    let mut out = Vec::new();
+    while let Some(m) = r.record()? {
+        out.push(m);
+    }
+    Ok(out)
+}
+
+/// Where each record of a (decompressed) records frame lies in it.
+fn record_spans(frame: &[u8]) -> Result<Vec<std::ops::Range<usize>>, String> {
+    let mut r = RecordReader {
+        bytes: frame,
+        at: 0,
+    };
+    let mut out = Vec::new();
+    loop {
+        let start = r.at;
+        if r.record()?.is_none() {
+            return Ok(out);
+        }
+        out.push(start..r.at);
+    }
+}
+
 struct UnitOut {
-    /// The unit's record, serialised (JSON).
+    /// The unit's record, serialised (see the module's documentation).
     record: Vec<u8>,
     /// (local term, tf × 2, in name), each term once.
     terms: Vec<(u32, u32, bool)>,
@@ -400,14 +567,14 @@ fn analyse<'a>(file: &'a FileInput) -> FileOut {
     scratch.resize(dict.len(), (0, false));
     if file.with_file_unit {
         units.push(UnitOut {
-            record: serde_json::to_vec(&FileRecord {
+            record: FileRecord {
                 identifier: &file.identifier,
                 path: &file.path,
                 language: &file.language,
                 lines: file.lines,
                 bytes: file.bytes,
-            })
-            .unwrap_or_default(),
+            }
+            .encode(),
             terms: file_terms,
             len: file_len,
             prior: prior(&file.path, None, false, false) as f32,
@@ -446,7 +613,7 @@ fn analyse<'a>(file: &'a FileInput) -> FileOut {
             .unwrap_or(0);
         let has_doc = s.doc.as_deref().is_some_and(|d| !d.is_empty());
         units.push(UnitOut {
-            record: serde_json::to_vec(&SymbolRecord {
+            record: SymbolRecord {
                 identifier: &s.identifier,
                 path: &file.path,
                 kind: &s.kind,
@@ -460,8 +627,8 @@ fn analyse<'a>(file: &'a FileInput) -> FileOut {
                 summary: &s.summary,
                 is_public: s.is_public,
                 size,
-            })
-            .unwrap_or_default(),
+            }
+            .encode(),
             terms: merge_pairs(pairs, &mut scratch),
             len,
             prior: prior(&file.path, Some(&s.kind), s.is_public, has_doc) as f32,
@@ -711,8 +878,6 @@ impl Merger {
             if self.frame_units == 0 {
                 self.frame_first = id;
             }
-            self.frame
-                .push(if self.frame_units == 0 { b'[' } else { b',' });
             self.frame.extend_from_slice(&u.record);
             self.frame_units += 1;
             if self.frame_units == FRAME_UNITS {
@@ -767,7 +932,6 @@ impl Merger {
         if self.frame_units == 0 {
             return Ok(());
         }
-        self.frame.push(b']');
         let mut frame = std::mem::take(&mut self.frame);
         let z = self.compress(&frame)?;
         frame.clear();
@@ -776,12 +940,12 @@ impl Merger {
         self.push_frame(&z, self.frame_first)
     }
 
-    fn compress(&mut self, json: &[u8]) -> std::io::Result<Vec<u8>> {
+    fn compress(&mut self, records: &[u8]) -> std::io::Result<Vec<u8>> {
         let compressor = match &mut self.compressor {
             Some(c) => c,
             None => self.compressor.insert(zstd::bulk::Compressor::new(3)?),
         };
-        compressor.compress(json)
+        compressor.compress(records)
     }
 
     fn push_frame(&mut self, z: &[u8], first: u32) -> std::io::Result<()> {
@@ -876,19 +1040,17 @@ impl Merger {
                 m.push_frame(z, new_first)?;
                 continue;
             }
-            let json = decompress_records(z).map_err(|e| bad(format!("frame {f}: {e}")))?;
-            let all: Vec<Value> = serde_json::from_slice(&json)
-                .map_err(|e| bad(format!("records of frame {f}: {e}")))?;
-            if all.len() != units.len() {
-                return Err(bad(format!("frame {f} holds {} records", all.len())));
+            let frame = decompress_records(z).map_err(|e| bad(format!("frame {f}: {e}")))?;
+            let spans =
+                record_spans(&frame).map_err(|e| bad(format!("records of frame {f}: {e}")))?;
+            if spans.len() != units.len() {
+                return Err(bad(format!("frame {f} holds {} records", spans.len())));
             }
-            let rest: Vec<Value> = units
-                .zip(all)
-                .filter(|(u, _)| unit_to[*u] != u32::MAX)
-                .map(|(_, r)| r)
-                .collect();
-            let json = serde_json::to_vec(&rest).map_err(|e| bad(e.to_string()))?;
-            let z = m.compress(&json)?;
+            let mut rest = Vec::with_capacity(frame.len());
+            for (_, span) in units.zip(spans).filter(|(u, _)| unit_to[*u] != u32::MAX) {
+                rest.extend_from_slice(&frame[span]);
+            }
+            let z = m.compress(&rest)?;
             m.push_frame(&z, new_first)?;
         }
         drop(records);
@@ -1764,12 +1926,12 @@ impl SearchIndex {
         wanted: Vec<usize>,
         bytes: Vec<bytes::Bytes>,
     ) -> Result<Vec<Map<String, Value>>, String> {
-        let mut frames: HashMap<usize, Vec<Value>> = HashMap::new();
+        let mut frames: HashMap<usize, Vec<Map<String, Value>>> = HashMap::new();
         for (f, z) in wanted.into_iter().zip(bytes) {
-            let json =
+            let frame =
                 decompress_records(&z).map_err(|e| format!("unit records frame {f}: {e}"))?;
-            let records: Vec<Value> =
-                serde_json::from_slice(&json).map_err(|e| format!("unit records: {e}"))?;
+            let records =
+                decode_records(&frame).map_err(|e| format!("unit records of frame {f}: {e}"))?;
             frames.insert(f, records);
         }
         units
@@ -1778,8 +1940,8 @@ impl SearchIndex {
                 let f = self.frame_of(u);
                 let i = (u - self.frames.get(f).map_or(0, |x| x.2)) as usize;
                 match frames.get(&f).and_then(|r| r.get(i)) {
-                    Some(Value::Object(m)) => Ok(m.clone()),
-                    _ => Err(format!("no record for unit {u}")),
+                    Some(m) => Ok(m.clone()),
+                    None => Err(format!("no record for unit {u}")),
                 }
             })
             .collect()
@@ -1790,7 +1952,7 @@ impl SearchIndex {
     }
 }
 
-/// A records frame's JSON (at most 64 MB: a damaged size is an error, not an allocation).
+/// A records frame's records (at most 64 MB: a damaged size is an error, not an allocation).
 fn decompress_records(z: &[u8]) -> Result<Vec<u8>, String> {
     let size = zstd::zstd_safe::get_frame_content_size(z)
         .ok()
@@ -1901,6 +2063,62 @@ mod tests {
         let filtered = top(&[(&a, not_net), (&b, all)], &terms, 10);
         assert!(filtered.iter().all(|f| f.index == 1), "{filtered:?}");
         assert!(both.windows(2).all(|w| w[0].score >= w[1].score));
+    }
+
+    #[test]
+    fn unit_records_read_back_as_the_rows_results_are_rendered_from() {
+        let file = FileRecord {
+            identifier: "o/r::src/ü.rs",
+            path: "src/ü.rs",
+            language: "rust",
+            lines: 0,
+            bytes: 5_000_000_000,
+        };
+        let symbol = SymbolRecord {
+            identifier: "o/r::src/ü.rs::Wörter.zähle",
+            path: "src/ü.rs",
+            kind: "method",
+            name: "zähle",
+            qualified_name: "Wörter.zähle",
+            start_line: 300,
+            start_character: 4,
+            end_line: 1 << 40,
+            end_character: 0,
+            signature: "fn zähle(&self, \"q\": &str) -> usize",
+            summary: "",
+            is_public: true,
+            size: 127,
+        };
+        let mut frame = file.encode();
+        frame.extend(symbol.encode());
+        frame.extend(file.encode());
+        let records = decode_records(&frame).unwrap();
+        let expected = [
+            serde_json::json!({"identifier": "o/r::src/ü.rs", "path": "src/ü.rs",
+                "language": "rust", "lines": 0, "bytes": 5_000_000_000i64}),
+            serde_json::json!({"identifier": "o/r::src/ü.rs::Wörter.zähle", "path": "src/ü.rs",
+                "kind": "method", "name": "zähle", "qualified_name": "Wörter.zähle",
+                "start_line": 300, "start_character": 4, "end_line": 1i64 << 40,
+                "end_character": 0, "signature": "fn zähle(&self, \"q\": &str) -> usize",
+                "summary": "", "is_public": true, "size": 127}),
+        ];
+        let got: Vec<Value> = records.into_iter().map(Value::Object).collect();
+        assert_eq!(
+            got,
+            [&expected[0], &expected[1], &expected[0]].map(|v| v.clone())
+        );
+        let spans = record_spans(&frame).unwrap();
+        assert_eq!(spans.len(), 3);
+        assert_eq!(spans[0], 0..file.encode().len());
+        assert_eq!(spans[2].end, frame.len());
+        // Cut anywhere inside, a frame is an error, not a panic or a shorter list.
+        for cut in 1..frame.len() {
+            if spans.iter().any(|s| s.end == cut) {
+                continue;
+            }
+            assert!(decode_records(&frame[..cut]).is_err(), "cut at {cut}");
+        }
+        assert!(decode_records(b"X").is_err());
     }
 
     #[test]
