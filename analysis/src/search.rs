@@ -337,11 +337,10 @@ impl<'a> RecordReader<'a> {
             return Ok(None);
         }
         let mut m = Map::new();
-        let mut text =
-            |m: &mut Map<String, Value>, key: &str, r: &mut Self| -> Result<(), String> {
-                m.insert(key.into(), Value::from(r.str()?));
-                Ok(())
-            };
+        let text = |m: &mut Map<String, Value>, key: &str, r: &mut Self| -> Result<(), String> {
+            m.insert(key.into(), Value::from(r.str()?));
+            Ok(())
+        };
         match self.byte()? {
             FILE_RECORD => {
                 for key in ["identifier", "path", "language"] {

@@ -1643,6 +1643,7 @@ impl<'tree> Node<'tree> {
     ///
     /// - If a node is marked as having changed in the old tree, it will not be reused.
     #[must_use]
+    #[inline] // Quarry: called per node by the analysis walk.
     pub fn id(&self) -> usize {
         self.0.id as usize
     }
@@ -1650,6 +1651,7 @@ impl<'tree> Node<'tree> {
     /// Get this node's type as a numerical id.
     #[doc(alias = "ts_node_symbol")]
     #[must_use]
+    #[inline] // Quarry: called per node by the analysis walk.
     pub fn kind_id(&self) -> u16 {
         unsafe { ffi::ts_node_symbol(self.0) }
     }
@@ -1700,6 +1702,7 @@ impl<'tree> Node<'tree> {
     /// *anonymous* nodes correspond to string literals in the grammar.
     #[doc(alias = "ts_node_is_named")]
     #[must_use]
+    #[inline] // Quarry: called per node by the analysis walk.
     pub fn is_named(&self) -> bool {
         unsafe { ffi::ts_node_is_named(self.0) }
     }
@@ -1773,6 +1776,7 @@ impl<'tree> Node<'tree> {
     /// Get the byte offset where this node starts.
     #[doc(alias = "ts_node_start_byte")]
     #[must_use]
+    #[inline] // Quarry: called per node by the analysis walk.
     pub fn start_byte(&self) -> usize {
         unsafe { ffi::ts_node_start_byte(self.0) as usize }
     }
@@ -1780,12 +1784,14 @@ impl<'tree> Node<'tree> {
     /// Get the byte offset where this node ends.
     #[doc(alias = "ts_node_end_byte")]
     #[must_use]
+    #[inline] // Quarry: called per node by the analysis walk.
     pub fn end_byte(&self) -> usize {
         unsafe { ffi::ts_node_end_byte(self.0) as usize }
     }
 
     /// Get the byte range of source code that this node represents.
     #[must_use]
+    #[inline] // Quarry: called per node by the analysis walk.
     pub fn byte_range(&self) -> core::ops::Range<usize> {
         self.start_byte()..self.end_byte()
     }
