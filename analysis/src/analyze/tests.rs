@@ -1289,3 +1289,20 @@ fn references_are_kept_once_per_name_and_qualifier() {
         .collect();
     assert_eq!(counts, vec![Some("a"), Some("b")]);
 }
+
+#[test]
+fn doc_comments_are_cut_at_4000_characters() {
+    // Two-byte characters: 5000 of them are 10 000 bytes; the cut is by characters.
+    let long = "é".repeat(5000);
+    let src = format!(
+        "/// {long}\nfn long() {{}}\n\n/// Short, *kept* whole.\n/// Two lines.\nfn short() {{}}\n"
+    );
+    let a = analyze(Lang::Rust, &src);
+    let doc = sym(&a, "long").doc.as_deref().unwrap();
+    assert_eq!(doc.chars().count(), 4000);
+    assert_eq!(doc, "é".repeat(4000));
+    assert_eq!(
+        sym(&a, "short").doc.as_deref(),
+        Some("Short, *kept* whole.\nTwo lines.")
+    );
+}
