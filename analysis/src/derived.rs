@@ -23,8 +23,8 @@ pub struct Reader<'a> {
     pub what: &'static str,
 }
 
-impl Reader<'_> {
-    pub fn take(&mut self, n: usize) -> Result<&[u8], CorruptIndex> {
+impl<'a> Reader<'a> {
+    pub fn take(&mut self, n: usize) -> Result<&'a [u8], CorruptIndex> {
         let end = self
             .at
             .checked_add(n)
@@ -47,6 +47,34 @@ impl Reader<'_> {
 
     pub fn f32(&mut self) -> Result<f32, CorruptIndex> {
         Ok(f32::from_bits(self.u32()?))
+    }
+
+    pub fn u8(&mut self) -> Result<u8, CorruptIndex> {
+        Ok(self.take(1)?[0])
+    }
+
+    /// A number [`put_varint`] wrote.
+    pub fn varint(&mut self) -> Result<u64, CorruptIndex> {
+        let mut v = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = self.u8()?;
+            v |= u64::from(b & 0x7f) << shift;
+            if b < 0x80 {
+                return Ok(v);
+            }
+        }
+        Err(CorruptIndex(format!(
+            "{}: a number too long before byte {}",
+            self.what, self.at
+        )))
+    }
+
+    /// A string written as its [`put_varint`] length and its UTF-8 bytes.
+    pub fn str(&mut self) -> Result<&'a str, CorruptIndex> {
+        let len = usize::try_from(self.varint()?).unwrap_or(usize::MAX);
+        let at = self.at;
+        std::str::from_utf8(self.take(len)?)
+            .map_err(|_| CorruptIndex(format!("{}: a string at byte {at} is not UTF-8", self.what)))
     }
 }
 

@@ -288,110 +288,74 @@ impl SymbolRecord<'_> {
     }
 }
 
-/// Reads a records frame front to back.
-struct RecordReader<'a> {
-    bytes: &'a [u8],
-    at: usize,
+/// The next record of a (decompressed) records frame, as the rows results are rendered
+/// from; `None` at the frame's end.
+fn read_record(r: &mut Reader<'_>) -> Result<Option<Map<String, Value>>, CorruptIndex> {
+    if r.at == r.bytes.len() {
+        return Ok(None);
+    }
+    let mut m = Map::new();
+    let tag = r.u8()?;
+    let (texts, ints, more_texts): (&[&str], &[&str], &[&str]) = match tag {
+        FILE_RECORD => (
+            &["identifier", "path", "language"],
+            &["lines", "bytes"],
+            &[],
+        ),
+        SYMBOL_RECORD => (
+            &["identifier", "path", "kind", "name", "qualified_name"],
+            &["start_line", "start_character", "end_line", "end_character"],
+            &["signature", "summary"],
+        ),
+        other => {
+            return Err(CorruptIndex(format!(
+                "{}: unknown record type {other}",
+                r.what
+            )));
+        }
+    };
+    for &key in texts {
+        m.insert(key.into(), Value::from(r.str()?));
+    }
+    // Numbers are written from an `i64` (or a `usize`).
+    for &key in ints {
+        m.insert(key.into(), Value::from(r.varint()? as i64));
+    }
+    for &key in more_texts {
+        m.insert(key.into(), Value::from(r.str()?));
+    }
+    if tag == SYMBOL_RECORD {
+        m.insert("is_public".into(), Value::from(r.u8()? != 0));
+        m.insert("size".into(), Value::from(r.varint()? as i64));
+    }
+    Ok(Some(m))
 }
 
-impl<'a> RecordReader<'a> {
-    fn byte(&mut self) -> Result<u8, String> {
-        let b = *self.bytes.get(self.at).ok_or("a record is cut short")?;
-        self.at += 1;
-        Ok(b)
-    }
-
-    fn varint(&mut self) -> Result<u64, String> {
-        let mut v = 0u64;
-        for shift in (0..64).step_by(7) {
-            let b = self.byte()?;
-            v |= u64::from(b & 0x7f) << shift;
-            if b < 0x80 {
-                return Ok(v);
-            }
-        }
-        Err("a number in a record is too long".into())
-    }
-
-    /// A number as the record's fields hold it (written from an `i64` or a `usize`).
-    fn int(&mut self) -> Result<Value, String> {
-        Ok(Value::from(self.varint()? as i64))
-    }
-
-    fn str(&mut self) -> Result<&'a str, String> {
-        let len = usize::try_from(self.varint()?).map_err(|_| "a string is too long")?;
-        let end = self
-            .at
-            .checked_add(len)
-            .filter(|&e| e <= self.bytes.len())
-            .ok_or("a string in a record is cut short")?;
-        let s = std::str::from_utf8(&self.bytes[self.at..end])
-            .map_err(|_| "a string in a record is not UTF-8")?;
-        self.at = end;
-        Ok(s)
-    }
-
-    /// The next record, as the rows results are rendered from; `None` at the frame's end.
-    fn record(&mut self) -> Result<Option<Map<String, Value>>, String> {
-        if self.at == self.bytes.len() {
-            return Ok(None);
-        }
-        let mut m = Map::new();
-        let text = |m: &mut Map<String, Value>, key: &str, r: &mut Self| -> Result<(), String> {
-            m.insert(key.into(), Value::from(r.str()?));
-            Ok(())
-        };
-        match self.byte()? {
-            FILE_RECORD => {
-                for key in ["identifier", "path", "language"] {
-                    text(&mut m, key, self)?;
-                }
-                for key in ["lines", "bytes"] {
-                    m.insert(key.into(), self.int()?);
-                }
-            }
-            SYMBOL_RECORD => {
-                for key in ["identifier", "path", "kind", "name", "qualified_name"] {
-                    text(&mut m, key, self)?;
-                }
-                for key in ["start_line", "start_character", "end_line", "end_character"] {
-                    m.insert(key.into(), self.int()?);
-                }
-                for key in ["signature", "summary"] {
-                    text(&mut m, key, self)?;
-                }
-                m.insert("is_public".into(), Value::from(self.byte()? != 0));
-                m.insert("size".into(), self.int()?);
-            }
-            other => return Err(format!("unknown record type {other}")),
-        }
-        Ok(Some(m))
+fn records_reader(frame: &[u8]) -> Reader<'_> {
+    Reader {
+        bytes: frame,
+        at: 0,
+        what: "unit records",
     }
 }
 
 /// Every record of a (decompressed) records frame, in order.
-fn decode_records(frame: &[u8]) -> Result<Vec<Map<String, Value>>, String> {
-    let mut r = RecordReader {
-        bytes: frame,
-        at: 0,
-    };
+fn decode_records(frame: &[u8]) -> Result<Vec<Map<String, Value>>, CorruptIndex> {
+    let mut r = records_reader(frame);
     let mut out = Vec::new();
-    while let Some(m) = r.record()? {
+    while let Some(m) = read_record(&mut r)? {
         out.push(m);
     }
     Ok(out)
 }
 
 /// Where each record of a (decompressed) records frame lies in it.
-fn record_spans(frame: &[u8]) -> Result<Vec<std::ops::Range<usize>>, String> {
-    let mut r = RecordReader {
-        bytes: frame,
-        at: 0,
-    };
+fn record_spans(frame: &[u8]) -> Result<Vec<std::ops::Range<usize>>, CorruptIndex> {
+    let mut r = records_reader(frame);
     let mut out = Vec::new();
     loop {
         let start = r.at;
-        if r.record()?.is_none() {
+        if read_record(&mut r)?.is_none() {
             return Ok(out);
         }
         out.push(start..r.at);
@@ -1041,7 +1005,7 @@ impl Merger {
             }
             let frame = decompress_records(z).map_err(|e| bad(format!("frame {f}: {e}")))?;
             let spans =
-                record_spans(&frame).map_err(|e| bad(format!("records of frame {f}: {e}")))?;
+                record_spans(&frame).map_err(|e| bad(format!("records of frame {f}: {}", e.0)))?;
             if spans.len() != units.len() {
                 return Err(bad(format!("frame {f} holds {} records", spans.len())));
             }
@@ -1930,7 +1894,7 @@ impl SearchIndex {
             let frame =
                 decompress_records(&z).map_err(|e| format!("unit records frame {f}: {e}"))?;
             let records =
-                decode_records(&frame).map_err(|e| format!("unit records of frame {f}: {e}"))?;
+                decode_records(&frame).map_err(|e| format!("unit records frame {f}: {e}"))?;
             frames.insert(f, records);
         }
         units

@@ -706,9 +706,7 @@ pub fn own_prefix(lang: Lang, n: Node, src: &str) -> Option<String> {
                 if kind_of(x) == "type_identifier" {
                     return Some(name_text(src.get(x.byte_range())?).to_string());
                 }
-                let mut c = x.walk();
-                let kids: Vec<Node> = x.named_children(&mut c).collect();
-                stack.extend(kids.into_iter().rev());
+                stack.extend(named_children(x).into_iter().rev());
             }
             None
         }
@@ -920,7 +918,7 @@ fn ruby_visibility<'t>(up: Up<'_, 't>, n: Node<'t>, name: &str, src: &str) -> bo
     } else {
         &["private", "protected"][..]
     };
-    for c in body.named_children(&mut body.walk()) {
+    for c in named_children(body) {
         if kind_of(c) == "call"
             && field(c, "receiver").is_none()
             && field(c, "method").is_some_and(|m| named_by.contains(&text(m)))
@@ -1096,8 +1094,8 @@ pub fn doc_comment<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, src: &str) -> Op
             if p.end_position().row + 1 < next_start {
                 break;
             }
-            // A line comment's node holds its line's end (Rust's does): without it, not a
-            // blank line between each two of the doc's lines.
+            // A line comment's node may hold its line's end (Rust's does): trimmed, so that
+            // joining the parts puts no blank line between every two lines.
             parts.push(
                 src.get(p.byte_range())
                     .unwrap_or("")
@@ -1350,9 +1348,7 @@ fn type_names(container: Node) -> Vec<(Node, Option<Node>)> {
                 out.extend(field(n, "property").map(|p| (p, field(n, "object"))))
             }
             _ => {
-                let mut c = n.walk();
-                let kids: Vec<Node> = n.named_children(&mut c).collect();
-                stack.extend(kids.into_iter().rev());
+                stack.extend(named_children(n).into_iter().rev());
             }
         }
     }
