@@ -9,6 +9,10 @@
 //!                                                  # the analyses, and of the syntax trees)
 //! FINGERPRINT=1 FINGERPRINT_FILES=F …/analyze_bench DIR  # and one per file, to F
 //! RATES=1 …/analyze_bench DIR 2>rates  # per file: "RATE bytes parse_ns analysis_ns error path"
+//! DUMP=1 …/analyze_bench DIR 2>dump   # and each file's symbols and edges, one per line
+//! ERRORS=1 …/analyze_bench DIR        # and where each tree's syntax errors are, on stderr
+//! SEXP=1 …/analyze_bench DIR           # and each file's syntax tree (s-expression, with field
+//!                                      # names) on stderr: what a rule sees
 //! ```
 //!
 //! (`error` is 1 when the tree has a syntax error: `RATES` is for finding whether a few files,
@@ -40,15 +44,19 @@ fn main() {
         .flatten()
     {
         let path = entry.path();
-        let Some(lang) = Lang::detect(&path.to_string_lossy()) else {
-            continue;
-        };
-        if lang.grammar().is_none() {
+        if Lang::detect(&path.to_string_lossy()).is_none() {
             continue;
         }
         let Ok(src) = std::fs::read_to_string(path) else {
             continue;
         };
+        // As the index detects it: a `.h` header is C++ when its text is.
+        let Some(lang) = Lang::detect_in(&path.to_string_lossy(), &src) else {
+            continue;
+        };
+        if lang.grammar().is_none() {
+            continue;
+        }
         if src.len() <= 1 << 20 {
             files.push((lang, src));
             paths.push(path.display().to_string());
@@ -79,10 +87,18 @@ fn main() {
         let grammar = lang.grammar().expect("filtered above");
         parser.set_language(&grammar).expect("a bundled grammar");
         let mut err = false;
-        let tree = parser.parse(src, None);
+        // What the analysis parses (C and C++ annotation macros blanked out).
+        let text = analyze::parsed_text(*lang, src);
+        let tree = parser.parse(&text, None);
         let parsed = start.elapsed();
         parse += parsed;
         if let Some(tree) = &tree {
+            if std::env::var_os("ERRORS").is_some() {
+                print_errors(tree.root_node(), src, path);
+            }
+            if std::env::var_os("SEXP").is_some() {
+                eprintln!("{path}\n{}", tree.root_node().to_sexp());
+            }
             nodes += tree.root_node().descendant_count();
             err = tree.root_node().has_error();
             if fingerprint {
@@ -94,6 +110,20 @@ fn main() {
         let analysed = start.elapsed();
         all += analysed;
         slowest.push((analysed, parsed, path));
+        if std::env::var_os("DUMP").is_some() {
+            for s in &a.symbols {
+                eprintln!(
+                    "{path}: S {}:{} {} {} | {}",
+                    s.start_line, s.start_character, s.kind, s.qualified_name, s.signature
+                );
+            }
+            for e in &a.edges {
+                eprintln!(
+                    "{path}: E {}:{} {:?} {:?} -> {} ({:?})",
+                    e.line, e.character, e.kind, e.source, e.target_name, e.qualifier
+                );
+            }
+        }
         if std::env::var_os("RATES").is_some() {
             eprintln!(
                 "RATE {} {} {} {} {}",
@@ -178,4 +208,29 @@ fn hash_tree(tree: &tree_sitter::Tree, hasher: &mut impl Hasher) {
         )
             .hash(hasher);
     });
+}
+
+/// Each syntax error of a tree (an `ERROR` node, or a node tree-sitter inserted as missing):
+/// "path:line:column ERROR text", outermost errors only.
+fn print_errors(root: tree_sitter::Node, src: &str, path: &str) {
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        if n.is_error() || n.is_missing() {
+            let p = n.start_position();
+            let text: String = src[n.byte_range()].chars().take(80).collect();
+            let kind = if n.is_missing() { "MISSING" } else { "ERROR" };
+            eprintln!(
+                "{path}:{}:{} {kind} {}",
+                p.row + 1,
+                p.column + 1,
+                text.replace('\n', "⏎")
+            );
+            continue;
+        }
+        if n.has_error() {
+            let mut c = n.walk();
+            let children: Vec<_> = n.children(&mut c).collect();
+            stack.extend(children.into_iter().rev());
+        }
+    }
 }

@@ -8,6 +8,7 @@
 mod arena;
 mod complexity;
 pub mod dense;
+mod macros;
 pub mod packed;
 pub mod returns;
 mod rules;
@@ -379,6 +380,15 @@ pub fn analyze(lang: Lang, src: &str) -> FileAnalysis {
     analyze_within_budget(lang, src).unwrap_or_default()
 }
 
+/// The text tree-sitter parses for a file: its own, or for C and C++ a copy with annotation
+/// macros blanked out ([`macros`]; same length and offsets).
+pub fn parsed_text(lang: Lang, src: &str) -> std::borrow::Cow<'_, [u8]> {
+    match macros::blanked(lang, src) {
+        Some(b) => b.text.into(),
+        None => src.as_bytes().into(),
+    }
+}
+
 /// Free what the threads that parsed keep for the next file (each rayon worker's arena chunk,
 /// up to 2 MiB): call once a repository's files are parsed. Waits for every worker to take it.
 pub fn release_parse_memory() {
@@ -423,7 +433,10 @@ fn analyze_with_budget(lang: Lang, src: &str, budget: usize) -> Result<FileAnaly
         }
         false => std::ops::ControlFlow::Continue(()),
     };
-    let bytes = src.as_bytes();
+    // C and C++ annotation macros are blanked out of the parsed text (same offsets: the
+    // walk reads names and signatures from `src`).
+    let blanked = macros::blanked(lang, src);
+    let bytes = blanked.as_ref().map_or(src.as_bytes(), |b| &b.text[..]);
     let parsed = parser.parse_with_options(
         &mut |at, _| bytes.get(at..).unwrap_or_default(),
         None,
@@ -454,6 +467,7 @@ fn analyze_with_budget(lang: Lang, src: &str, budget: usize) -> Result<FileAnaly
         types: Types::default(),
         values: Vec::new(),
         python_defs: None,
+        blanked,
     };
     w.walk(root);
     w.settle_field_receivers();
@@ -539,6 +553,8 @@ struct Walker<'s> {
     /// Python: the names the module's top-level `def`s and `class`es define, listed when its
     /// first variable is met ([`Walker::python_defines`]).
     python_defs: Option<rustc_hash::FxHashSet<&'s str>>,
+    /// C and C++: the annotation macros blanked out of the parsed text ([`macros`]).
+    blanked: Option<macros::Blanked>,
 }
 
 /// What the walk learns of declared types: parameters' and locals' by the function declaring
@@ -800,12 +816,21 @@ impl<'s> Walker<'s> {
         if *seen > 1 {
             qualified_name = format!("{qualified_name}#{seen}");
         }
-        let (start_line, start_character) = self.position(node.start_byte());
+        // A declaration starts with the annotation macros before it on its line.
+        let start = match &self.blanked {
+            Some(b) => b.annotated_start(self.src, node.start_byte()),
+            None => node.start_byte(),
+        };
+        let (start_line, start_character) = self.position(start);
         // Ranges end at the last non-whitespace byte (preprocessor nodes include the newline).
         let text = self.text(node);
         let end = node.start_byte() + text.trim_end().len();
         let (end_line, end_character) = self.position(end.max(node.start_byte()));
-        let signature = rules::signature(self.lang, node, self.src);
+        let mut signature = rules::signature(self.lang, node, self.src);
+        if start < node.start_byte() {
+            let macros = self.src[start..node.start_byte()].split_whitespace();
+            signature = macros.chain([&*signature]).collect::<Vec<_>>().join(" ");
+        }
         let doc = rules::doc_comment(self.lang, up, node, self.src);
         let is_public = scope
             .public_members

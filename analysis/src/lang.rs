@@ -83,7 +83,8 @@ impl Lang {
             "makefile" | "gnumakefile" => return Some(Lang::Other("makefile")),
             "dockerfile" => return Some(Lang::Other("dockerfile")),
             "cmakelists.txt" => return Some(Lang::Other("cmake")),
-            "gemfile" | "rakefile" => return Some(Lang::Ruby),
+            "gemfile" | "rakefile" | "guardfile" | "podfile" | "vagrantfile" | "brewfile"
+            | "capfile" | "fastfile" => return Some(Lang::Ruby),
             _ => {}
         }
         // A header the build generates from a template (`config.h.in`, autoconf's and
@@ -96,16 +97,19 @@ impl Lang {
         let ext = lower.rsplit_once('.')?.1;
         Some(match ext {
             "rs" => Lang::Rust,
-            "py" | "pyi" => Lang::Python,
+            "py" | "pyi" | "pyw" => Lang::Python,
             "js" | "mjs" | "cjs" | "jsx" => Lang::JavaScript,
             "ts" | "mts" | "cts" => Lang::TypeScript,
             "tsx" => Lang::Tsx,
             "go" => Lang::Go,
             "java" => Lang::Java,
             "c" | "h" => Lang::C,
-            "cc" | "cpp" | "cxx" | "c++" | "hh" | "hpp" | "hxx" | "h++" | "ipp" => Lang::Cpp,
+            // Template and inline definitions included by headers (`.tcc`: libstdc++'s,
+            // `.tpp`/`.txx`/`.ipp`/`.inl`) and C++20 module interfaces (`.cppm`, `.ixx`).
+            "cc" | "cpp" | "cxx" | "c++" | "cp" | "hh" | "hpp" | "hxx" | "h++" | "ipp" | "tcc"
+            | "tpp" | "txx" | "inl" | "cppm" | "ixx" => Lang::Cpp,
             "cs" => Lang::CSharp,
-            "rb" | "rake" | "gemspec" => Lang::Ruby,
+            "rb" | "rake" | "gemspec" | "ru" | "podspec" => Lang::Ruby,
             "php" => Lang::Php,
             "md" | "markdown" => Lang::Other("markdown"),
             "toml" => Lang::Other("toml"),
@@ -211,6 +215,11 @@ mod tests {
         assert_eq!(Lang::detect("src/main.rs"), Some(Lang::Rust));
         assert_eq!(Lang::detect("a/b/App.TSX"), Some(Lang::Tsx));
         assert_eq!(Lang::detect("include/x.hpp"), Some(Lang::Cpp));
+        // libstdc++'s template definitions, and C++20 module interfaces.
+        assert_eq!(Lang::detect("bits/vector.tcc"), Some(Lang::Cpp));
+        assert_eq!(Lang::detect("src/geo.cppm"), Some(Lang::Cpp));
+        assert_eq!(Lang::detect("config.ru"), Some(Lang::Ruby));
+        assert_eq!(Lang::detect("Vagrantfile"), Some(Lang::Ruby));
         assert_eq!(Lang::detect("Makefile").map(Lang::name), Some("makefile"));
         assert_eq!(Lang::detect("LICENSE"), None);
         // A header's template is the header.

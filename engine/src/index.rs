@@ -107,7 +107,10 @@ use rustc_hash::{FxHashMap, FxHashSet};
 ///    `//go:build` line is part of its analysis (for resolution; stored in no table).
 /// 27: a doc comment of several line comments keeps their lines as written (Rust's `///`
 ///    lines had a blank line between each two: each comment node holds its line's end).
-pub const ANALYZER_VERSION: u32 = 27;
+/// 28: C and C++ annotation macros (`class API_EXPORT Shape`, `SQLITE_API int f(void)`,
+///    `void APIENTRY glClear(…)`) are blanked out of the parsed text (`analyze::macros`), and
+///    libstdc++'s `.tcc`, `.tpp`, `.txx`, `.inl`, `.cppm` and `.ixx` files are C++.
+pub const ANALYZER_VERSION: u32 = 28;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;

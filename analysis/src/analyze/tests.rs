@@ -1306,3 +1306,66 @@ fn doc_comments_are_cut_at_4000_characters() {
         Some("Short, *kept* whole.\nTwo lines.")
     );
 }
+
+#[test]
+fn c_and_cpp_annotation_macros_do_not_break_declarations() {
+    // Export macros between `class` and the name, annotations before a declaration, a
+    // calling convention, a Qt-style member macro, Lua's parenthesised names.
+    let cpp = "namespace geo {\n\
+               class API_EXPORT Shape : public Base {\n\
+               public:\n  Q_OBJECT\n  int sides;\n  LLVM_NODISCARD Shape copy(Alloc &a) const { return clone(a); }\n\
+               \x20 Q_INVOKABLE virtual double area() const OVERRIDE { return 0; }\n};\n\
+               }\n";
+    let a = analyze(Lang::Cpp, cpp);
+    assert_eq!(
+        kinds(&a),
+        [
+            ("geo", "module"),
+            ("geo.Shape", "class"),
+            ("geo.Shape.sides", "field"),
+            ("geo.Shape.copy", "method"),
+            ("geo.Shape.area", "method"),
+        ]
+    );
+    assert!(!a.had_errors, "{:#?}", a.symbols);
+    let class = sym(&a, "geo.Shape");
+    assert_eq!(&*class.signature, "class API_EXPORT Shape : public Base");
+    assert_eq!((class.start_line, class.end_line), (2, 8));
+    // A declaration starts at the macros before it on its line; its signature keeps them.
+    let copy = sym(&a, "geo.Shape.copy");
+    assert_eq!((copy.start_line, copy.start_character), (6, 2));
+    assert_eq!(
+        &*copy.signature,
+        "LLVM_NODISCARD Shape copy(Alloc &a) const"
+    );
+    assert_eq!(
+        &*sym(&a, "geo.Shape.sides").signature,
+        "int sides;",
+        "not `Q_OBJECT`"
+    );
+    assert!(has_edge(&a, EdgeKind::Calls, "geo.Shape.copy", "clone"));
+    assert!(has_edge(&a, EdgeKind::Inherits, "geo.Shape", "Base"));
+
+    let c = "LUA_API lua_Number (lua_tonumberx) (lua_State *L, int idx) {\n  return tonum(L, idx);\n}\n\
+             SQLITE_API int sqlite3_close(sqlite3 *db) { return 0; }\n\
+             struct PACKED header { int len; };\n\
+             int WINAPI WinMain(HINSTANCE h) { return 0; }\n";
+    let a = analyze(Lang::C, c);
+    assert_eq!(
+        kinds(&a),
+        [
+            ("lua_tonumberx", "function"),
+            ("sqlite3_close", "function"),
+            ("header", "struct"),
+            ("header.len", "field"),
+            ("WinMain", "function"),
+        ]
+    );
+    assert!(has_edge(&a, EdgeKind::Calls, "lua_tonumberx", "tonum"));
+    let close = sym(&a, "sqlite3_close");
+    assert_eq!((close.start_line, close.start_character), (4, 0));
+    assert_eq!(
+        &*close.signature,
+        "SQLITE_API int sqlite3_close(sqlite3 *db)"
+    );
+}
