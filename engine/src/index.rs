@@ -110,7 +110,10 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// 28: C and C++ annotation macros (`class API_EXPORT Shape`, `SQLITE_API int f(void)`,
 ///    `void APIENTRY glClear(…)`) are blanked out of the parsed text (`analyze::macros`), and
 ///    libstdc++'s `.tcc`, `.tpp`, `.txx`, `.inl`, `.cppm` and `.ixx` files are C++.
-pub const ANALYZER_VERSION: u32 = 28;
+/// 29: a JavaScript/TypeScript named class expression (`module.exports = class X {…}`) is a
+///    class with its members (they had no parent); a name written as a string (`'<='() {…}`,
+///    `get ['async']()`) is its text, without quotes.
+pub const ANALYZER_VERSION: u32 = 29;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;

@@ -351,6 +351,12 @@ pub fn def_kind<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, src: &str) -> Optio
                 "function"
             }
             "class_declaration" | "abstract_class_declaration" => "class",
+            // A named class expression (`module.exports = class Minipass extends Stream {…}`,
+            // `exports.Parser = class Parser {…}`) is its class; as a declared value (`const
+            // Foo = class Bar {…}`) the declarator names it.
+            "class" if field(n, "name").is_some() && up.parent_kind(n) != "variable_declarator" => {
+                "class"
+            }
             // An object literal's `get(url) {…}` is a function (a class's, a method).
             "method_definition" if up.parent_kind(n) == "object" => "function",
             "method_definition" | "method_signature" | "abstract_method_signature" => "method",
@@ -670,9 +676,23 @@ fn php_name_part<'t>(n: Node<'t>, kind: &str) -> Option<Node<'t>> {
 }
 
 /// Clean a name: strip PHP's `$`, Ruby's symbol `:`, generic arguments and surrounding
-/// whitespace.
+/// whitespace; a name written as a string is its text (JavaScript's `'='() {…}`,
+/// `get ['async']() {…}`: `=`, `async`).
 pub fn name_text(raw: &str) -> &str {
     let t = raw.trim();
+    let unbracketed = t
+        .strip_prefix('[')
+        .and_then(|r| r.strip_suffix(']'))
+        .map_or(t, str::trim);
+    for quote in ['\'', '"', '`'] {
+        if let Some(inner) = unbracketed
+            .strip_prefix(quote)
+            .and_then(|r| r.strip_suffix(quote))
+            .filter(|inner| !inner.trim().is_empty() && !inner.contains(quote))
+        {
+            return inner;
+        }
+    }
     let t = t.strip_prefix('$').unwrap_or(t);
     let t = t
         .strip_prefix(':')

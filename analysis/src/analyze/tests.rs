@@ -1369,3 +1369,37 @@ fn c_and_cpp_annotation_macros_do_not_break_declarations() {
         "SQLITE_API int sqlite3_close(sqlite3 *db)"
     );
 }
+
+#[test]
+fn javascript_class_expressions_and_names_written_as_strings() {
+    // CommonJS's `module.exports = class X {…}`: the class is a symbol with its members.
+    let src = "module.exports = class Minipass extends Stream {\n  constructor(o) { super(); this.buffer = [] }\n  get ['async']() { return this.a }\n  write(chunk) { return this.flush(chunk) }\n}\n\
+               exports.Parser = class Parser {\n  parse() {}\n}\n\
+               const Foo = class Bar {\n  run() {}\n}\n\
+               const ops = {\n  '<='({ attr }) { return attr },\n  \"path.mjs\"(exports) {},\n}\n\
+               class K {\n  ['x-y']() {}\n  static [Symbol.iterator]() {}\n}\n";
+    let a = analyze(Lang::JavaScript, src);
+    assert_eq!(
+        kinds(&a),
+        [
+            ("Minipass", "class"),
+            ("Minipass.constructor", "method"),
+            ("Minipass.buffer", "field"),
+            ("Minipass.async", "method"),
+            ("Minipass.write", "method"),
+            ("Parser", "class"),
+            ("Parser.parse", "method"),
+            ("Foo", "class"),
+            ("Foo.run", "method"),
+            ("ops", "variable"),
+            ("ops.<=", "function"),
+            ("ops.path.mjs", "function"),
+            ("K", "class"),
+            ("K.x-y", "method"),
+            ("K.[Symbol.iterator]", "method"),
+        ]
+    );
+    assert!(has_edge(&a, EdgeKind::Inherits, "Minipass", "Stream"));
+    assert!(has_edge(&a, EdgeKind::Calls, "Minipass.write", "flush"));
+    assert_eq!(&*sym(&a, "Minipass.async").signature, "get ['async']()");
+}
