@@ -113,7 +113,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// 29: a JavaScript/TypeScript named class expression (`module.exports = class X {…}`) is a
 ///    class with its members (they had no parent); a name written as a string (`'<='() {…}`,
 ///    `get ['async']()`) is its text, without quotes.
-pub const ANALYZER_VERSION: u32 = 29;
+/// 30: a signature ends before comments between a definition's head and its body (`class
+///    NNTP:  # why` is `class NNTP`; a C macro's head drops its continuation `\`).
+pub const ANALYZER_VERSION: u32 = 30;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;

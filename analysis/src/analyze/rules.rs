@@ -1053,7 +1053,7 @@ pub fn signature(lang: Lang, n: Node, src: &str) -> String {
                 _ => field(n, "body").or_else(|| field(n, "value").filter(|_| lang != Lang::Rust)),
             };
             match body {
-                Some(b) if b.start_byte() > n.start_byte() => b.start_byte(),
+                Some(b) if b.start_byte() > n.start_byte() => head_end(n, b),
                 _ => first_line_end(),
             }
         }
@@ -1070,6 +1070,25 @@ pub fn signature(lang: Lang, n: Node, src: &str) -> String {
     } else {
         flat
     }
+}
+
+/// Where a definition's head ends before its body `body`: after the last of its children
+/// before the body that is no comment (`def f(x):  # why` ends at the `:`, `void f() // why`
+/// at the parameters). A body that is not a child of the definition (a JavaScript
+/// declarator's function value's) starts where the head ends.
+fn head_end(n: Node, body: Node) -> usize {
+    let mut end = None;
+    let mut children = Vec::new();
+    n.append_children(&mut children);
+    for child in children {
+        if child.id() == body.id() {
+            return end.unwrap_or(body.start_byte());
+        }
+        if !COMMENT_KINDS.contains(&kind_of(child)) {
+            end = Some(child.end_byte());
+        }
+    }
+    body.start_byte()
 }
 
 const COMMENT_KINDS: &[&str] = &["comment", "line_comment", "block_comment"];

@@ -1403,3 +1403,22 @@ fn javascript_class_expressions_and_names_written_as_strings() {
     assert!(has_edge(&a, EdgeKind::Calls, "Minipass.write", "flush"));
     assert_eq!(&*sym(&a, "Minipass.async").signature, "get ['async']()");
 }
+
+#[test]
+fn signatures_end_before_comments_between_head_and_body() {
+    let py = "class NNTP:  # the character set\n    # of all commands\n    pass\n\ndef f(x) -> bool:  # why\n    return x\n";
+    let a = analyze(Lang::Python, py);
+    assert_eq!(&*sym(&a, "NNTP").signature, "class NNTP");
+    assert_eq!(&*sym(&a, "f").signature, "def f(x) -> bool");
+    let java = "class A {\n  void f() // why\n  {\n  }\n}\n";
+    assert_eq!(
+        &*sym(&analyze(Lang::Java, java), "A.f").signature,
+        "void f()"
+    );
+    // A value's function: the head runs to its body.
+    let js = "const add = (a, b) /* sum */ => a + b;\n";
+    assert_eq!(
+        &*sym(&analyze(Lang::JavaScript, js), "add").signature,
+        "add = (a, b) /* sum */"
+    );
+}
