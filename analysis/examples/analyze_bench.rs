@@ -113,8 +113,15 @@ fn main() {
         if std::env::var_os("DUMP").is_some() {
             for s in &a.symbols {
                 eprintln!(
-                    "{path}: S {}:{} {} {} | {}",
-                    s.start_line, s.start_character, s.kind, s.qualified_name, s.signature
+                    "{path}: S {}:{} {} {} | {} | doc {:?}",
+                    s.start_line,
+                    s.start_character,
+                    s.kind,
+                    s.qualified_name,
+                    s.signature,
+                    s.doc
+                        .as_deref()
+                        .map(|d| d.chars().take(100).collect::<String>())
                 );
             }
             for e in &a.edges {

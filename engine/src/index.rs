@@ -115,7 +115,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 ///    `get ['async']()`) is its text, without quotes.
 /// 30: a signature ends before comments between a definition's head and its body (`class
 ///    NNTP:  # why` is `class NNTP`; a C macro's head drops its continuation `\`).
-pub const ANALYZER_VERSION: u32 = 30;
+/// 31: a banner's frame (`// -----` before a Javadoc, `/* ***` around a title) is not part of
+///    a doc comment.
+pub const ANALYZER_VERSION: u32 = 31;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;

@@ -1166,10 +1166,13 @@ fn clean_doc(raw: &str) -> Option<String> {
         let t = t.trim_start_matches('*').trim();
         lines.push(t);
     }
-    while lines.first() == Some(&"") {
+    // A banner's frame (`/*-*****`, `// --------`) is no text: blank, and dropped with the
+    // blank lines around the doc (a rule within it stays: it may be Markdown's).
+    let frame = |l: &&str| l.len() >= 3 && l.bytes().all(|b| b"*-=#/+~_".contains(&b));
+    while lines.first().is_some_and(|l| l.is_empty() || frame(l)) {
         lines.remove(0);
     }
-    while lines.last() == Some(&"") {
+    while lines.last().is_some_and(|l| l.is_empty() || frame(l)) {
         lines.pop();
     }
     let mut doc = lines.join("\n");

@@ -1308,6 +1308,28 @@ fn doc_comments_are_cut_at_4000_characters() {
 }
 
 #[test]
+fn a_banner_comment_s_frame_is_not_part_of_the_doc() {
+    let c = "/* *************************************\n*  Tool functions\n***************************************/\nsize_t f(void) { return 0; }\n\n/*-**************************************\n*  Tuning parameters\n****************************************/\n#define MINRATIO 4\n";
+    let a = analyze(Lang::C, c);
+    assert_eq!(sym(&a, "f").doc.as_deref(), Some("Tool functions"));
+    assert_eq!(
+        sym(&a, "MINRATIO").doc.as_deref(),
+        Some("Tuning parameters")
+    );
+    // A rule within a doc stays (Markdown's).
+    let java = "class A {\n  // ------------\n  // private\n  // ------------\n  void g() {}\n  /**\n   * Head.\n   * ---\n   * Tail.\n   */\n  void h() {}\n}\n";
+    let a = analyze(Lang::Java, java);
+    assert_eq!(sym(&a, "A.g").doc.as_deref(), Some("private"));
+    assert_eq!(sym(&a, "A.h").doc.as_deref(), Some("Head.\n---\nTail."));
+    // Markdown's bullets and emphasis stay.
+    let rust = "/// Head.\n///\n/// * `a` - one\n/// **Warning**\nfn r() {}\n";
+    assert_eq!(
+        sym(&analyze(Lang::Rust, rust), "r").doc.as_deref(),
+        Some("Head.\n\n* `a` - one\n**Warning**")
+    );
+}
+
+#[test]
 fn c_and_cpp_annotation_macros_do_not_break_declarations() {
     // Export macros between `class` and the name, annotations before a declaration, a
     // calling convention, a Qt-style member macro, Lua's parenthesised names.
