@@ -117,7 +117,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 ///    NNTP:  # why` is `class NNTP`; a C macro's head drops its continuation `\`).
 /// 31: a banner's frame (`// -----` before a Javadoc, `/* ***` around a title) is not part of
 ///    a doc comment.
-pub const ANALYZER_VERSION: u32 = 31;
+/// 32: comments between annotation macros and what they annotate are passed over (C++'s
+///    `_GLIBCXX_BEGIN_NAMESPACE_VERSION` line, a doc comment, then a `template`).
+pub const ANALYZER_VERSION: u32 = 32;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;

@@ -406,11 +406,23 @@ fn directive_end(bytes: &[u8], at: usize) -> usize {
     i
 }
 
+/// Past blanks and comments from `i`.
 fn skip_blanks(bytes: &[u8], mut i: usize) -> usize {
-    while i < bytes.len() && bytes[i].is_ascii_whitespace() {
-        i += 1;
+    loop {
+        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        match bytes.get(i..i + 2) {
+            Some(b"//") => {
+                i = bytes[i..]
+                    .iter()
+                    .position(|&c| c == b'\n')
+                    .map_or(bytes.len(), |n| i + n)
+            }
+            Some(b"/*") => i = find(bytes, i + 2, b"*/").map_or(bytes.len(), |n| n + 2),
+            _ => return i,
+        }
     }
-    i
 }
 
 /// The range of the name after blanks from `from`, if a name comes next.
@@ -671,6 +683,10 @@ mod tests {
             (
                 "void f() const OVERRIDE FINAL {}",
                 "void f() const                {}",
+            ),
+            (
+                "BEGIN_NS VERSION_NS\n\n  /// A doc.\n  template<typename T> struct Base {",
+                "                   \n\n  /// A doc.\n  template<typename T> struct Base {",
             ),
             (
                 "TEST_END\n/* a comment */\nPOP\nint\nmain(void) {",
