@@ -381,7 +381,7 @@ pub fn analyze(lang: Lang, src: &str) -> FileAnalysis {
 }
 
 /// The text tree-sitter parses for a file: its own, or for C and C++ a copy with annotation
-/// macros blanked out ([`macros`]; same length and offsets).
+/// macros blanked out (`analyze::macros`; same length and offsets).
 pub fn parsed_text(lang: Lang, src: &str) -> std::borrow::Cow<'_, [u8]> {
     match macros::blanked(lang, src) {
         Some(b) => b.text.into(),

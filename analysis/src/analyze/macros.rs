@@ -11,24 +11,25 @@
 //! - between `class`, `struct` or `union` and the type's name, when what follows the name
 //!   opens a definition (`{`, a base clause `:`, a specialisation's `<`, or `final`): the
 //!   names before the type's name, all macro-like (upper case, digits and `_`);
-//! - a macro-like name right before a keyword that starts a declaration (`void`, `int`,
-//!   `static`, `virtual`, `class`, …: `SQLITE_API int f(void)`, `Q_INVOKABLE void f()`, a
-//!   `Q_OBJECT` line before a member). A name before such a keyword is nothing else in C or
-//!   C++ (nor are the macro-like names right before it: `API EXPORT_FN int f(void)`);
-//! - a macro-like name before a type and a parenthesised function name (`LUA_API lua_Number
-//!   (lua_tonumberx) (lua_State *L)`);
-//! - after `const` or `volatile` and a type (`OSSL_DEPRECATEDIN_3_0 const BIGNUM *f(void)`),
-//!   but not after a type's name (`SIZE const n`);
-//! - after a parameter list, before the body (`void f() OVERRIDE {`);
-//! - before a type and a function's name (`LLVM_NODISCARD StringRef copy(Allocator &A)`);
-//! - a calling convention: a macro-like name between a type and a function's name (`void
-//!   APIENTRY glClear(GLbitfield mask)`, `DWORD WINAPI ThreadProc(LPVOID)`), or after `(`
-//!   before a function pointer's name (`typedef void (APIENTRYP PFNGLCLEARPROC)(GLbitfield)`).
+//! - before a keyword that starts a declaration (`void`, `int`, `static`, `virtual`, `class`,
+//!   …: `SQLITE_API int f(void)`, `Q_INVOKABLE void f()`, a `Q_OBJECT` line before a member),
+//!   with the macro-like names right before it (`API EXPORT_FN int f(void)`): a name before
+//!   such a keyword is nothing else in C or C++;
+//! - before `const` or `volatile`, a type and a declarator (`OSSL_DEPRECATEDIN_3_0 const
+//!   BIGNUM *f(void)`), but not after a type's name (`SIZE const n`);
+//! - before a type and a function's name (`LLVM_NODISCARD StringRef copy(Allocator &A)`), or a
+//!   parenthesised one (`LUA_API lua_Number (lua_tonumberx) (lua_State *L)`);
+//! - a calling convention: between a type and a function's name (`void APIENTRY
+//!   glClear(GLbitfield mask)`, `DWORD WINAPI ThreadProc(LPVOID)`), or after `(` before a
+//!   function pointer's name (`typedef void (APIENTRYP PFNGLCLEARPROC)(GLbitfield)`);
+//! - after a parameter list, before the body (`void f() OVERRIDE {`).
 //!
-//! Preprocessor lines are left as they are (`#define EXPORT static` names `EXPORT`). Only
-//! whole names become spaces of the same length, so every byte and line keeps its offset:
-//! the tree's ranges index the original text, from which the walk reads every name,
-//! signature and comment (a signature keeps its macros).
+//! Preprocessor lines, strings and comments are left as they are (`#define EXPORT static`
+//! names `EXPORT`); comments between a macro and what follows it are passed over. Only whole
+//! names become spaces of the same length, so every byte and line keeps its offset: the
+//! tree's ranges index the original text, from which the walk reads every name, signature
+//! and comment (a declaration starts at the macros before it on its line, which its signature
+//! keeps: [`Blanked::annotated_start`]).
 
 use crate::lang::Lang;
 
