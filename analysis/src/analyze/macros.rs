@@ -715,6 +715,51 @@ mod tests {
         assert_eq!(b.annotated_start(src, at("int g")), at("FORCE_INLINE"));
     }
 
+    /// Random token soup (and cut-off comments, strings and directives): no panic, the same
+    /// length, and only whole macro-like names become spaces.
+    #[test]
+    fn any_text_keeps_its_length_and_loses_only_names() {
+        const TOKENS: &[&str] = &[
+            "API", "FOO_BAR", "T", "int", "void", "const", "class", "struct", "x", "ns::Y", "(",
+            ")", "{", "}", "<", ">", ":", "::", ";", "*", "&", "#define", "\n", " ", "/*", "*/",
+            "//", "\"", "'", "\\", "é", "1ULL", "final", "operator", ",", "=",
+        ];
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut changed = 0;
+        for _ in 0..3000 {
+            let len = next() % 40;
+            let src: String = (0..len)
+                .map(|_| TOKENS[(next() % TOKENS.len() as u64) as usize])
+                .collect::<Vec<_>>()
+                .join(if next() % 2 == 0 { " " } else { "" });
+            for lang in [Lang::C, Lang::Cpp] {
+                let Some(b) = blanked(lang, &src) else {
+                    continue;
+                };
+                changed += 1;
+                assert_eq!(b.text.len(), src.len(), "{src:?}");
+                for (i, (&was, &now)) in src.as_bytes().iter().zip(&b.text).enumerate() {
+                    assert!(
+                        was == now || (now == b' ' && is_ident(was)),
+                        "{src:?} at {i}"
+                    );
+                }
+                for &(start, end) in &b.ranges {
+                    assert!(macro_like(&src.as_bytes()[start..end]), "{src:?}");
+                    let at = b.annotated_start(&src, end);
+                    assert!(at <= end);
+                }
+            }
+        }
+        assert!(changed > 100, "only {changed} texts had a macro blanked");
+    }
+
     #[test]
     fn other_text_is_parsed_as_written() {
         let cases = [
