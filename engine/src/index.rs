@@ -119,7 +119,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 ///    a doc comment.
 /// 32: comments between annotation macros and what they annotate are passed over (C++'s
 ///    `_GLIBCXX_BEGIN_NAMESPACE_VERSION` line, a doc comment, then a `template`).
-pub const ANALYZER_VERSION: u32 = 32;
+/// 33: editors' folding markers (`//#region Parsing`, `// <editor-fold …>`) are not part of
+///    a doc comment.
+pub const ANALYZER_VERSION: u32 = 33;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;

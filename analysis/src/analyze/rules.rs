@@ -1166,9 +1166,15 @@ fn clean_doc(raw: &str) -> Option<String> {
         let t = t.trim_start_matches('*').trim();
         lines.push(t);
     }
-    // A banner's frame (`/*-*****`, `// --------`) is no text: blank, and dropped with the
-    // blank lines around the doc (a rule within it stays: it may be Markdown's).
-    let frame = |l: &&str| l.len() >= 3 && l.bytes().all(|b| b"*-=#/+~_".contains(&b));
+    // A banner's frame (`/*-*****`, `// --------`) and an editor's folding marker (`//#region
+    // Parsing`, `// <editor-fold desc="…">`) are no text: dropped with the blank lines around
+    // the doc (a rule within it stays: it may be Markdown's).
+    let frame = |l: &&str| {
+        (l.len() >= 3 && l.bytes().all(|b| b"*-=#/+~_".contains(&b)))
+            || ["#region", "#endregion", "<editor-fold", "</editor-fold"]
+                .iter()
+                .any(|m| l.starts_with(m))
+    };
     while lines.first().is_some_and(|l| l.is_empty() || frame(l)) {
         lines.remove(0);
     }

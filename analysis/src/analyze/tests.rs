@@ -1321,6 +1321,12 @@ fn a_banner_comment_s_frame_is_not_part_of_the_doc() {
     let a = analyze(Lang::Java, java);
     assert_eq!(sym(&a, "A.g").doc.as_deref(), Some("private"));
     assert_eq!(sym(&a, "A.h").doc.as_deref(), Some("Head.\n---\nTail."));
+    // Editors' folding markers are no doc.
+    let js = "//#endregion\n//#region src/crawler.ts\n/** Build it. */\nfunction build() {}\n";
+    assert_eq!(
+        sym(&analyze(Lang::JavaScript, js), "build").doc.as_deref(),
+        Some("Build it.")
+    );
     // Markdown's bullets and emphasis stay.
     let rust = "/// Head.\n///\n/// * `a` - one\n/// **Warning**\nfn r() {}\n";
     assert_eq!(
