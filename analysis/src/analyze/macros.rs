@@ -33,25 +33,9 @@
 
 use crate::lang::Lang;
 
-/// Keywords that start a declaration (or a declaration's type): a macro-like name before one
-/// of them can only be a macro.
+/// Keywords other than a type's ([`TYPE_KEYWORDS`]) that start a declaration: a macro-like
+/// name before one of them can only be a macro ([`starts_declaration`]).
 const DECLARATION_KEYWORDS: &[&[u8]] = &[
-    b"void",
-    b"char",
-    b"short",
-    b"int",
-    b"long",
-    b"float",
-    b"double",
-    b"signed",
-    b"unsigned",
-    b"bool",
-    b"_Bool",
-    b"wchar_t",
-    b"char8_t",
-    b"char16_t",
-    b"char32_t",
-    b"auto",
     b"static",
     b"extern",
     b"inline",
@@ -221,6 +205,30 @@ fn literal_end(bytes: &[u8], at: usize) -> usize {
     bytes.len()
 }
 
+/// Whether `name` is a keyword that starts a declaration or its type.
+fn starts_declaration(name: &[u8]) -> bool {
+    TYPE_KEYWORDS.contains(&name) || DECLARATION_KEYWORDS.contains(&name)
+}
+
+/// Whether `name` is any keyword of C or C++.
+fn is_keyword(name: &[u8]) -> bool {
+    starts_declaration(name) || KEYWORDS.contains(&name)
+}
+
+/// The end of a comment starting at `i` (a line comment's up to its newline), if one does.
+fn comment_end(bytes: &[u8], i: usize) -> Option<usize> {
+    match bytes.get(i..i + 2)? {
+        b"//" => Some(
+            bytes[i..]
+                .iter()
+                .position(|&c| c == b'\n')
+                .map_or(bytes.len(), |n| i + n),
+        ),
+        b"/*" => Some(find(bytes, i + 2, b"*/").map_or(bytes.len(), |n| n + 2)),
+        _ => None,
+    }
+}
+
 fn is_ident_start(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_'
 }
@@ -296,15 +304,10 @@ pub fn blanked(lang: Lang, src: &str) -> Option<Blanked> {
             continue;
         }
         // Comments are blanks; strings and characters are skipped whole.
-        if b == b'/' && bytes.get(i + 1) == Some(&b'/') {
-            i = bytes[i..]
-                .iter()
-                .position(|&c| c == b'\n')
-                .map_or(bytes.len(), |n| i + n);
-            continue;
-        }
-        if b == b'/' && bytes.get(i + 1) == Some(&b'*') {
-            i = find(bytes, i + 2, b"*/").map_or(bytes.len(), |n| n + 2);
+        if b == b'/'
+            && let Some(end) = comment_end(bytes, i)
+        {
+            i = end;
             continue;
         }
         if b == b'"' || b == b'\'' {
@@ -342,7 +345,7 @@ pub fn blanked(lang: Lang, src: &str) -> Option<Blanked> {
         if !macro_like(name) {
             run.clear();
         } else if let Some(next) = next_name(bytes, end)
-            && (DECLARATION_KEYWORDS.contains(&&bytes[next.0..next.1])
+            && (starts_declaration(&bytes[next.0..next.1])
                 || parenthesised_name_follows(bytes, next.1)
                 || qualified_type_follows(bytes, next)
                 || typed_function_follows(bytes, next))
@@ -413,15 +416,9 @@ fn skip_blanks(bytes: &[u8], mut i: usize) -> usize {
         while i < bytes.len() && bytes[i].is_ascii_whitespace() {
             i += 1;
         }
-        match bytes.get(i..i + 2) {
-            Some(b"//") => {
-                i = bytes[i..]
-                    .iter()
-                    .position(|&c| c == b'\n')
-                    .map_or(bytes.len(), |n| i + n)
-            }
-            Some(b"/*") => i = find(bytes, i + 2, b"*/").map_or(bytes.len(), |n| n + 2),
-            _ => return i,
+        match comment_end(bytes, i) {
+            Some(end) => i = end,
+            None => return i,
         }
     }
 }
@@ -454,10 +451,7 @@ fn parenthesised_name_follows(bytes: &[u8], from: usize) -> bool {
 /// name is no declaration or expression without it.
 fn function_name_follows(bytes: &[u8], next: (usize, usize)) -> bool {
     let name = &bytes[next.0..next.1];
-    !KEYWORDS.contains(&name)
-        && !TYPE_KEYWORDS.contains(&name)
-        && !DECLARATION_KEYWORDS.contains(&name)
-        && bytes.get(skip_blanks(bytes, next.1)) == Some(&b'(')
+    !is_keyword(name) && bytes.get(skip_blanks(bytes, next.1)) == Some(&b'(')
 }
 
 /// Whether `[*] name ) (` follows `from`, after `(` and a macro-like name: a pointer to a
@@ -503,7 +497,7 @@ fn qualified_type_follows(bytes: &[u8], next: (usize, usize)) -> bool {
 /// calling convention is the macro).
 fn typed_function_follows(bytes: &[u8], next: (usize, usize)) -> bool {
     let ty = &bytes[next.0..next.1];
-    if macro_like(ty) || KEYWORDS.contains(&ty) || TYPE_KEYWORDS.contains(&ty) {
+    if macro_like(ty) || is_keyword(ty) {
         return false;
     }
     let mut at = next.1;
@@ -526,10 +520,7 @@ fn typed_function_follows(bytes: &[u8], next: (usize, usize)) -> bool {
         return false;
     };
     let name = &bytes[start..end];
-    name == b"operator"
-        || (!KEYWORDS.contains(&name)
-            && !TYPE_KEYWORDS.contains(&name)
-            && bytes.get(skip_blanks(bytes, end)) == Some(&b'('))
+    name == b"operator" || (!is_keyword(name) && bytes.get(skip_blanks(bytes, end)) == Some(&b'('))
 }
 
 /// The end of template arguments opening at `at` (`<`): after their `>`; `None` when a
