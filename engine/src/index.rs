@@ -121,7 +121,12 @@ use rustc_hash::{FxHashMap, FxHashSet};
 ///    `_GLIBCXX_BEGIN_NAMESPACE_VERSION` line, a doc comment, then a `template`).
 /// 33: editors' folding markers (`//#region Parsing`, `// <editor-fold …>`) are not part of
 ///    a doc comment.
-pub const ANALYZER_VERSION: u32 = 33;
+/// 34: Go types, constants and variables declared alone carry the comment above their
+///    keyword (`// T …` before `type T struct`), a spec of a group its own or the group's;
+///    a one-line member's comment on its line (`Name string // the name`) is its doc when
+///    none is above, and no longer the next definition's; tools' directives (`//go:noinline`,
+///    `# frozen_string_literal: true`, `// eslint-disable-next-line`, `# :nodoc:`) are no doc.
+pub const ANALYZER_VERSION: u32 = 34;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;

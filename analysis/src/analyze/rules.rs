@@ -109,6 +109,16 @@ impl<'a, 't> Up<'a, 't> {
             ))
     }
 
+    /// The siblings after `n` (named or not), nearest first, when `n` is on the path (the
+    /// walker lists each path node's children); none otherwise.
+    pub fn next_siblings(self, n: Node<'t>) -> &'a [Node<'t>] {
+        let p = self.path;
+        match p.nodes.iter().rposition(|a| a.id() == n.id()) {
+            Some(i) if i > 0 => p.siblings.get(p.at[i] + 1..p.runs[i]).unwrap_or_default(),
+            _ => &[],
+        }
+    }
+
     /// The parent of `n`: answered from the path when `n` is on it or a child of a node on
     /// it (the visited node's children mostly: the rules look at what they are about to
     /// resolve), else asked of the tree (`Node::parent` searches down from the root: ~10 000
@@ -1126,11 +1136,85 @@ pub fn doc_comment<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, src: &str) -> Op
             break;
         }
     }
+    // Go: a spec declared alone (`type T struct`, `var X = 1`) has its comment above its
+    // declaration's keyword; a spec of a group (`const ( … )`) without a comment of its own
+    // (above it or after it on its line) takes the group's, as godoc shows it.
+    let mut group = None;
+    if lang == Lang::Go
+        && matches!(
+            kind_of(n),
+            "type_spec" | "type_alias" | "const_spec" | "var_spec"
+        )
+        && let Some(p) = up.parent(n)
+    {
+        if kind_of(p) == "var_spec_list" {
+            group = up.parent(p);
+        } else if up.prev_siblings(n).any(|s| kind_of(s) == "(") {
+            group = Some(p);
+        } else {
+            anchor = p;
+        }
+    }
+    let mut parts = comments_above(up, anchor, src);
+    if parts.is_empty()
+        && let Some(g) = group
+    {
+        // Its own comment on its line comes before the group's.
+        if let Some(own) = trailing_doc(up, n, src) {
+            return Some(own);
+        }
+        parts = comments_above(up, g, src);
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    parts.reverse();
+    clean_doc(&parts.join("\n"))
+}
+
+/// The comment after a one-line member (a field, constant or variant) on its line, which
+/// documents it when nothing above does: Go's `Name string // the name`, C's `int n; /* count
+/// */`, `Red, // the colour`. Only a comment that ends the line (not one code follows).
+pub fn trailing_doc<'t>(up: Up<'_, 't>, n: Node<'t>, src: &str) -> Option<String> {
+    let row = n.end_position().row;
+    if n.start_position().row != row {
+        return None;
+    }
+    let c = up
+        .next_siblings(n)
+        .iter()
+        .copied()
+        .find(|s| !matches!(kind_of(*s), "," | ";"))?;
+    if !COMMENT_KINDS.contains(&kind_of(c)) || c.start_position().row != row {
+        return None;
+    }
+    let rest = src.get(c.end_byte()..).unwrap_or("");
+    let line_rest = &rest[..rest.find('\n').unwrap_or(rest.len())];
+    if !line_rest.trim().is_empty() {
+        return None;
+    }
+    clean_doc(src.get(c.byte_range()).unwrap_or("").trim_end())
+}
+
+/// The comments directly above `anchor` (attributes and decorators between them passed
+/// over), nearest first. A comment after code on its line (`a = 1 // why`) is that code's,
+/// not the next definition's: it ends them.
+fn comments_above<'s, 't>(up: Up<'_, 't>, anchor: Node<'t>, src: &'s str) -> Vec<&'s str> {
     let mut parts = Vec::new();
     let mut next_start = anchor.start_position().row;
     for p in up.prev_siblings(anchor) {
         if COMMENT_KINDS.contains(&kind_of(p)) {
             if p.end_position().row + 1 < next_start {
+                break;
+            }
+            let line_start = src
+                .get(..p.start_byte())
+                .and_then(|before| before.rfind('\n'))
+                .map_or(0, |i| i + 1);
+            if !src
+                .get(line_start..p.start_byte())
+                .is_some_and(|before| before.trim().is_empty())
+            {
                 break;
             }
             // A line comment's node may hold its line's end (Rust's does): trimmed, so that
@@ -1145,16 +1229,82 @@ pub fn doc_comment<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, src: &str) -> Op
             break;
         }
     }
-    if parts.is_empty() {
-        return None;
-    }
-    parts.reverse();
-    clean_doc(&parts.join("\n"))
+    parts
+}
+
+/// What tools read in comments, not people: lint and formatter switches, coverage marks,
+/// RDoc's `:nodoc:`. Such a line is no part of a doc (`x = 1  # noqa: E501` says nothing of
+/// `x`). `t` is the line without its comment marker.
+fn is_directive(t: &str) -> bool {
+    const DIRECTIVES: &[&str] = &[
+        "eslint-",
+        "eslint ",
+        "jshint ",
+        "jscs:",
+        "tslint:",
+        "prettier-ignore",
+        "biome-ignore",
+        "deno-lint-ignore",
+        "istanbul ignore",
+        "c8 ignore",
+        "@ts-ignore",
+        "@ts-expect-error",
+        "@ts-nocheck",
+        "@ts-check",
+        "noqa",
+        "type: ignore",
+        "pragma: no cover",
+        "pylint:",
+        "fmt: off",
+        "fmt: on",
+        "fmt: skip",
+        "mypy:",
+        "pyright:",
+        ":nodoc:",
+        ":stopdoc:",
+        ":startdoc:",
+        "rubocop:",
+        "frozen_string_literal:",
+        "NOLINT",
+        "clang-format ",
+        "IWYU pragma",
+        "LCOV_EXCL",
+        "cppcheck-suppress",
+        "nolint",
+        "phpcs:",
+        "@phpstan-ignore",
+        "$NON-NLS-",
+        "ReSharper ",
+        "CHECKSTYLE",
+        "NOPMD",
+    ];
+    DIRECTIVES.iter().any(|d| t.starts_with(d))
+}
+
+/// Go's directive comments (`//go:noinline`, `//lint:ignore`, `//export:x`): `//` then, with
+/// no space, a lowercase word, a colon and a letter or digit. Godoc leaves them out of docs.
+fn is_go_style_directive(line: &str) -> bool {
+    let Some(rest) = line.strip_prefix("//") else {
+        return false;
+    };
+    let word = rest
+        .bytes()
+        .take_while(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        .count();
+    word > 0
+        && rest.as_bytes().get(word) == Some(&b':')
+        && rest
+            .as_bytes()
+            .get(word + 1)
+            .is_some_and(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
 }
 
 fn clean_doc(raw: &str) -> Option<String> {
     let mut lines = Vec::new();
     for line in raw.lines() {
+        if is_go_style_directive(line.trim()) {
+            continue;
+        }
         let mut t = line.trim();
         for p in ["///", "//!", "/**", "/*!", "/*", "//", "#", "*/"] {
             if let Some(rest) = t.strip_prefix(p) {
@@ -1164,6 +1314,9 @@ fn clean_doc(raw: &str) -> Option<String> {
         }
         let t = t.strip_suffix("*/").unwrap_or(t);
         let t = t.trim_start_matches('*').trim();
+        if is_directive(t) {
+            continue;
+        }
         lines.push(t);
     }
     // A banner's frame (`/*-*****`, `// --------`) and an editor's folding marker (`//#region

@@ -1450,3 +1450,61 @@ fn signatures_end_before_comments_between_head_and_body() {
         "add = (a, b) /* sum */"
     );
 }
+
+#[test]
+fn go_declarations_carry_their_comments_above_the_keyword() {
+    let src = "package p\n\n// T is a thing.\ntype T struct {\n\tname string // the name\n\tsize int\n}\n\n// Kinds of things.\nconst (\n\t// A is the first.\n\tA = iota\n\tB // the second\n\tC\n)\n\n// X counts.\nvar X = 1\n\n// Errors returned.\nvar (\n\tErrA = 1\n)\n\n// I reads.\ntype I interface {\n\tRead() // one read\n}\n";
+    let a = analyze(Lang::Go, src);
+    let doc = |q: &str| sym(&a, q).doc.as_deref();
+    assert_eq!(doc("T"), Some("T is a thing."));
+    assert_eq!(doc("I"), Some("I reads."));
+    assert_eq!(doc("X"), Some("X counts."));
+    // A spec of a group: its own comment above or on its line, else the group's.
+    assert_eq!(doc("A"), Some("A is the first."));
+    assert_eq!(doc("B"), Some("the second"));
+    assert_eq!(doc("C"), Some("Kinds of things."));
+    assert_eq!(doc("ErrA"), Some("Errors returned."));
+    // A field's comment on its line is its doc, and not the next field's.
+    assert_eq!(doc("T.name"), Some("the name"));
+    assert_eq!(doc("T.size"), None);
+    // Methods keep theirs above only: a trailing comment is a one-line member's.
+    assert_eq!(doc("I.Read"), None);
+}
+
+#[test]
+fn a_comment_after_code_on_its_line_is_not_the_next_definition_s_doc() {
+    let java = "class A {\n  static final int X = 1; // one\n  int y;\n  // about z\n  int z; // z itself\n  void f() {} // after f\n  void g() {}\n}\n";
+    let a = analyze(Lang::Java, java);
+    let doc = |q: &str| sym(&a, q).doc.as_deref();
+    assert_eq!(doc("A.X"), Some("one"));
+    assert_eq!(doc("A.y"), None);
+    // A comment above comes first.
+    assert_eq!(doc("A.z"), Some("about z"));
+    assert_eq!(doc("A.g"), None);
+    let c = "enum color {\n  RED, /* warm */\n  BLUE\n};\nint n; int m; // m only\n";
+    let a = analyze(Lang::C, c);
+    assert_eq!(sym(&a, "color.RED").doc.as_deref(), Some("warm"));
+    assert_eq!(sym(&a, "color.BLUE").doc.as_deref(), None);
+    // A comment followed by code on its line documents nothing after it.
+    let py = "x = 1  # the x\ny = 2\n";
+    let a = analyze(Lang::Python, py);
+    assert_eq!(sym(&a, "y").doc.as_deref(), None);
+}
+
+#[test]
+fn tools_directives_are_no_doc() {
+    let rb = "# frozen_string_literal: true\n\nmodule M\n  X = 1 # :nodoc:\n  # Says hi.\n  # rubocop:disable Style/Foo\n  def hi; end\nend\n";
+    let a = analyze(Lang::Ruby, rb);
+    assert_eq!(sym(&a, "M").doc.as_deref(), None);
+    assert_eq!(sym(&a, "M.X").doc.as_deref(), None);
+    assert_eq!(sym(&a, "M.hi").doc.as_deref(), Some("Says hi."));
+    let go = "package p\n\n// add adds.\n//\n//go:noinline\nfunc add(a, b int) int { return a + b }\n\n//go:linkname now runtime.now\nfunc now() int64\n\n// see: http://x\nfunc see() {}\n";
+    let a = analyze(Lang::Go, go);
+    assert_eq!(sym(&a, "add").doc.as_deref(), Some("add adds."));
+    assert_eq!(sym(&a, "now").doc.as_deref(), None);
+    assert_eq!(sym(&a, "see").doc.as_deref(), Some("see: http://x"));
+    let js = "// eslint-disable-next-line no-unused-vars\nfunction f() {}\n/* istanbul ignore next */\nfunction g() {}\n";
+    let a = analyze(Lang::JavaScript, js);
+    assert_eq!(sym(&a, "f").doc.as_deref(), None);
+    assert_eq!(sym(&a, "g").doc.as_deref(), None);
+}
