@@ -125,7 +125,10 @@ use rustc_hash::{FxHashMap, FxHashSet};
 ///    keyword (`// T …` before `type T struct`), a spec of a group its own or the group's;
 ///    a one-line member's comment on its line (`Name string // the name`) is its doc when
 ///    none is above, and no longer the next definition's; tools' directives (`//go:noinline`,
-///    `# frozen_string_literal: true`, `// eslint-disable-next-line`, `# :nodoc:`) are no doc.
+///    `# frozen_string_literal: true`, `// eslint-disable-next-line`, `# :nodoc:`) are no doc;
+///    the first member of a Ruby or Python body keeps the comment above it (the grammars put
+///    it outside the body); RDoc's opening `##` is no text; a signature read from a first
+///    line drops the comment that ends it (`class C < E #:nodoc:`).
 pub const ANALYZER_VERSION: u32 = 34;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.

@@ -1020,9 +1020,23 @@ fn cpp_member_access<'t>(up: Up<'_, 't>, n: Node<'t>) -> Option<bool> {
 
 /// The declaration head: the text before the body, whitespace collapsed, bounded.
 pub fn signature(lang: Lang, n: Node, src: &str) -> String {
+    // The first line, without a comment that ends it (`class C < E #:nodoc:`; not
+    // `public /*final*/ byte tag;`).
     let first_line_end = || {
         let text = src.get(n.byte_range()).unwrap_or("");
-        n.start_byte() + text.find('\n').unwrap_or(text.len())
+        let end = n.start_byte() + text.find('\n').unwrap_or(text.len());
+        let mut children = Vec::new();
+        n.append_children(&mut children);
+        children
+            .iter()
+            .find(|c| {
+                COMMENT_KINDS.contains(&kind_of(**c))
+                    && c.start_byte() < end
+                    && src
+                        .get(c.end_byte().min(end)..end)
+                        .is_some_and(|rest| rest.trim().is_empty())
+            })
+            .map_or(end, |c| c.start_byte())
     };
     let end = match (lang, kind_of(n)) {
         (Lang::Go, "type_spec" | "const_spec" | "var_spec") => first_line_end(),
@@ -1154,6 +1168,15 @@ pub fn doc_comment<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, src: &str) -> Op
         } else {
             anchor = p;
         }
+    }
+    // Ruby and Python: comments before a body's first statement are the enclosing
+    // definition's children, before the body (`class A` / `# Doc of f.` / `def f`).
+    if matches!(lang, Lang::Ruby | Lang::Python)
+        && up.prev_siblings(anchor).next().is_none()
+        && let Some(body) = up.parent(anchor)
+        && matches!(kind_of(body), "body_statement" | "block")
+    {
+        anchor = body;
     }
     let mut parts = comments_above(up, anchor, src);
     if parts.is_empty()
@@ -1308,7 +1331,11 @@ fn clean_doc(raw: &str) -> Option<String> {
         let mut t = line.trim();
         for p in ["///", "//!", "/**", "/*!", "/*", "//", "#", "*/"] {
             if let Some(rest) = t.strip_prefix(p) {
-                t = rest;
+                // RDoc's and Sphinx's `##` that opens a doc is a marker, no text.
+                t = match p {
+                    "#" => rest.trim_start_matches('#'),
+                    _ => rest,
+                };
                 break;
             }
         }

@@ -1498,6 +1498,12 @@ fn tools_directives_are_no_doc() {
     assert_eq!(sym(&a, "M").doc.as_deref(), None);
     assert_eq!(sym(&a, "M.X").doc.as_deref(), None);
     assert_eq!(sym(&a, "M.hi").doc.as_deref(), Some("Says hi."));
+    // RDoc's `##` opening a doc is no text; Markdown headings within stay.
+    let rb = "##\n# Greets.\n#\n# ### Usage\ndef greet; end\n";
+    assert_eq!(
+        sym(&analyze(Lang::Ruby, rb), "greet").doc.as_deref(),
+        Some("Greets.\n\n### Usage")
+    );
     let go = "package p\n\n// add adds.\n//\n//go:noinline\nfunc add(a, b int) int { return a + b }\n\n//go:linkname now runtime.now\nfunc now() int64\n\n// see: http://x\nfunc see() {}\n";
     let a = analyze(Lang::Go, go);
     assert_eq!(sym(&a, "add").doc.as_deref(), Some("add adds."));
@@ -1507,4 +1513,26 @@ fn tools_directives_are_no_doc() {
     let a = analyze(Lang::JavaScript, js);
     assert_eq!(sym(&a, "f").doc.as_deref(), None);
     assert_eq!(sym(&a, "g").doc.as_deref(), None);
+}
+
+#[test]
+fn ruby_and_python_first_members_keep_their_comments() {
+    // The grammars put comments before a body's first statement outside the body.
+    let rb = "class Object\n  # Doc of blank.\n  def blank?\n  end\nend\n\nmodule M\n  # Doc of C.\n  class C < E #:nodoc:\n  end\nend\n";
+    let a = analyze(Lang::Ruby, rb);
+    assert_eq!(
+        sym(&a, "Object.blank?").doc.as_deref(),
+        Some("Doc of blank.")
+    );
+    assert_eq!(sym(&a, "M.C").doc.as_deref(), Some("Doc of C."));
+    assert_eq!(&*sym(&a, "M.C").signature, "class C < E");
+    assert_eq!(sym(&a, "Object").doc.as_deref(), None);
+    // A comment within the first line stays in the signature.
+    let java = "class A {\n  public /*final*/ byte tag;\n}\n";
+    let a = analyze(Lang::Java, java);
+    assert_eq!(&*sym(&a, "A.tag").signature, "public /*final*/ byte tag;");
+    let py = "class A:\n    # Doc of f.\n    def f(self): pass\n\n    def g(self):\n        # not g's doc: the body's first line\n        return 1\n";
+    let a = analyze(Lang::Python, py);
+    assert_eq!(sym(&a, "A.f").doc.as_deref(), Some("Doc of f."));
+    assert_eq!(sym(&a, "A.g").doc.as_deref(), None);
 }
