@@ -695,7 +695,10 @@ impl<'s> Walker<'s> {
         let mut last = None;
         for name_node in names {
             let name = rules::name_text(self.text(name_node));
-            if name.is_empty() {
+            // Go's and Rust's blank name declares nothing that can be named: a padding
+            // field, `var _ io.Reader = (*T)(nil)`, stringer's `func _()`, `const _: () =
+            // assert!(…)` (their uses are the enclosing scope's).
+            if name.is_empty() || (name == "_" && matches!(self.lang, Lang::Go | Lang::Rust)) {
                 continue;
             }
             // Python: a module's placeholder for what it defines below (`Enum = None`, then

@@ -128,7 +128,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 ///    `# frozen_string_literal: true`, `// eslint-disable-next-line`, `# :nodoc:`) are no doc;
 ///    the first member of a Ruby or Python body keeps the comment above it (the grammars put
 ///    it outside the body); RDoc's opening `##` is no text; a signature read from a first
-///    line drops the comment that ends it (`class C < E #:nodoc:`).
+///    line drops the comment that ends it (`class C < E #:nodoc:`); Go's and Rust's blank
+///    name `_` declares no symbol.
 pub const ANALYZER_VERSION: u32 = 34;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.

@@ -1536,3 +1536,22 @@ fn ruby_and_python_first_members_keep_their_comments() {
     assert_eq!(sym(&a, "A.f").doc.as_deref(), Some("Doc of f."));
     assert_eq!(sym(&a, "A.g").doc.as_deref(), None);
 }
+
+#[test]
+fn go_and_rust_blank_names_declare_nothing() {
+    let go = "package p\n\ntype T struct {\n\t_ noCopy\n\tv int\n}\n\nvar _ R = (*T)(nil)\n\nfunc _() {\n\tvar x [1]struct{}\n\t_ = x[A-1]\n}\n";
+    let a = analyze(Lang::Go, go);
+    let names: Vec<&str> = a.symbols.iter().map(|s| &*s.qualified_name).collect();
+    assert_eq!(names, vec!["T", "T.v"]);
+    // What they use is still used, by the file.
+    assert!(a.edges.iter().any(|e| &*e.target_name == "noCopy"));
+    assert!(
+        a.edges
+            .iter()
+            .any(|e| &*e.target_name == "R" && e.source.is_none())
+    );
+    let rs = "const _: () = assert!(A < B);\nconst C: u8 = 1;\n";
+    let a = analyze(Lang::Rust, rs);
+    let names: Vec<&str> = a.symbols.iter().map(|s| &*s.qualified_name).collect();
+    assert_eq!(names, vec!["C"]);
+}
