@@ -1195,8 +1195,8 @@ pub fn doc_comment<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, src: &str) -> Op
     clean_doc(&parts.join("\n"))
 }
 
-/// The comment after a one-line member (a field, constant or variant) on its line, which
-/// documents it when nothing above does: Go's `Name string // the name`, C's `int n; /* count
+/// The comment after a one-line member (a field, constant, variable or variant) on its line,
+/// which documents it when nothing above does: Go's `Name string // the name`, C's `int n; /* count
 /// */`, `Red, // the colour`. Only a comment that ends the line (not one code follows).
 pub fn trailing_doc<'t>(up: Up<'_, 't>, n: Node<'t>, src: &str) -> Option<String> {
     let row = n.end_position().row;
