@@ -834,11 +834,7 @@ impl<'s> Walker<'s> {
             let macros = self.src[start..node.start_byte()].split_whitespace();
             signature = macros.chain([&*signature]).collect::<Vec<_>>().join(" ");
         }
-        let doc = rules::doc_comment(self.lang, up, node, self.src).or_else(|| {
-            matches!(kind, "field" | "constant" | "variant" | "variable")
-                .then(|| rules::trailing_doc(up, node, self.src))
-                .flatten()
-        });
+        let doc = rules::doc_comment(self.lang, up, node, kind, self.src);
         let is_public = scope
             .public_members
             .unwrap_or_else(|| rules::is_public(self.lang, up, node, &name, self.src));

@@ -1124,8 +1124,15 @@ const SKIPPABLE_BEFORE_DEF: &[&str] = &[
     "marker_annotation",
 ];
 
-/// The doc comment of a definition: a Python docstring, else the comments directly above it.
-pub fn doc_comment<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, src: &str) -> Option<String> {
+/// The doc comment of a definition of symbol kind `kind`: a Python docstring, else the comments
+/// directly above it, else for a one-line member the comment that ends its line.
+pub fn doc_comment<'t>(
+    lang: Lang,
+    up: Up<'_, 't>,
+    n: Node<'t>,
+    kind: &str,
+    src: &str,
+) -> Option<String> {
     if lang == Lang::Python
         && let Some(body) = field(n, "body")
         && let Some(first) = body.named_child(0)
@@ -1178,16 +1185,21 @@ pub fn doc_comment<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, src: &str) -> Op
     {
         anchor = body;
     }
-    let mut parts = comments_above(up, anchor, src);
-    if parts.is_empty()
-        && let Some(g) = group
-    {
-        // Its own comment on its line comes before the group's.
-        if let Some(own) = trailing_doc(up, n, src) {
-            return Some(own);
-        }
-        parts = comments_above(up, g, src);
+    // The comments above it; else a one-line member's (or a grouped Go spec's) comment on
+    // its line; else its Go group's.
+    if let Some(doc) = joined_doc(comments_above(up, anchor, src)) {
+        return Some(doc);
     }
+    if (group.is_some() || matches!(kind, "field" | "constant" | "variant" | "variable"))
+        && let Some(own) = trailing_doc(up, n, src)
+    {
+        return Some(own);
+    }
+    joined_doc(comments_above(up, group?, src))
+}
+
+/// [`comments_above`]'s comments as one doc.
+fn joined_doc(mut parts: Vec<&str>) -> Option<String> {
     if parts.is_empty() {
         return None;
     }
@@ -1198,7 +1210,7 @@ pub fn doc_comment<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, src: &str) -> Op
 /// The comment after a one-line member (a field, constant, variable or variant) on its line,
 /// which documents it when nothing above does: Go's `Name string // the name`, C's `int n; /* count
 /// */`, `Red, // the colour`. Only a comment that ends the line (not one code follows).
-pub fn trailing_doc<'t>(up: Up<'_, 't>, n: Node<'t>, src: &str) -> Option<String> {
+fn trailing_doc<'t>(up: Up<'_, 't>, n: Node<'t>, src: &str) -> Option<String> {
     let row = n.end_position().row;
     if n.start_position().row != row {
         return None;

@@ -1,5 +1,13 @@
 use super::*;
 
+/// The doc of symbol `qname` in `src`, analysed as `lang`.
+fn doc_of(lang: Lang, src: &str, qname: &str) -> Option<String> {
+    sym(&analyze(lang, src), qname)
+        .doc
+        .clone()
+        .map(String::from)
+}
+
 fn sym<'a>(a: &'a FileAnalysis, qname: &str) -> &'a Symbol {
     a.symbols
         .iter()
@@ -1324,13 +1332,13 @@ fn a_banner_comment_s_frame_is_not_part_of_the_doc() {
     // Editors' folding markers are no doc.
     let js = "//#endregion\n//#region src/crawler.ts\n/** Build it. */\nfunction build() {}\n";
     assert_eq!(
-        sym(&analyze(Lang::JavaScript, js), "build").doc.as_deref(),
+        doc_of(Lang::JavaScript, js, "build").as_deref(),
         Some("Build it.")
     );
     // Markdown's bullets and emphasis stay.
     let rust = "/// Head.\n///\n/// * `a` - one\n/// **Warning**\nfn r() {}\n";
     assert_eq!(
-        sym(&analyze(Lang::Rust, rust), "r").doc.as_deref(),
+        doc_of(Lang::Rust, rust, "r").as_deref(),
         Some("Head.\n\n* `a` - one\n**Warning**")
     );
 }
@@ -1501,7 +1509,7 @@ fn tools_directives_are_no_doc() {
     // RDoc's `##` opening a doc is no text; Markdown headings within stay.
     let rb = "##\n# Greets.\n#\n# ### Usage\ndef greet; end\n";
     assert_eq!(
-        sym(&analyze(Lang::Ruby, rb), "greet").doc.as_deref(),
+        doc_of(Lang::Ruby, rb, "greet").as_deref(),
         Some("Greets.\n\n### Usage")
     );
     let go = "package p\n\n// add adds.\n//\n//go:noinline\nfunc add(a, b int) int { return a + b }\n\n//go:linkname now runtime.now\nfunc now() int64\n\n// see: http://x\nfunc see() {}\n";
