@@ -257,9 +257,12 @@ static void ts_lexer__do_advance(Lexer *self, bool skip) {
 }
 
 // Advance to the next character in the source code, retrieving a new
-// chunk of source code if needed.
-static void ts_lexer__advance(TSLexer *_self, bool skip) {
-  Lexer *self = (Lexer *)_self;
+// chunk of source code if needed: the general case, called by `ts_lexer__advance` below when
+// its fast path does not apply.
+#ifdef __GNUC__
+__attribute__((noinline))
+#endif
+static void ts_lexer__advance_slow(Lexer *self, bool skip) {
   if (!self->chunk) return;
 
   if (skip) {
@@ -290,6 +293,34 @@ static void ts_lexer__advance(TSLexer *_self, bool skip) {
   }
 
   ts_lexer__do_advance(self, skip);
+}
+
+// Advance to the next character in the source code (QUARRY: the common case, an ASCII character
+// followed by another one within the chunk and the included range, without a logger, in a
+// function of its own that saves no registers; everything else in `ts_lexer__advance_slow`).
+static void ts_lexer__advance(TSLexer *_self, bool skip) {
+  Lexer *self = (Lexer *)_self;
+  const uint32_t next_position = self->current_position.bytes + 1;
+  if (
+    self->lookahead_size == 1 &&
+    self->data.lookahead != '\n' &&
+    self->chunk &&
+    !self->logger.log &&
+    self->input.encoding == TSInputEncodingUTF8 &&
+    next_position < self->chunk_start + self->chunk_size &&
+    next_position < self->included_ranges[self->current_included_range_index].end_byte
+  ) {
+    uint8_t next_byte = (uint8_t)self->chunk[next_position - self->chunk_start];
+    if (next_byte < 0x80) {
+      ts_lexer__increment_column_data(self);
+      self->current_position.bytes = next_position;
+      self->current_position.extent.column++;
+      if (skip) self->token_start_position = self->current_position;
+      self->data.lookahead = next_byte;
+      return;
+    }
+  }
+  ts_lexer__advance_slow(self, skip);
 }
 
 // Mark that a token match has completed. This can be called multiple
