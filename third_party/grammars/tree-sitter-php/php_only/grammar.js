@@ -1,0 +1,3 @@
+const defineGrammar = require('../common/define-grammar.js');
+
+module.exports = defineGrammar('php_only');

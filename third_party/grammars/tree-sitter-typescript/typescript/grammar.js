@@ -1,0 +1,3 @@
+const defineGrammar = require('../common/define-grammar');
+
+module.exports = defineGrammar('typescript');
