@@ -5592,40 +5592,40 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
   switch (state) {
     case 0:
       if (eof) ADVANCE(121);
-      ADVANCE_MAP(
-        '!', 188,
-        '"', 287,
-        '#', 75,
-        '%', 205,
-        '&', 214,
-        '\'', 278,
-        '(', 125,
-        ')', 128,
-        '*', 201,
-        '+', 196,
-        ',', 127,
-        '-', 191,
-        '.', 254,
-        '/', 203,
-        '0', 260,
-        ':', 238,
-        ';', 227,
-        '<', 221,
-        '=', 237,
-        '>', 217,
-        '?', 239,
-        'L', 302,
-        'U', 304,
-        '[', 234,
-        '\\', 2,
-        ']', 235,
-        '^', 211,
-        'u', 306,
-        '{', 231,
-        '|', 208,
-        '}', 232,
-        '~', 189,
-      );
+      switch (lookahead) {
+        case '!': ADVANCE(188);
+        case '"': ADVANCE(287);
+        case '#': ADVANCE(75);
+        case '%': ADVANCE(205);
+        case '&': ADVANCE(214);
+        case '\'': ADVANCE(278);
+        case '(': ADVANCE(125);
+        case ')': ADVANCE(128);
+        case '*': ADVANCE(201);
+        case '+': ADVANCE(196);
+        case ',': ADVANCE(127);
+        case '-': ADVANCE(191);
+        case '.': ADVANCE(254);
+        case '/': ADVANCE(203);
+        case '0': ADVANCE(260);
+        case ':': ADVANCE(238);
+        case ';': ADVANCE(227);
+        case '<': ADVANCE(221);
+        case '=': ADVANCE(237);
+        case '>': ADVANCE(217);
+        case '?': ADVANCE(239);
+        case 'L': ADVANCE(302);
+        case 'U': ADVANCE(304);
+        case '[': ADVANCE(234);
+        case '\\': ADVANCE(2);
+        case ']': ADVANCE(235);
+        case '^': ADVANCE(211);
+        case 'u': ADVANCE(306);
+        case '{': ADVANCE(231);
+        case '|': ADVANCE(208);
+        case '}': ADVANCE(232);
+        case '~': ADVANCE(189);
+      }
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(119);
       if (('1' <= lookahead && lookahead <= '9')) ADVANCE(262);
@@ -5729,20 +5729,20 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (lookahead == '\r') SKIP(21);
       END_STATE();
     case 23:
-      ADVANCE_MAP(
-        '\n', 130,
-        '!', 68,
-        '%', 204,
-        '&', 213,
-        '(', 186,
-        '*', 200,
-        '+', 195,
-        '-', 190,
-        '/', 202,
-        '<', 222,
-        '=', 69,
-        '>', 218,
-      );
+      switch (lookahead) {
+        case '\n': ADVANCE(130);
+        case '!': ADVANCE(68);
+        case '%': ADVANCE(204);
+        case '&': ADVANCE(213);
+        case '(': ADVANCE(186);
+        case '*': ADVANCE(200);
+        case '+': ADVANCE(195);
+        case '-': ADVANCE(190);
+        case '/': ADVANCE(202);
+        case '<': ADVANCE(222);
+        case '=': ADVANCE(69);
+        case '>': ADVANCE(218);
+      }
       if (lookahead == '\\') SKIP(22);
       if (lookahead == '^') ADVANCE(210);
       if (lookahead == '|') ADVANCE(209);
@@ -5869,353 +5869,353 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (lookahead != 0) ADVANCE(322);
       END_STATE();
     case 43:
-      ADVANCE_MAP(
-        '!', 188,
-        '"', 287,
-        '#', 75,
-        '%', 205,
-        '&', 214,
-        '\'', 278,
-        '(', 186,
-        ')', 128,
-        '*', 201,
-        '+', 196,
-        ',', 127,
-        '-', 191,
-        '.', 254,
-        '/', 203,
-        '0', 260,
-        ':', 238,
-        ';', 227,
-        '<', 221,
-        '=', 237,
-        '>', 217,
-        '?', 239,
-        'L', 302,
-        'U', 304,
-        '[', 234,
-        '\\', 2,
-        ']', 235,
-        '^', 211,
-        'u', 306,
-        '{', 231,
-        '|', 208,
-        '}', 232,
-        '~', 189,
-      );
+      switch (lookahead) {
+        case '!': ADVANCE(188);
+        case '"': ADVANCE(287);
+        case '#': ADVANCE(75);
+        case '%': ADVANCE(205);
+        case '&': ADVANCE(214);
+        case '\'': ADVANCE(278);
+        case '(': ADVANCE(186);
+        case ')': ADVANCE(128);
+        case '*': ADVANCE(201);
+        case '+': ADVANCE(196);
+        case ',': ADVANCE(127);
+        case '-': ADVANCE(191);
+        case '.': ADVANCE(254);
+        case '/': ADVANCE(203);
+        case '0': ADVANCE(260);
+        case ':': ADVANCE(238);
+        case ';': ADVANCE(227);
+        case '<': ADVANCE(221);
+        case '=': ADVANCE(237);
+        case '>': ADVANCE(217);
+        case '?': ADVANCE(239);
+        case 'L': ADVANCE(302);
+        case 'U': ADVANCE(304);
+        case '[': ADVANCE(234);
+        case '\\': ADVANCE(2);
+        case ']': ADVANCE(235);
+        case '^': ADVANCE(211);
+        case 'u': ADVANCE(306);
+        case '{': ADVANCE(231);
+        case '|': ADVANCE(208);
+        case '}': ADVANCE(232);
+        case '~': ADVANCE(189);
+      }
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(43);
       if (('1' <= lookahead && lookahead <= '9')) ADVANCE(262);
       if (set_contains(sym_identifier_character_set_1, 687, lookahead)) ADVANCE(314);
       END_STATE();
     case 44:
-      ADVANCE_MAP(
-        '!', 188,
-        '"', 287,
-        '#', 83,
-        '%', 205,
-        '&', 214,
-        '\'', 278,
-        '(', 186,
-        ')', 128,
-        '*', 201,
-        '+', 196,
-        ',', 127,
-        '-', 191,
-        '.', 254,
-        '/', 203,
-        '0', 260,
-        ':', 238,
-        ';', 227,
-        '<', 221,
-        '=', 237,
-        '>', 217,
-        '?', 239,
-        'L', 302,
-        'U', 304,
-        '[', 233,
-        '\\', 41,
-        ']', 235,
-        '^', 211,
-        'u', 306,
-        '{', 231,
-        '|', 208,
-        '}', 232,
-        '~', 189,
-      );
+      switch (lookahead) {
+        case '!': ADVANCE(188);
+        case '"': ADVANCE(287);
+        case '#': ADVANCE(83);
+        case '%': ADVANCE(205);
+        case '&': ADVANCE(214);
+        case '\'': ADVANCE(278);
+        case '(': ADVANCE(186);
+        case ')': ADVANCE(128);
+        case '*': ADVANCE(201);
+        case '+': ADVANCE(196);
+        case ',': ADVANCE(127);
+        case '-': ADVANCE(191);
+        case '.': ADVANCE(254);
+        case '/': ADVANCE(203);
+        case '0': ADVANCE(260);
+        case ':': ADVANCE(238);
+        case ';': ADVANCE(227);
+        case '<': ADVANCE(221);
+        case '=': ADVANCE(237);
+        case '>': ADVANCE(217);
+        case '?': ADVANCE(239);
+        case 'L': ADVANCE(302);
+        case 'U': ADVANCE(304);
+        case '[': ADVANCE(233);
+        case '\\': ADVANCE(41);
+        case ']': ADVANCE(235);
+        case '^': ADVANCE(211);
+        case 'u': ADVANCE(306);
+        case '{': ADVANCE(231);
+        case '|': ADVANCE(208);
+        case '}': ADVANCE(232);
+        case '~': ADVANCE(189);
+      }
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(44);
       if (('1' <= lookahead && lookahead <= '9')) ADVANCE(262);
       if (set_contains(sym_identifier_character_set_1, 687, lookahead)) ADVANCE(314);
       END_STATE();
     case 45:
-      ADVANCE_MAP(
-        '!', 187,
-        '"', 287,
-        '#', 75,
-        '&', 212,
-        '\'', 278,
-        '(', 186,
-        '*', 200,
-        '+', 197,
-        ',', 127,
-        '-', 192,
-        '.', 96,
-        '/', 60,
-        '0', 260,
-        ':', 67,
-        ';', 227,
-        'L', 302,
-        'U', 304,
-        '[', 73,
-        '\\', 6,
-        ']', 74,
-        'u', 306,
-        '{', 231,
-        '~', 189,
-      );
+      switch (lookahead) {
+        case '!': ADVANCE(187);
+        case '"': ADVANCE(287);
+        case '#': ADVANCE(75);
+        case '&': ADVANCE(212);
+        case '\'': ADVANCE(278);
+        case '(': ADVANCE(186);
+        case '*': ADVANCE(200);
+        case '+': ADVANCE(197);
+        case ',': ADVANCE(127);
+        case '-': ADVANCE(192);
+        case '.': ADVANCE(96);
+        case '/': ADVANCE(60);
+        case '0': ADVANCE(260);
+        case ':': ADVANCE(67);
+        case ';': ADVANCE(227);
+        case 'L': ADVANCE(302);
+        case 'U': ADVANCE(304);
+        case '[': ADVANCE(73);
+        case '\\': ADVANCE(6);
+        case ']': ADVANCE(74);
+        case 'u': ADVANCE(306);
+        case '{': ADVANCE(231);
+        case '~': ADVANCE(189);
+      }
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(45);
       if (('1' <= lookahead && lookahead <= '9')) ADVANCE(262);
       if (set_contains(sym_identifier_character_set_1, 687, lookahead)) ADVANCE(314);
       END_STATE();
     case 46:
-      ADVANCE_MAP(
-        '!', 187,
-        '"', 287,
-        '#', 79,
-        '&', 212,
-        '\'', 278,
-        '(', 186,
-        ')', 128,
-        '*', 200,
-        '+', 197,
-        ',', 127,
-        '-', 192,
-        '.', 255,
-        '/', 60,
-        '0', 260,
-        ':', 238,
-        ';', 227,
-        '=', 236,
-        'L', 302,
-        'U', 304,
-        '[', 234,
-        '\\', 4,
-        ']', 235,
-        'u', 306,
-        '{', 231,
-        '}', 232,
-        '~', 189,
-      );
+      switch (lookahead) {
+        case '!': ADVANCE(187);
+        case '"': ADVANCE(287);
+        case '#': ADVANCE(79);
+        case '&': ADVANCE(212);
+        case '\'': ADVANCE(278);
+        case '(': ADVANCE(186);
+        case ')': ADVANCE(128);
+        case '*': ADVANCE(200);
+        case '+': ADVANCE(197);
+        case ',': ADVANCE(127);
+        case '-': ADVANCE(192);
+        case '.': ADVANCE(255);
+        case '/': ADVANCE(60);
+        case '0': ADVANCE(260);
+        case ':': ADVANCE(238);
+        case ';': ADVANCE(227);
+        case '=': ADVANCE(236);
+        case 'L': ADVANCE(302);
+        case 'U': ADVANCE(304);
+        case '[': ADVANCE(234);
+        case '\\': ADVANCE(4);
+        case ']': ADVANCE(235);
+        case 'u': ADVANCE(306);
+        case '{': ADVANCE(231);
+        case '}': ADVANCE(232);
+        case '~': ADVANCE(189);
+      }
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(46);
       if (('1' <= lookahead && lookahead <= '9')) ADVANCE(262);
       if (set_contains(sym_identifier_character_set_1, 687, lookahead)) ADVANCE(314);
       END_STATE();
     case 47:
-      ADVANCE_MAP(
-        '!', 187,
-        '"', 287,
-        '#', 77,
-        '&', 212,
-        '\'', 278,
-        '(', 186,
-        '*', 200,
-        '+', 197,
-        '-', 192,
-        '.', 96,
-        '/', 60,
-        '0', 260,
-        ';', 227,
-        'L', 302,
-        'U', 304,
-        '[', 73,
-        '\\', 8,
-        'u', 306,
-        '{', 231,
-        '~', 189,
-      );
+      switch (lookahead) {
+        case '!': ADVANCE(187);
+        case '"': ADVANCE(287);
+        case '#': ADVANCE(77);
+        case '&': ADVANCE(212);
+        case '\'': ADVANCE(278);
+        case '(': ADVANCE(186);
+        case '*': ADVANCE(200);
+        case '+': ADVANCE(197);
+        case '-': ADVANCE(192);
+        case '.': ADVANCE(96);
+        case '/': ADVANCE(60);
+        case '0': ADVANCE(260);
+        case ';': ADVANCE(227);
+        case 'L': ADVANCE(302);
+        case 'U': ADVANCE(304);
+        case '[': ADVANCE(73);
+        case '\\': ADVANCE(8);
+        case 'u': ADVANCE(306);
+        case '{': ADVANCE(231);
+        case '~': ADVANCE(189);
+      }
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(47);
       if (('1' <= lookahead && lookahead <= '9')) ADVANCE(262);
       if (set_contains(sym_identifier_character_set_1, 687, lookahead)) ADVANCE(314);
       END_STATE();
     case 48:
-      ADVANCE_MAP(
-        '!', 187,
-        '\'', 278,
-        '(', 186,
-        ')', 128,
-        '+', 199,
-        '-', 194,
-        '.', 96,
-        '/', 60,
-        '0', 260,
-        'L', 310,
-        'U', 311,
-        '\\', 25,
-        'u', 312,
-        '~', 189,
-      );
+      switch (lookahead) {
+        case '!': ADVANCE(187);
+        case '\'': ADVANCE(278);
+        case '(': ADVANCE(186);
+        case ')': ADVANCE(128);
+        case '+': ADVANCE(199);
+        case '-': ADVANCE(194);
+        case '.': ADVANCE(96);
+        case '/': ADVANCE(60);
+        case '0': ADVANCE(260);
+        case 'L': ADVANCE(310);
+        case 'U': ADVANCE(311);
+        case '\\': ADVANCE(25);
+        case 'u': ADVANCE(312);
+        case '~': ADVANCE(189);
+      }
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(48);
       if (('1' <= lookahead && lookahead <= '9')) ADVANCE(262);
       if (set_contains(sym_identifier_character_set_1, 687, lookahead)) ADVANCE(314);
       END_STATE();
     case 49:
-      ADVANCE_MAP(
-        '!', 68,
-        '"', 287,
-        '#', 83,
-        '%', 205,
-        '&', 214,
-        '(', 186,
-        ')', 128,
-        '*', 201,
-        '+', 198,
-        ',', 127,
-        '-', 193,
-        '.', 253,
-        '/', 203,
-        ':', 238,
-        ';', 227,
-        '<', 221,
-        '=', 237,
-        '>', 217,
-        '?', 239,
-        'L', 303,
-        'U', 305,
-        '[', 234,
-        '\\', 10,
-        ']', 235,
-        '^', 211,
-        'u', 307,
-        '|', 208,
-        '}', 232,
-      );
+      switch (lookahead) {
+        case '!': ADVANCE(68);
+        case '"': ADVANCE(287);
+        case '#': ADVANCE(83);
+        case '%': ADVANCE(205);
+        case '&': ADVANCE(214);
+        case '(': ADVANCE(186);
+        case ')': ADVANCE(128);
+        case '*': ADVANCE(201);
+        case '+': ADVANCE(198);
+        case ',': ADVANCE(127);
+        case '-': ADVANCE(193);
+        case '.': ADVANCE(253);
+        case '/': ADVANCE(203);
+        case ':': ADVANCE(238);
+        case ';': ADVANCE(227);
+        case '<': ADVANCE(221);
+        case '=': ADVANCE(237);
+        case '>': ADVANCE(217);
+        case '?': ADVANCE(239);
+        case 'L': ADVANCE(303);
+        case 'U': ADVANCE(305);
+        case '[': ADVANCE(234);
+        case '\\': ADVANCE(10);
+        case ']': ADVANCE(235);
+        case '^': ADVANCE(211);
+        case 'u': ADVANCE(307);
+        case '|': ADVANCE(208);
+        case '}': ADVANCE(232);
+      }
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(49);
       if (set_contains(sym_identifier_character_set_1, 687, lookahead)) ADVANCE(314);
       END_STATE();
     case 50:
-      ADVANCE_MAP(
-        '!', 68,
-        '#', 83,
-        '%', 205,
-        '&', 214,
-        '(', 186,
-        ')', 128,
-        '*', 201,
-        '+', 198,
-        ',', 127,
-        '-', 193,
-        '.', 253,
-        '/', 203,
-        ':', 238,
-        ';', 227,
-        '<', 221,
-        '=', 237,
-        '>', 217,
-        '?', 239,
-        '[', 234,
-        '\\', 18,
-        ']', 235,
-        '^', 211,
-        '{', 231,
-        '|', 208,
-        '}', 232,
-      );
+      switch (lookahead) {
+        case '!': ADVANCE(68);
+        case '#': ADVANCE(83);
+        case '%': ADVANCE(205);
+        case '&': ADVANCE(214);
+        case '(': ADVANCE(186);
+        case ')': ADVANCE(128);
+        case '*': ADVANCE(201);
+        case '+': ADVANCE(198);
+        case ',': ADVANCE(127);
+        case '-': ADVANCE(193);
+        case '.': ADVANCE(253);
+        case '/': ADVANCE(203);
+        case ':': ADVANCE(238);
+        case ';': ADVANCE(227);
+        case '<': ADVANCE(221);
+        case '=': ADVANCE(237);
+        case '>': ADVANCE(217);
+        case '?': ADVANCE(239);
+        case '[': ADVANCE(234);
+        case '\\': ADVANCE(18);
+        case ']': ADVANCE(235);
+        case '^': ADVANCE(211);
+        case '{': ADVANCE(231);
+        case '|': ADVANCE(208);
+        case '}': ADVANCE(232);
+      }
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(50);
       if (set_contains(sym_identifier_character_set_1, 687, lookahead)) ADVANCE(314);
       END_STATE();
     case 51:
-      ADVANCE_MAP(
-        '!', 68,
-        '#', 83,
-        '%', 205,
-        '&', 214,
-        '(', 186,
-        ')', 128,
-        '*', 201,
-        '+', 198,
-        ',', 127,
-        '-', 193,
-        '.', 252,
-        '/', 203,
-        ':', 238,
-        ';', 227,
-        '<', 221,
-        '=', 237,
-        '>', 217,
-        '?', 239,
-        '[', 233,
-        '\\', 20,
-        ']', 74,
-        '^', 211,
-        '|', 208,
-        '}', 232,
-      );
+      switch (lookahead) {
+        case '!': ADVANCE(68);
+        case '#': ADVANCE(83);
+        case '%': ADVANCE(205);
+        case '&': ADVANCE(214);
+        case '(': ADVANCE(186);
+        case ')': ADVANCE(128);
+        case '*': ADVANCE(201);
+        case '+': ADVANCE(198);
+        case ',': ADVANCE(127);
+        case '-': ADVANCE(193);
+        case '.': ADVANCE(252);
+        case '/': ADVANCE(203);
+        case ':': ADVANCE(238);
+        case ';': ADVANCE(227);
+        case '<': ADVANCE(221);
+        case '=': ADVANCE(237);
+        case '>': ADVANCE(217);
+        case '?': ADVANCE(239);
+        case '[': ADVANCE(233);
+        case '\\': ADVANCE(20);
+        case ']': ADVANCE(74);
+        case '^': ADVANCE(211);
+        case '|': ADVANCE(208);
+        case '}': ADVANCE(232);
+      }
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(51);
       if (set_contains(sym_identifier_character_set_1, 687, lookahead)) ADVANCE(314);
       END_STATE();
     case 52:
-      ADVANCE_MAP(
-        '!', 68,
-        '#', 80,
-        '%', 204,
-        '&', 213,
-        '(', 186,
-        ')', 128,
-        '*', 200,
-        '+', 195,
-        ',', 127,
-        '-', 190,
-        '/', 202,
-        ';', 227,
-        '<', 222,
-        '=', 237,
-        '>', 218,
-        '[', 234,
-        '\\', 14,
-        '^', 210,
-        '{', 231,
-        '|', 209,
-        '}', 232,
-      );
+      switch (lookahead) {
+        case '!': ADVANCE(68);
+        case '#': ADVANCE(80);
+        case '%': ADVANCE(204);
+        case '&': ADVANCE(213);
+        case '(': ADVANCE(186);
+        case ')': ADVANCE(128);
+        case '*': ADVANCE(200);
+        case '+': ADVANCE(195);
+        case ',': ADVANCE(127);
+        case '-': ADVANCE(190);
+        case '/': ADVANCE(202);
+        case ';': ADVANCE(227);
+        case '<': ADVANCE(222);
+        case '=': ADVANCE(237);
+        case '>': ADVANCE(218);
+        case '[': ADVANCE(234);
+        case '\\': ADVANCE(14);
+        case '^': ADVANCE(210);
+        case '{': ADVANCE(231);
+        case '|': ADVANCE(209);
+        case '}': ADVANCE(232);
+      }
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(52);
       if (set_contains(sym_identifier_character_set_1, 687, lookahead)) ADVANCE(314);
       END_STATE();
     case 53:
-      ADVANCE_MAP(
-        '!', 68,
-        '#', 76,
-        '%', 205,
-        '&', 214,
-        '(', 186,
-        ')', 128,
-        '*', 201,
-        '+', 198,
-        ',', 127,
-        '-', 193,
-        '.', 253,
-        '/', 203,
-        ':', 238,
-        ';', 227,
-        '<', 221,
-        '=', 237,
-        '>', 217,
-        '?', 239,
-        '[', 234,
-        '\\', 12,
-        '^', 211,
-        '{', 231,
-        '|', 208,
-        '}', 232,
-      );
+      switch (lookahead) {
+        case '!': ADVANCE(68);
+        case '#': ADVANCE(76);
+        case '%': ADVANCE(205);
+        case '&': ADVANCE(214);
+        case '(': ADVANCE(186);
+        case ')': ADVANCE(128);
+        case '*': ADVANCE(201);
+        case '+': ADVANCE(198);
+        case ',': ADVANCE(127);
+        case '-': ADVANCE(193);
+        case '.': ADVANCE(253);
+        case '/': ADVANCE(203);
+        case ':': ADVANCE(238);
+        case ';': ADVANCE(227);
+        case '<': ADVANCE(221);
+        case '=': ADVANCE(237);
+        case '>': ADVANCE(217);
+        case '?': ADVANCE(239);
+        case '[': ADVANCE(234);
+        case '\\': ADVANCE(12);
+        case '^': ADVANCE(211);
+        case '{': ADVANCE(231);
+        case '|': ADVANCE(208);
+        case '}': ADVANCE(232);
+      }
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(53);
       if (set_contains(sym_identifier_character_set_1, 687, lookahead)) ADVANCE(314);
@@ -6562,40 +6562,40 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 119:
       if (eof) ADVANCE(121);
-      ADVANCE_MAP(
-        '!', 188,
-        '"', 287,
-        '#', 75,
-        '%', 205,
-        '&', 214,
-        '\'', 278,
-        '(', 186,
-        ')', 128,
-        '*', 201,
-        '+', 196,
-        ',', 127,
-        '-', 191,
-        '.', 254,
-        '/', 203,
-        '0', 260,
-        ':', 238,
-        ';', 227,
-        '<', 221,
-        '=', 237,
-        '>', 217,
-        '?', 239,
-        'L', 302,
-        'U', 304,
-        '[', 234,
-        '\\', 2,
-        ']', 235,
-        '^', 211,
-        'u', 306,
-        '{', 231,
-        '|', 208,
-        '}', 232,
-        '~', 189,
-      );
+      switch (lookahead) {
+        case '!': ADVANCE(188);
+        case '"': ADVANCE(287);
+        case '#': ADVANCE(75);
+        case '%': ADVANCE(205);
+        case '&': ADVANCE(214);
+        case '\'': ADVANCE(278);
+        case '(': ADVANCE(186);
+        case ')': ADVANCE(128);
+        case '*': ADVANCE(201);
+        case '+': ADVANCE(196);
+        case ',': ADVANCE(127);
+        case '-': ADVANCE(191);
+        case '.': ADVANCE(254);
+        case '/': ADVANCE(203);
+        case '0': ADVANCE(260);
+        case ':': ADVANCE(238);
+        case ';': ADVANCE(227);
+        case '<': ADVANCE(221);
+        case '=': ADVANCE(237);
+        case '>': ADVANCE(217);
+        case '?': ADVANCE(239);
+        case 'L': ADVANCE(302);
+        case 'U': ADVANCE(304);
+        case '[': ADVANCE(234);
+        case '\\': ADVANCE(2);
+        case ']': ADVANCE(235);
+        case '^': ADVANCE(211);
+        case 'u': ADVANCE(306);
+        case '{': ADVANCE(231);
+        case '|': ADVANCE(208);
+        case '}': ADVANCE(232);
+        case '~': ADVANCE(189);
+      }
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(119);
       if (('1' <= lookahead && lookahead <= '9')) ADVANCE(262);
@@ -6603,34 +6603,34 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 120:
       if (eof) ADVANCE(121);
-      ADVANCE_MAP(
-        '!', 187,
-        '"', 287,
-        '#', 79,
-        '&', 212,
-        '\'', 278,
-        '(', 186,
-        ')', 128,
-        '*', 200,
-        '+', 197,
-        ',', 127,
-        '-', 192,
-        '.', 255,
-        '/', 60,
-        '0', 260,
-        ':', 238,
-        ';', 227,
-        '=', 236,
-        'L', 302,
-        'U', 304,
-        '[', 234,
-        '\\', 4,
-        ']', 235,
-        'u', 306,
-        '{', 231,
-        '}', 232,
-        '~', 189,
-      );
+      switch (lookahead) {
+        case '!': ADVANCE(187);
+        case '"': ADVANCE(287);
+        case '#': ADVANCE(79);
+        case '&': ADVANCE(212);
+        case '\'': ADVANCE(278);
+        case '(': ADVANCE(186);
+        case ')': ADVANCE(128);
+        case '*': ADVANCE(200);
+        case '+': ADVANCE(197);
+        case ',': ADVANCE(127);
+        case '-': ADVANCE(192);
+        case '.': ADVANCE(255);
+        case '/': ADVANCE(60);
+        case '0': ADVANCE(260);
+        case ':': ADVANCE(238);
+        case ';': ADVANCE(227);
+        case '=': ADVANCE(236);
+        case 'L': ADVANCE(302);
+        case 'U': ADVANCE(304);
+        case '[': ADVANCE(234);
+        case '\\': ADVANCE(4);
+        case ']': ADVANCE(235);
+        case 'u': ADVANCE(306);
+        case '{': ADVANCE(231);
+        case '}': ADVANCE(232);
+        case '~': ADVANCE(189);
+      }
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(120);
       if (('1' <= lookahead && lookahead <= '9')) ADVANCE(262);
@@ -7374,112 +7374,112 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 258:
       ACCEPT_TOKEN(sym_number_literal);
-      ADVANCE_MAP(
-        '\'', 97,
-        '.', 271,
-        'B', 267,
-        'b', 267,
-        'E', 266,
-        'e', 266,
-        'P', 270,
-        'p', 270,
-        'X', 100,
-        'x', 100,
-        'A', 268,
-        'C', 268,
-        'a', 268,
-        'c', 268,
-        'D', 268,
-        'F', 268,
-        'd', 268,
-        'f', 268,
-        'L', 273,
-        'U', 273,
-        'W', 273,
-        'l', 273,
-        'u', 273,
-        'w', 273,
-      );
+      switch (lookahead) {
+        case '\'': ADVANCE(97);
+        case '.': ADVANCE(271);
+        case 'B': ADVANCE(267);
+        case 'b': ADVANCE(267);
+        case 'E': ADVANCE(266);
+        case 'e': ADVANCE(266);
+        case 'P': ADVANCE(270);
+        case 'p': ADVANCE(270);
+        case 'X': ADVANCE(100);
+        case 'x': ADVANCE(100);
+        case 'A': ADVANCE(268);
+        case 'C': ADVANCE(268);
+        case 'a': ADVANCE(268);
+        case 'c': ADVANCE(268);
+        case 'D': ADVANCE(268);
+        case 'F': ADVANCE(268);
+        case 'd': ADVANCE(268);
+        case 'f': ADVANCE(268);
+        case 'L': ADVANCE(273);
+        case 'U': ADVANCE(273);
+        case 'W': ADVANCE(273);
+        case 'l': ADVANCE(273);
+        case 'u': ADVANCE(273);
+        case 'w': ADVANCE(273);
+      }
       if (('0' <= lookahead && lookahead <= '9')) ADVANCE(259);
       END_STATE();
     case 259:
       ACCEPT_TOKEN(sym_number_literal);
-      ADVANCE_MAP(
-        '\'', 97,
-        '.', 271,
-        'E', 266,
-        'e', 266,
-        'P', 270,
-        'p', 270,
-        'A', 268,
-        'C', 268,
-        'a', 268,
-        'c', 268,
-        'B', 268,
-        'D', 268,
-        'F', 268,
-        'b', 268,
-        'd', 268,
-        'f', 268,
-        'L', 273,
-        'U', 273,
-        'W', 273,
-        'l', 273,
-        'u', 273,
-        'w', 273,
-      );
+      switch (lookahead) {
+        case '\'': ADVANCE(97);
+        case '.': ADVANCE(271);
+        case 'E': ADVANCE(266);
+        case 'e': ADVANCE(266);
+        case 'P': ADVANCE(270);
+        case 'p': ADVANCE(270);
+        case 'A': ADVANCE(268);
+        case 'C': ADVANCE(268);
+        case 'a': ADVANCE(268);
+        case 'c': ADVANCE(268);
+        case 'B': ADVANCE(268);
+        case 'D': ADVANCE(268);
+        case 'F': ADVANCE(268);
+        case 'b': ADVANCE(268);
+        case 'd': ADVANCE(268);
+        case 'f': ADVANCE(268);
+        case 'L': ADVANCE(273);
+        case 'U': ADVANCE(273);
+        case 'W': ADVANCE(273);
+        case 'l': ADVANCE(273);
+        case 'u': ADVANCE(273);
+        case 'w': ADVANCE(273);
+      }
       if (('0' <= lookahead && lookahead <= '9')) ADVANCE(259);
       END_STATE();
     case 260:
       ACCEPT_TOKEN(sym_number_literal);
-      ADVANCE_MAP(
-        '\'', 95,
-        '.', 271,
-        'B', 269,
-        'b', 269,
-        'X', 64,
-        'x', 64,
-        'E', 270,
-        'P', 270,
-        'e', 270,
-        'p', 270,
-        'D', 273,
-        'F', 273,
-        'L', 273,
-        'U', 273,
-        'W', 273,
-        'd', 273,
-        'f', 273,
-        'l', 273,
-        'u', 273,
-        'w', 273,
-      );
+      switch (lookahead) {
+        case '\'': ADVANCE(95);
+        case '.': ADVANCE(271);
+        case 'B': ADVANCE(269);
+        case 'b': ADVANCE(269);
+        case 'X': ADVANCE(64);
+        case 'x': ADVANCE(64);
+        case 'E': ADVANCE(270);
+        case 'P': ADVANCE(270);
+        case 'e': ADVANCE(270);
+        case 'p': ADVANCE(270);
+        case 'D': ADVANCE(273);
+        case 'F': ADVANCE(273);
+        case 'L': ADVANCE(273);
+        case 'U': ADVANCE(273);
+        case 'W': ADVANCE(273);
+        case 'd': ADVANCE(273);
+        case 'f': ADVANCE(273);
+        case 'l': ADVANCE(273);
+        case 'u': ADVANCE(273);
+        case 'w': ADVANCE(273);
+      }
       if (('0' <= lookahead && lookahead <= '9')) ADVANCE(262);
       END_STATE();
     case 261:
       ACCEPT_TOKEN(sym_number_literal);
-      ADVANCE_MAP(
-        '\'', 95,
-        '.', 271,
-        'B', 272,
-        'b', 272,
-        'X', 100,
-        'x', 100,
-        'E', 270,
-        'P', 270,
-        'e', 270,
-        'p', 270,
-        'D', 273,
-        'F', 273,
-        'L', 273,
-        'U', 273,
-        'W', 273,
-        'd', 273,
-        'f', 273,
-        'l', 273,
-        'u', 273,
-        'w', 273,
-      );
+      switch (lookahead) {
+        case '\'': ADVANCE(95);
+        case '.': ADVANCE(271);
+        case 'B': ADVANCE(272);
+        case 'b': ADVANCE(272);
+        case 'X': ADVANCE(100);
+        case 'x': ADVANCE(100);
+        case 'E': ADVANCE(270);
+        case 'P': ADVANCE(270);
+        case 'e': ADVANCE(270);
+        case 'p': ADVANCE(270);
+        case 'D': ADVANCE(273);
+        case 'F': ADVANCE(273);
+        case 'L': ADVANCE(273);
+        case 'U': ADVANCE(273);
+        case 'W': ADVANCE(273);
+        case 'd': ADVANCE(273);
+        case 'f': ADVANCE(273);
+        case 'l': ADVANCE(273);
+        case 'u': ADVANCE(273);
+        case 'w': ADVANCE(273);
+      }
       if (('0' <= lookahead && lookahead <= '9')) ADVANCE(262);
       END_STATE();
     case 262:
@@ -7495,155 +7495,155 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 263:
       ACCEPT_TOKEN(sym_number_literal);
-      ADVANCE_MAP(
-        '\'', 101,
-        'B', 263,
-        'D', 263,
-        'F', 263,
-        'b', 263,
-        'd', 263,
-        'f', 263,
-        'L', 273,
-        'U', 273,
-        'W', 273,
-        'l', 273,
-        'u', 273,
-        'w', 273,
-      );
+      switch (lookahead) {
+        case '\'': ADVANCE(101);
+        case 'B': ADVANCE(263);
+        case 'D': ADVANCE(263);
+        case 'F': ADVANCE(263);
+        case 'b': ADVANCE(263);
+        case 'd': ADVANCE(263);
+        case 'f': ADVANCE(263);
+        case 'L': ADVANCE(273);
+        case 'U': ADVANCE(273);
+        case 'W': ADVANCE(273);
+        case 'l': ADVANCE(273);
+        case 'u': ADVANCE(273);
+        case 'w': ADVANCE(273);
+      }
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'E') ||
           ('a' <= lookahead && lookahead <= 'e')) ADVANCE(263);
       END_STATE();
     case 264:
       ACCEPT_TOKEN(sym_number_literal);
-      ADVANCE_MAP(
-        '\'', 99,
-        '+', 101,
-        '-', 101,
-        'E', 264,
-        'e', 264,
-        'P', 270,
-        'p', 270,
-        'B', 265,
-        'D', 265,
-        'F', 265,
-        'b', 265,
-        'd', 265,
-        'f', 265,
-        'L', 273,
-        'U', 273,
-        'W', 273,
-        'l', 273,
-        'u', 273,
-        'w', 273,
-      );
+      switch (lookahead) {
+        case '\'': ADVANCE(99);
+        case '+': ADVANCE(101);
+        case '-': ADVANCE(101);
+        case 'E': ADVANCE(264);
+        case 'e': ADVANCE(264);
+        case 'P': ADVANCE(270);
+        case 'p': ADVANCE(270);
+        case 'B': ADVANCE(265);
+        case 'D': ADVANCE(265);
+        case 'F': ADVANCE(265);
+        case 'b': ADVANCE(265);
+        case 'd': ADVANCE(265);
+        case 'f': ADVANCE(265);
+        case 'L': ADVANCE(273);
+        case 'U': ADVANCE(273);
+        case 'W': ADVANCE(273);
+        case 'l': ADVANCE(273);
+        case 'u': ADVANCE(273);
+        case 'w': ADVANCE(273);
+      }
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'C') ||
           ('a' <= lookahead && lookahead <= 'c')) ADVANCE(265);
       END_STATE();
     case 265:
       ACCEPT_TOKEN(sym_number_literal);
-      ADVANCE_MAP(
-        '\'', 99,
-        'E', 264,
-        'e', 264,
-        'P', 270,
-        'p', 270,
-        'B', 265,
-        'D', 265,
-        'F', 265,
-        'b', 265,
-        'd', 265,
-        'f', 265,
-        'L', 273,
-        'U', 273,
-        'W', 273,
-        'l', 273,
-        'u', 273,
-        'w', 273,
-      );
+      switch (lookahead) {
+        case '\'': ADVANCE(99);
+        case 'E': ADVANCE(264);
+        case 'e': ADVANCE(264);
+        case 'P': ADVANCE(270);
+        case 'p': ADVANCE(270);
+        case 'B': ADVANCE(265);
+        case 'D': ADVANCE(265);
+        case 'F': ADVANCE(265);
+        case 'b': ADVANCE(265);
+        case 'd': ADVANCE(265);
+        case 'f': ADVANCE(265);
+        case 'L': ADVANCE(273);
+        case 'U': ADVANCE(273);
+        case 'W': ADVANCE(273);
+        case 'l': ADVANCE(273);
+        case 'u': ADVANCE(273);
+        case 'w': ADVANCE(273);
+      }
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'C') ||
           ('a' <= lookahead && lookahead <= 'c')) ADVANCE(265);
       END_STATE();
     case 266:
       ACCEPT_TOKEN(sym_number_literal);
-      ADVANCE_MAP(
-        '\'', 100,
-        '.', 271,
-        '+', 101,
-        '-', 101,
-        'E', 266,
-        'e', 266,
-        'P', 270,
-        'p', 270,
-        'B', 268,
-        'D', 268,
-        'F', 268,
-        'b', 268,
-        'd', 268,
-        'f', 268,
-        'L', 273,
-        'U', 273,
-        'W', 273,
-        'l', 273,
-        'u', 273,
-        'w', 273,
-      );
+      switch (lookahead) {
+        case '\'': ADVANCE(100);
+        case '.': ADVANCE(271);
+        case '+': ADVANCE(101);
+        case '-': ADVANCE(101);
+        case 'E': ADVANCE(266);
+        case 'e': ADVANCE(266);
+        case 'P': ADVANCE(270);
+        case 'p': ADVANCE(270);
+        case 'B': ADVANCE(268);
+        case 'D': ADVANCE(268);
+        case 'F': ADVANCE(268);
+        case 'b': ADVANCE(268);
+        case 'd': ADVANCE(268);
+        case 'f': ADVANCE(268);
+        case 'L': ADVANCE(273);
+        case 'U': ADVANCE(273);
+        case 'W': ADVANCE(273);
+        case 'l': ADVANCE(273);
+        case 'u': ADVANCE(273);
+        case 'w': ADVANCE(273);
+      }
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'C') ||
           ('a' <= lookahead && lookahead <= 'c')) ADVANCE(268);
       END_STATE();
     case 267:
       ACCEPT_TOKEN(sym_number_literal);
-      ADVANCE_MAP(
-        '\'', 100,
-        '.', 271,
-        'E', 266,
-        'e', 266,
-        'P', 270,
-        'p', 270,
-        'A', 268,
-        'C', 268,
-        'a', 268,
-        'c', 268,
-        'B', 268,
-        'D', 268,
-        'F', 268,
-        'b', 268,
-        'd', 268,
-        'f', 268,
-        'L', 273,
-        'U', 273,
-        'W', 273,
-        'l', 273,
-        'u', 273,
-        'w', 273,
-      );
+      switch (lookahead) {
+        case '\'': ADVANCE(100);
+        case '.': ADVANCE(271);
+        case 'E': ADVANCE(266);
+        case 'e': ADVANCE(266);
+        case 'P': ADVANCE(270);
+        case 'p': ADVANCE(270);
+        case 'A': ADVANCE(268);
+        case 'C': ADVANCE(268);
+        case 'a': ADVANCE(268);
+        case 'c': ADVANCE(268);
+        case 'B': ADVANCE(268);
+        case 'D': ADVANCE(268);
+        case 'F': ADVANCE(268);
+        case 'b': ADVANCE(268);
+        case 'd': ADVANCE(268);
+        case 'f': ADVANCE(268);
+        case 'L': ADVANCE(273);
+        case 'U': ADVANCE(273);
+        case 'W': ADVANCE(273);
+        case 'l': ADVANCE(273);
+        case 'u': ADVANCE(273);
+        case 'w': ADVANCE(273);
+      }
       if (('0' <= lookahead && lookahead <= '9')) ADVANCE(259);
       END_STATE();
     case 268:
       ACCEPT_TOKEN(sym_number_literal);
-      ADVANCE_MAP(
-        '\'', 100,
-        '.', 271,
-        'E', 266,
-        'e', 266,
-        'P', 270,
-        'p', 270,
-        'B', 268,
-        'D', 268,
-        'F', 268,
-        'b', 268,
-        'd', 268,
-        'f', 268,
-        'L', 273,
-        'U', 273,
-        'W', 273,
-        'l', 273,
-        'u', 273,
-        'w', 273,
-      );
+      switch (lookahead) {
+        case '\'': ADVANCE(100);
+        case '.': ADVANCE(271);
+        case 'E': ADVANCE(266);
+        case 'e': ADVANCE(266);
+        case 'P': ADVANCE(270);
+        case 'p': ADVANCE(270);
+        case 'B': ADVANCE(268);
+        case 'D': ADVANCE(268);
+        case 'F': ADVANCE(268);
+        case 'b': ADVANCE(268);
+        case 'd': ADVANCE(268);
+        case 'f': ADVANCE(268);
+        case 'L': ADVANCE(273);
+        case 'U': ADVANCE(273);
+        case 'W': ADVANCE(273);
+        case 'l': ADVANCE(273);
+        case 'u': ADVANCE(273);
+        case 'w': ADVANCE(273);
+      }
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'C') ||
           ('a' <= lookahead && lookahead <= 'c')) ADVANCE(268);
@@ -7657,46 +7657,46 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 270:
       ACCEPT_TOKEN(sym_number_literal);
-      ADVANCE_MAP(
-        '+', 101,
-        '-', 101,
-        'B', 263,
-        'D', 263,
-        'F', 263,
-        'b', 263,
-        'd', 263,
-        'f', 263,
-        'L', 273,
-        'U', 273,
-        'W', 273,
-        'l', 273,
-        'u', 273,
-        'w', 273,
-      );
+      switch (lookahead) {
+        case '+': ADVANCE(101);
+        case '-': ADVANCE(101);
+        case 'B': ADVANCE(263);
+        case 'D': ADVANCE(263);
+        case 'F': ADVANCE(263);
+        case 'b': ADVANCE(263);
+        case 'd': ADVANCE(263);
+        case 'f': ADVANCE(263);
+        case 'L': ADVANCE(273);
+        case 'U': ADVANCE(273);
+        case 'W': ADVANCE(273);
+        case 'l': ADVANCE(273);
+        case 'u': ADVANCE(273);
+        case 'w': ADVANCE(273);
+      }
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'E') ||
           ('a' <= lookahead && lookahead <= 'e')) ADVANCE(263);
       END_STATE();
     case 271:
       ACCEPT_TOKEN(sym_number_literal);
-      ADVANCE_MAP(
-        'E', 264,
-        'e', 264,
-        'P', 270,
-        'p', 270,
-        'B', 265,
-        'D', 265,
-        'F', 265,
-        'b', 265,
-        'd', 265,
-        'f', 265,
-        'L', 273,
-        'U', 273,
-        'W', 273,
-        'l', 273,
-        'u', 273,
-        'w', 273,
-      );
+      switch (lookahead) {
+        case 'E': ADVANCE(264);
+        case 'e': ADVANCE(264);
+        case 'P': ADVANCE(270);
+        case 'p': ADVANCE(270);
+        case 'B': ADVANCE(265);
+        case 'D': ADVANCE(265);
+        case 'F': ADVANCE(265);
+        case 'b': ADVANCE(265);
+        case 'd': ADVANCE(265);
+        case 'f': ADVANCE(265);
+        case 'L': ADVANCE(273);
+        case 'U': ADVANCE(273);
+        case 'W': ADVANCE(273);
+        case 'l': ADVANCE(273);
+        case 'u': ADVANCE(273);
+        case 'w': ADVANCE(273);
+      }
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'C') ||
           ('a' <= lookahead && lookahead <= 'c')) ADVANCE(265);
@@ -7708,20 +7708,20 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 273:
       ACCEPT_TOKEN(sym_number_literal);
-      ADVANCE_MAP(
-        'B', 273,
-        'D', 273,
-        'F', 273,
-        'L', 273,
-        'U', 273,
-        'W', 273,
-        'b', 273,
-        'd', 273,
-        'f', 273,
-        'l', 273,
-        'u', 273,
-        'w', 273,
-      );
+      switch (lookahead) {
+        case 'B': ADVANCE(273);
+        case 'D': ADVANCE(273);
+        case 'F': ADVANCE(273);
+        case 'L': ADVANCE(273);
+        case 'U': ADVANCE(273);
+        case 'W': ADVANCE(273);
+        case 'b': ADVANCE(273);
+        case 'd': ADVANCE(273);
+        case 'f': ADVANCE(273);
+        case 'l': ADVANCE(273);
+        case 'u': ADVANCE(273);
+        case 'w': ADVANCE(273);
+      }
       END_STATE();
     case 274:
       ACCEPT_TOKEN(anon_sym_L_SQUOTE);
@@ -8157,21 +8157,21 @@ static bool ts_lex_keywords(TSLexer *lexer, TSStateId state) {
       if (lookahead == 'o') ADVANCE(79);
       END_STATE();
     case 32:
-      ADVANCE_MAP(
-        'a', 80,
-        'b', 81,
-        'c', 82,
-        'd', 83,
-        'e', 84,
-        'f', 85,
-        'i', 86,
-        'l', 87,
-        'r', 88,
-        's', 89,
-        't', 90,
-        'u', 91,
-        'v', 92,
-      );
+      switch (lookahead) {
+        case 'a': ADVANCE(80);
+        case 'b': ADVANCE(81);
+        case 'c': ADVANCE(82);
+        case 'd': ADVANCE(83);
+        case 'e': ADVANCE(84);
+        case 'f': ADVANCE(85);
+        case 'i': ADVANCE(86);
+        case 'l': ADVANCE(87);
+        case 'r': ADVANCE(88);
+        case 's': ADVANCE(89);
+        case 't': ADVANCE(90);
+        case 'u': ADVANCE(91);
+        case 'v': ADVANCE(92);
+      }
       END_STATE();
     case 33:
       if (lookahead == 'l') ADVANCE(93);

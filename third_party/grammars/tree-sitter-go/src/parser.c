@@ -3895,66 +3895,66 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
   switch (state) {
     case 0:
       if (eof) ADVANCE(59);
-      ADVANCE_MAP(
-        0, 62,
-        '!', 106,
-        '"', 148,
-        '%', 115,
-        '&', 110,
-        '\'', 22,
-        '(', 66,
-        ')', 67,
-        '*', 75,
-        '+', 100,
-        ',', 68,
-        '-', 103,
-        '.', 65,
-        '/', 113,
-        '0', 152,
-        ':', 98,
-        ';', 61,
-        '<', 124,
-        '=', 70,
-        '>', 129,
-        '[', 71,
-        '\\', 20,
-        ']', 72,
-        '^', 108,
-        '`', 135,
-        '{', 77,
-        '|', 80,
-        '}', 78,
-        '~', 76,
-      );
+      switch (lookahead) {
+        case 0: ADVANCE(62);
+        case '!': ADVANCE(106);
+        case '"': ADVANCE(148);
+        case '%': ADVANCE(115);
+        case '&': ADVANCE(110);
+        case '\'': ADVANCE(22);
+        case '(': ADVANCE(66);
+        case ')': ADVANCE(67);
+        case '*': ADVANCE(75);
+        case '+': ADVANCE(100);
+        case ',': ADVANCE(68);
+        case '-': ADVANCE(103);
+        case '.': ADVANCE(65);
+        case '/': ADVANCE(113);
+        case '0': ADVANCE(152);
+        case ':': ADVANCE(98);
+        case ';': ADVANCE(61);
+        case '<': ADVANCE(124);
+        case '=': ADVANCE(70);
+        case '>': ADVANCE(129);
+        case '[': ADVANCE(71);
+        case '\\': ADVANCE(20);
+        case ']': ADVANCE(72);
+        case '^': ADVANCE(108);
+        case '`': ADVANCE(135);
+        case '{': ADVANCE(77);
+        case '|': ADVANCE(80);
+        case '}': ADVANCE(78);
+        case '~': ADVANCE(76);
+      }
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(57);
       if (('1' <= lookahead && lookahead <= '9')) ADVANCE(154);
       if (set_contains(sym_identifier_character_set_1, 685, lookahead)) ADVANCE(134);
       END_STATE();
     case 1:
-      ADVANCE_MAP(
-        0, 62,
-        '\n', 60,
-        '!', 17,
-        '%', 114,
-        '&', 111,
-        '(', 66,
-        '*', 74,
-        '+', 99,
-        ',', 68,
-        '-', 102,
-        '.', 63,
-        '/', 112,
-        ';', 61,
-        '<', 127,
-        '=', 19,
-        '>', 130,
-        '[', 71,
-        '^', 107,
-        '{', 77,
-        '|', 81,
-        '}', 78,
-      );
+      switch (lookahead) {
+        case 0: ADVANCE(62);
+        case '\n': ADVANCE(60);
+        case '!': ADVANCE(17);
+        case '%': ADVANCE(114);
+        case '&': ADVANCE(111);
+        case '(': ADVANCE(66);
+        case '*': ADVANCE(74);
+        case '+': ADVANCE(99);
+        case ',': ADVANCE(68);
+        case '-': ADVANCE(102);
+        case '.': ADVANCE(63);
+        case '/': ADVANCE(112);
+        case ';': ADVANCE(61);
+        case '<': ADVANCE(127);
+        case '=': ADVANCE(19);
+        case '>': ADVANCE(130);
+        case '[': ADVANCE(71);
+        case '^': ADVANCE(107);
+        case '{': ADVANCE(77);
+        case '|': ADVANCE(81);
+        case '}': ADVANCE(78);
+      }
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(1);
       if (set_contains(sym_identifier_character_set_1, 685, lookahead)) ADVANCE(134);
@@ -3969,109 +3969,109 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (lookahead != 0) ADVANCE(147);
       END_STATE();
     case 3:
-      ADVANCE_MAP(
-        '!', 17,
-        '"', 142,
-        '%', 114,
-        '&', 111,
-        '(', 66,
-        ')', 67,
-        '*', 74,
-        '+', 99,
-        ',', 68,
-        '-', 102,
-        '.', 64,
-        '/', 112,
-        ':', 98,
-        '<', 125,
-        '=', 70,
-        '>', 130,
-        '[', 71,
-        ']', 72,
-        '^', 107,
-        '`', 135,
-        '{', 77,
-        '|', 81,
-        '~', 76,
-      );
+      switch (lookahead) {
+        case '!': ADVANCE(17);
+        case '"': ADVANCE(142);
+        case '%': ADVANCE(114);
+        case '&': ADVANCE(111);
+        case '(': ADVANCE(66);
+        case ')': ADVANCE(67);
+        case '*': ADVANCE(74);
+        case '+': ADVANCE(99);
+        case ',': ADVANCE(68);
+        case '-': ADVANCE(102);
+        case '.': ADVANCE(64);
+        case '/': ADVANCE(112);
+        case ':': ADVANCE(98);
+        case '<': ADVANCE(125);
+        case '=': ADVANCE(70);
+        case '>': ADVANCE(130);
+        case '[': ADVANCE(71);
+        case ']': ADVANCE(72);
+        case '^': ADVANCE(107);
+        case '`': ADVANCE(135);
+        case '{': ADVANCE(77);
+        case '|': ADVANCE(81);
+        case '~': ADVANCE(76);
+      }
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(3);
       if (set_contains(sym_identifier_character_set_1, 685, lookahead)) ADVANCE(134);
       END_STATE();
     case 4:
-      ADVANCE_MAP(
-        '!', 17,
-        '%', 115,
-        '&', 110,
-        '(', 66,
-        '*', 75,
-        '+', 100,
-        ',', 68,
-        '-', 103,
-        '.', 63,
-        '/', 113,
-        ':', 18,
-        ';', 61,
-        '<', 124,
-        '=', 70,
-        '>', 129,
-        '[', 71,
-        '^', 108,
-        '{', 77,
-        '|', 80,
-      );
+      switch (lookahead) {
+        case '!': ADVANCE(17);
+        case '%': ADVANCE(115);
+        case '&': ADVANCE(110);
+        case '(': ADVANCE(66);
+        case '*': ADVANCE(75);
+        case '+': ADVANCE(100);
+        case ',': ADVANCE(68);
+        case '-': ADVANCE(103);
+        case '.': ADVANCE(63);
+        case '/': ADVANCE(113);
+        case ':': ADVANCE(18);
+        case ';': ADVANCE(61);
+        case '<': ADVANCE(124);
+        case '=': ADVANCE(70);
+        case '>': ADVANCE(129);
+        case '[': ADVANCE(71);
+        case '^': ADVANCE(108);
+        case '{': ADVANCE(77);
+        case '|': ADVANCE(80);
+      }
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(4);
       END_STATE();
     case 5:
-      ADVANCE_MAP(
-        '!', 17,
-        '%', 115,
-        '&', 110,
-        '(', 66,
-        '*', 75,
-        '+', 101,
-        ',', 68,
-        '-', 104,
-        '.', 63,
-        '/', 113,
-        ':', 18,
-        '<', 126,
-        '=', 70,
-        '>', 129,
-        '[', 71,
-        '^', 108,
-        '{', 77,
-        '|', 80,
-      );
+      switch (lookahead) {
+        case '!': ADVANCE(17);
+        case '%': ADVANCE(115);
+        case '&': ADVANCE(110);
+        case '(': ADVANCE(66);
+        case '*': ADVANCE(75);
+        case '+': ADVANCE(101);
+        case ',': ADVANCE(68);
+        case '-': ADVANCE(104);
+        case '.': ADVANCE(63);
+        case '/': ADVANCE(113);
+        case ':': ADVANCE(18);
+        case '<': ADVANCE(126);
+        case '=': ADVANCE(70);
+        case '>': ADVANCE(129);
+        case '[': ADVANCE(71);
+        case '^': ADVANCE(108);
+        case '{': ADVANCE(77);
+        case '|': ADVANCE(80);
+      }
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(5);
       END_STATE();
     case 6:
-      ADVANCE_MAP(
-        '!', 17,
-        '%', 114,
-        '&', 111,
-        '(', 66,
-        ')', 67,
-        '*', 74,
-        '+', 99,
-        ',', 68,
-        '-', 102,
-        '.', 64,
-        '/', 112,
-        ':', 98,
-        ';', 61,
-        '<', 127,
-        '=', 70,
-        '>', 130,
-        '[', 71,
-        ']', 72,
-        '^', 107,
-        '{', 77,
-        '|', 81,
-        '}', 78,
-      );
+      switch (lookahead) {
+        case '!': ADVANCE(17);
+        case '%': ADVANCE(114);
+        case '&': ADVANCE(111);
+        case '(': ADVANCE(66);
+        case ')': ADVANCE(67);
+        case '*': ADVANCE(74);
+        case '+': ADVANCE(99);
+        case ',': ADVANCE(68);
+        case '-': ADVANCE(102);
+        case '.': ADVANCE(64);
+        case '/': ADVANCE(112);
+        case ':': ADVANCE(98);
+        case ';': ADVANCE(61);
+        case '<': ADVANCE(127);
+        case '=': ADVANCE(70);
+        case '>': ADVANCE(130);
+        case '[': ADVANCE(71);
+        case ']': ADVANCE(72);
+        case '^': ADVANCE(107);
+        case '{': ADVANCE(77);
+        case '|': ADVANCE(81);
+        case '}': ADVANCE(78);
+      }
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(6);
       END_STATE();
@@ -4300,33 +4300,33 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 55:
       if (eof) ADVANCE(59);
-      ADVANCE_MAP(
-        0, 62,
-        '\n', 60,
-        '!', 105,
-        '"', 142,
-        '&', 109,
-        '\'', 22,
-        '(', 66,
-        ')', 67,
-        '*', 74,
-        '+', 99,
-        ',', 68,
-        '-', 102,
-        '.', 34,
-        '/', 8,
-        '0', 152,
-        ';', 61,
-        '<', 11,
-        '=', 69,
-        '[', 71,
-        '^', 107,
-        '`', 135,
-        '{', 77,
-        '|', 79,
-        '}', 78,
-        '~', 76,
-      );
+      switch (lookahead) {
+        case 0: ADVANCE(62);
+        case '\n': ADVANCE(60);
+        case '!': ADVANCE(105);
+        case '"': ADVANCE(142);
+        case '&': ADVANCE(109);
+        case '\'': ADVANCE(22);
+        case '(': ADVANCE(66);
+        case ')': ADVANCE(67);
+        case '*': ADVANCE(74);
+        case '+': ADVANCE(99);
+        case ',': ADVANCE(68);
+        case '-': ADVANCE(102);
+        case '.': ADVANCE(34);
+        case '/': ADVANCE(8);
+        case '0': ADVANCE(152);
+        case ';': ADVANCE(61);
+        case '<': ADVANCE(11);
+        case '=': ADVANCE(69);
+        case '[': ADVANCE(71);
+        case '^': ADVANCE(107);
+        case '`': ADVANCE(135);
+        case '{': ADVANCE(77);
+        case '|': ADVANCE(79);
+        case '}': ADVANCE(78);
+        case '~': ADVANCE(76);
+      }
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(55);
       if (('1' <= lookahead && lookahead <= '9')) ADVANCE(154);
@@ -4334,70 +4334,70 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 56:
       if (eof) ADVANCE(59);
-      ADVANCE_MAP(
-        0, 62,
-        '\n', 60,
-        '!', 17,
-        '"', 142,
-        '%', 115,
-        '&', 110,
-        '(', 66,
-        ')', 67,
-        '*', 75,
-        '+', 100,
-        ',', 68,
-        '-', 103,
-        '.', 63,
-        '/', 113,
-        ':', 98,
-        ';', 61,
-        '<', 124,
-        '=', 70,
-        '>', 129,
-        '[', 71,
-        '^', 108,
-        '`', 135,
-        '{', 77,
-        '|', 80,
-        '}', 78,
-        '~', 76,
-      );
+      switch (lookahead) {
+        case 0: ADVANCE(62);
+        case '\n': ADVANCE(60);
+        case '!': ADVANCE(17);
+        case '"': ADVANCE(142);
+        case '%': ADVANCE(115);
+        case '&': ADVANCE(110);
+        case '(': ADVANCE(66);
+        case ')': ADVANCE(67);
+        case '*': ADVANCE(75);
+        case '+': ADVANCE(100);
+        case ',': ADVANCE(68);
+        case '-': ADVANCE(103);
+        case '.': ADVANCE(63);
+        case '/': ADVANCE(113);
+        case ':': ADVANCE(98);
+        case ';': ADVANCE(61);
+        case '<': ADVANCE(124);
+        case '=': ADVANCE(70);
+        case '>': ADVANCE(129);
+        case '[': ADVANCE(71);
+        case '^': ADVANCE(108);
+        case '`': ADVANCE(135);
+        case '{': ADVANCE(77);
+        case '|': ADVANCE(80);
+        case '}': ADVANCE(78);
+        case '~': ADVANCE(76);
+      }
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(56);
       if (set_contains(sym_identifier_character_set_1, 685, lookahead)) ADVANCE(134);
       END_STATE();
     case 57:
       if (eof) ADVANCE(59);
-      ADVANCE_MAP(
-        0, 62,
-        '!', 106,
-        '"', 142,
-        '%', 115,
-        '&', 110,
-        '\'', 22,
-        '(', 66,
-        ')', 67,
-        '*', 75,
-        '+', 100,
-        ',', 68,
-        '-', 103,
-        '.', 65,
-        '/', 113,
-        '0', 152,
-        ':', 98,
-        ';', 61,
-        '<', 124,
-        '=', 70,
-        '>', 129,
-        '[', 71,
-        ']', 72,
-        '^', 108,
-        '`', 135,
-        '{', 77,
-        '|', 80,
-        '}', 78,
-        '~', 76,
-      );
+      switch (lookahead) {
+        case 0: ADVANCE(62);
+        case '!': ADVANCE(106);
+        case '"': ADVANCE(142);
+        case '%': ADVANCE(115);
+        case '&': ADVANCE(110);
+        case '\'': ADVANCE(22);
+        case '(': ADVANCE(66);
+        case ')': ADVANCE(67);
+        case '*': ADVANCE(75);
+        case '+': ADVANCE(100);
+        case ',': ADVANCE(68);
+        case '-': ADVANCE(103);
+        case '.': ADVANCE(65);
+        case '/': ADVANCE(113);
+        case '0': ADVANCE(152);
+        case ':': ADVANCE(98);
+        case ';': ADVANCE(61);
+        case '<': ADVANCE(124);
+        case '=': ADVANCE(70);
+        case '>': ADVANCE(129);
+        case '[': ADVANCE(71);
+        case ']': ADVANCE(72);
+        case '^': ADVANCE(108);
+        case '`': ADVANCE(135);
+        case '{': ADVANCE(77);
+        case '|': ADVANCE(80);
+        case '}': ADVANCE(78);
+        case '~': ADVANCE(76);
+      }
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(57);
       if (('1' <= lookahead && lookahead <= '9')) ADVANCE(154);
@@ -4405,31 +4405,31 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 58:
       if (eof) ADVANCE(59);
-      ADVANCE_MAP(
-        '!', 105,
-        '"', 142,
-        '&', 109,
-        '\'', 22,
-        '(', 66,
-        ')', 67,
-        '*', 74,
-        '+', 99,
-        ',', 68,
-        '-', 102,
-        '.', 12,
-        '/', 8,
-        '0', 152,
-        ':', 97,
-        ';', 61,
-        '<', 11,
-        '[', 71,
-        ']', 72,
-        '^', 107,
-        '`', 135,
-        '{', 77,
-        '}', 78,
-        '~', 76,
-      );
+      switch (lookahead) {
+        case '!': ADVANCE(105);
+        case '"': ADVANCE(142);
+        case '&': ADVANCE(109);
+        case '\'': ADVANCE(22);
+        case '(': ADVANCE(66);
+        case ')': ADVANCE(67);
+        case '*': ADVANCE(74);
+        case '+': ADVANCE(99);
+        case ',': ADVANCE(68);
+        case '-': ADVANCE(102);
+        case '.': ADVANCE(12);
+        case '/': ADVANCE(8);
+        case '0': ADVANCE(152);
+        case ':': ADVANCE(97);
+        case ';': ADVANCE(61);
+        case '<': ADVANCE(11);
+        case '[': ADVANCE(71);
+        case ']': ADVANCE(72);
+        case '^': ADVANCE(107);
+        case '`': ADVANCE(135);
+        case '{': ADVANCE(77);
+        case '}': ADVANCE(78);
+        case '~': ADVANCE(76);
+      }
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(58);
       if (('1' <= lookahead && lookahead <= '9')) ADVANCE(154);
@@ -4815,21 +4815,21 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 152:
       ACCEPT_TOKEN(sym_int_literal);
-      ADVANCE_MAP(
-        '.', 160,
-        '_', 29,
-        'i', 161,
-        'B', 23,
-        'b', 23,
-        'E', 26,
-        'e', 26,
-        'O', 25,
-        'o', 25,
-        'X', 15,
-        'x', 15,
-        '8', 13,
-        '9', 13,
-      );
+      switch (lookahead) {
+        case '.': ADVANCE(160);
+        case '_': ADVANCE(29);
+        case 'i': ADVANCE(161);
+        case 'B': ADVANCE(23);
+        case 'b': ADVANCE(23);
+        case 'E': ADVANCE(26);
+        case 'e': ADVANCE(26);
+        case 'O': ADVANCE(25);
+        case 'o': ADVANCE(25);
+        case 'X': ADVANCE(15);
+        case 'x': ADVANCE(15);
+        case '8': ADVANCE(13);
+        case '9': ADVANCE(13);
+      }
       if (('0' <= lookahead && lookahead <= '7')) ADVANCE(153);
       END_STATE();
     case 153:
@@ -4921,23 +4921,23 @@ static bool ts_lex_keywords(TSLexer *lexer, TSStateId state) {
   eof = lexer->eof(lexer);
   switch (state) {
     case 0:
-      ADVANCE_MAP(
-        '_', 1,
-        'b', 2,
-        'c', 3,
-        'd', 4,
-        'e', 5,
-        'f', 6,
-        'g', 7,
-        'i', 8,
-        'm', 9,
-        'n', 10,
-        'p', 11,
-        'r', 12,
-        's', 13,
-        't', 14,
-        'v', 15,
-      );
+      switch (lookahead) {
+        case '_': ADVANCE(1);
+        case 'b': ADVANCE(2);
+        case 'c': ADVANCE(3);
+        case 'd': ADVANCE(4);
+        case 'e': ADVANCE(5);
+        case 'f': ADVANCE(6);
+        case 'g': ADVANCE(7);
+        case 'i': ADVANCE(8);
+        case 'm': ADVANCE(9);
+        case 'n': ADVANCE(10);
+        case 'p': ADVANCE(11);
+        case 'r': ADVANCE(12);
+        case 's': ADVANCE(13);
+        case 't': ADVANCE(14);
+        case 'v': ADVANCE(15);
+      }
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(0);
       END_STATE();

@@ -4976,172 +4976,172 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
   switch (state) {
     case 0:
       if (eof) ADVANCE(65);
-      ADVANCE_MAP(
-        '!', 170,
-        '"', 90,
-        '%', 159,
-        '&', 119,
-        '\'', 23,
-        '(', 115,
-        ')', 116,
-        '*', 150,
-        '+', 146,
-        ',', 167,
-        '-', 147,
-        '.', 178,
-        '/', 152,
-        '0', 67,
-        ':', 169,
-        ';', 182,
-        '<', 137,
-        '=', 121,
-        '>', 134,
-        '?', 168,
-        '@', 184,
-        '[', 174,
-        '\\', 42,
-        ']', 175,
-        '^', 157,
-        'n', 190,
-        '{', 181,
-        '|', 154,
-        '}', 107,
-        '~', 171,
-      );
+      switch (lookahead) {
+        case '!': ADVANCE(170);
+        case '"': ADVANCE(90);
+        case '%': ADVANCE(159);
+        case '&': ADVANCE(119);
+        case '\'': ADVANCE(23);
+        case '(': ADVANCE(115);
+        case ')': ADVANCE(116);
+        case '*': ADVANCE(150);
+        case '+': ADVANCE(146);
+        case ',': ADVANCE(167);
+        case '-': ADVANCE(147);
+        case '.': ADVANCE(178);
+        case '/': ADVANCE(152);
+        case '0': ADVANCE(67);
+        case ':': ADVANCE(169);
+        case ';': ADVANCE(182);
+        case '<': ADVANCE(137);
+        case '=': ADVANCE(121);
+        case '>': ADVANCE(134);
+        case '?': ADVANCE(168);
+        case '@': ADVANCE(184);
+        case '[': ADVANCE(174);
+        case '\\': ADVANCE(42);
+        case ']': ADVANCE(175);
+        case '^': ADVANCE(157);
+        case 'n': ADVANCE(190);
+        case '{': ADVANCE(181);
+        case '|': ADVANCE(154);
+        case '}': ADVANCE(107);
+        case '~': ADVANCE(171);
+      }
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(63);
       if (('1' <= lookahead && lookahead <= '9')) ADVANCE(69);
       if (set_contains(sym_identifier_character_set_1, 669, lookahead)) ADVANCE(191);
       END_STATE();
     case 1:
-      ADVANCE_MAP(
-        '!', 170,
-        '"', 90,
-        '%', 159,
-        '&', 119,
-        '\'', 23,
-        '(', 115,
-        ')', 116,
-        '*', 150,
-        '+', 146,
-        ',', 167,
-        '-', 147,
-        '.', 178,
-        '/', 152,
-        '0', 67,
-        ':', 169,
-        ';', 182,
-        '<', 137,
-        '=', 121,
-        '>', 134,
-        '?', 168,
-        '@', 183,
-        '[', 174,
-        ']', 175,
-        '^', 157,
-        '{', 181,
-        '|', 154,
-        '}', 107,
-        '~', 171,
-      );
+      switch (lookahead) {
+        case '!': ADVANCE(170);
+        case '"': ADVANCE(90);
+        case '%': ADVANCE(159);
+        case '&': ADVANCE(119);
+        case '\'': ADVANCE(23);
+        case '(': ADVANCE(115);
+        case ')': ADVANCE(116);
+        case '*': ADVANCE(150);
+        case '+': ADVANCE(146);
+        case ',': ADVANCE(167);
+        case '-': ADVANCE(147);
+        case '.': ADVANCE(178);
+        case '/': ADVANCE(152);
+        case '0': ADVANCE(67);
+        case ':': ADVANCE(169);
+        case ';': ADVANCE(182);
+        case '<': ADVANCE(137);
+        case '=': ADVANCE(121);
+        case '>': ADVANCE(134);
+        case '?': ADVANCE(168);
+        case '@': ADVANCE(183);
+        case '[': ADVANCE(174);
+        case ']': ADVANCE(175);
+        case '^': ADVANCE(157);
+        case '{': ADVANCE(181);
+        case '|': ADVANCE(154);
+        case '}': ADVANCE(107);
+        case '~': ADVANCE(171);
+      }
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(1);
       if (('1' <= lookahead && lookahead <= '9')) ADVANCE(69);
       if (set_contains(sym_identifier_character_set_1, 669, lookahead)) ADVANCE(191);
       END_STATE();
     case 2:
-      ADVANCE_MAP(
-        '!', 170,
-        '"', 90,
-        '%', 159,
-        '&', 119,
-        '\'', 23,
-        '(', 115,
-        ')', 116,
-        '*', 150,
-        '+', 146,
-        ',', 167,
-        '-', 147,
-        '.', 179,
-        '/', 152,
-        '0', 67,
-        ':', 20,
-        ';', 182,
-        '<', 137,
-        '=', 121,
-        '>', 134,
-        '?', 168,
-        '@', 183,
-        '[', 174,
-        '^', 157,
-        'n', 190,
-        '|', 154,
-        '}', 107,
-        '~', 171,
-      );
+      switch (lookahead) {
+        case '!': ADVANCE(170);
+        case '"': ADVANCE(90);
+        case '%': ADVANCE(159);
+        case '&': ADVANCE(119);
+        case '\'': ADVANCE(23);
+        case '(': ADVANCE(115);
+        case ')': ADVANCE(116);
+        case '*': ADVANCE(150);
+        case '+': ADVANCE(146);
+        case ',': ADVANCE(167);
+        case '-': ADVANCE(147);
+        case '.': ADVANCE(179);
+        case '/': ADVANCE(152);
+        case '0': ADVANCE(67);
+        case ':': ADVANCE(20);
+        case ';': ADVANCE(182);
+        case '<': ADVANCE(137);
+        case '=': ADVANCE(121);
+        case '>': ADVANCE(134);
+        case '?': ADVANCE(168);
+        case '@': ADVANCE(183);
+        case '[': ADVANCE(174);
+        case '^': ADVANCE(157);
+        case 'n': ADVANCE(190);
+        case '|': ADVANCE(154);
+        case '}': ADVANCE(107);
+        case '~': ADVANCE(171);
+      }
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(2);
       if (('1' <= lookahead && lookahead <= '9')) ADVANCE(69);
       if (set_contains(sym_identifier_character_set_1, 669, lookahead)) ADVANCE(191);
       END_STATE();
     case 3:
-      ADVANCE_MAP(
-        '!', 21,
-        '%', 158,
-        '&', 118,
-        '(', 115,
-        ')', 116,
-        '*', 149,
-        '+', 145,
-        ',', 167,
-        '-', 148,
-        '.', 176,
-        '/', 151,
-        ':', 169,
-        ';', 182,
-        '<', 138,
-        '=', 121,
-        '>', 135,
-        '?', 168,
-        '@', 183,
-        '[', 174,
-        ']', 175,
-        '^', 156,
-        'n', 190,
-        '|', 155,
-        '}', 107,
-      );
+      switch (lookahead) {
+        case '!': ADVANCE(21);
+        case '%': ADVANCE(158);
+        case '&': ADVANCE(118);
+        case '(': ADVANCE(115);
+        case ')': ADVANCE(116);
+        case '*': ADVANCE(149);
+        case '+': ADVANCE(145);
+        case ',': ADVANCE(167);
+        case '-': ADVANCE(148);
+        case '.': ADVANCE(176);
+        case '/': ADVANCE(151);
+        case ':': ADVANCE(169);
+        case ';': ADVANCE(182);
+        case '<': ADVANCE(138);
+        case '=': ADVANCE(121);
+        case '>': ADVANCE(135);
+        case '?': ADVANCE(168);
+        case '@': ADVANCE(183);
+        case '[': ADVANCE(174);
+        case ']': ADVANCE(175);
+        case '^': ADVANCE(156);
+        case 'n': ADVANCE(190);
+        case '|': ADVANCE(155);
+        case '}': ADVANCE(107);
+      }
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(3);
       if (set_contains(sym_identifier_character_set_1, 669, lookahead)) ADVANCE(191);
       END_STATE();
     case 4:
-      ADVANCE_MAP(
-        '!', 21,
-        '%', 158,
-        '&', 118,
-        '(', 115,
-        ')', 116,
-        '*', 149,
-        '+', 145,
-        ',', 167,
-        '-', 148,
-        '.', 176,
-        '/', 151,
-        ':', 169,
-        ';', 182,
-        '<', 138,
-        '=', 22,
-        '>', 135,
-        '?', 168,
-        '@', 183,
-        '[', 174,
-        ']', 175,
-        '^', 156,
-        '{', 181,
-        '|', 155,
-        '}', 107,
-      );
+      switch (lookahead) {
+        case '!': ADVANCE(21);
+        case '%': ADVANCE(158);
+        case '&': ADVANCE(118);
+        case '(': ADVANCE(115);
+        case ')': ADVANCE(116);
+        case '*': ADVANCE(149);
+        case '+': ADVANCE(145);
+        case ',': ADVANCE(167);
+        case '-': ADVANCE(148);
+        case '.': ADVANCE(176);
+        case '/': ADVANCE(151);
+        case ':': ADVANCE(169);
+        case ';': ADVANCE(182);
+        case '<': ADVANCE(138);
+        case '=': ADVANCE(22);
+        case '>': ADVANCE(135);
+        case '?': ADVANCE(168);
+        case '@': ADVANCE(183);
+        case '[': ADVANCE(174);
+        case ']': ADVANCE(175);
+        case '^': ADVANCE(156);
+        case '{': ADVANCE(181);
+        case '|': ADVANCE(155);
+        case '}': ADVANCE(107);
+      }
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(4);
       if (set_contains(sym_identifier_character_set_1, 669, lookahead)) ADVANCE(191);
@@ -5169,24 +5169,24 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (lookahead != 0) ADVANCE(97);
       END_STATE();
     case 9:
-      ADVANCE_MAP(
-        '&', 117,
-        '(', 115,
-        ')', 116,
-        ',', 167,
-        '.', 177,
-        '/', 11,
-        ':', 169,
-        ';', 182,
-        '<', 136,
-        '=', 120,
-        '>', 133,
-        '?', 168,
-        '@', 183,
-        '[', 174,
-        '{', 181,
-        '|', 153,
-      );
+      switch (lookahead) {
+        case '&': ADVANCE(117);
+        case '(': ADVANCE(115);
+        case ')': ADVANCE(116);
+        case ',': ADVANCE(167);
+        case '.': ADVANCE(177);
+        case '/': ADVANCE(11);
+        case ':': ADVANCE(169);
+        case ';': ADVANCE(182);
+        case '<': ADVANCE(136);
+        case '=': ADVANCE(120);
+        case '>': ADVANCE(133);
+        case '?': ADVANCE(168);
+        case '@': ADVANCE(183);
+        case '[': ADVANCE(174);
+        case '{': ADVANCE(181);
+        case '|': ADVANCE(153);
+      }
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(9);
       if (set_contains(sym_identifier_character_set_1, 669, lookahead)) ADVANCE(191);
@@ -5417,38 +5417,38 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 63:
       if (eof) ADVANCE(65);
-      ADVANCE_MAP(
-        '!', 170,
-        '"', 90,
-        '%', 159,
-        '&', 119,
-        '\'', 23,
-        '(', 115,
-        ')', 116,
-        '*', 150,
-        '+', 146,
-        ',', 167,
-        '-', 147,
-        '.', 178,
-        '/', 152,
-        '0', 67,
-        ':', 169,
-        ';', 182,
-        '<', 137,
-        '=', 121,
-        '>', 134,
-        '?', 168,
-        '@', 184,
-        '[', 174,
-        '\\', 44,
-        ']', 175,
-        '^', 157,
-        'n', 190,
-        '{', 181,
-        '|', 154,
-        '}', 107,
-        '~', 171,
-      );
+      switch (lookahead) {
+        case '!': ADVANCE(170);
+        case '"': ADVANCE(90);
+        case '%': ADVANCE(159);
+        case '&': ADVANCE(119);
+        case '\'': ADVANCE(23);
+        case '(': ADVANCE(115);
+        case ')': ADVANCE(116);
+        case '*': ADVANCE(150);
+        case '+': ADVANCE(146);
+        case ',': ADVANCE(167);
+        case '-': ADVANCE(147);
+        case '.': ADVANCE(178);
+        case '/': ADVANCE(152);
+        case '0': ADVANCE(67);
+        case ':': ADVANCE(169);
+        case ';': ADVANCE(182);
+        case '<': ADVANCE(137);
+        case '=': ADVANCE(121);
+        case '>': ADVANCE(134);
+        case '?': ADVANCE(168);
+        case '@': ADVANCE(184);
+        case '[': ADVANCE(174);
+        case '\\': ADVANCE(44);
+        case ']': ADVANCE(175);
+        case '^': ADVANCE(157);
+        case 'n': ADVANCE(190);
+        case '{': ADVANCE(181);
+        case '|': ADVANCE(154);
+        case '}': ADVANCE(107);
+        case '~': ADVANCE(171);
+      }
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(63);
       if (('1' <= lookahead && lookahead <= '9')) ADVANCE(69);
@@ -5456,37 +5456,37 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 64:
       if (eof) ADVANCE(65);
-      ADVANCE_MAP(
-        '!', 170,
-        '"', 90,
-        '%', 158,
-        '&', 118,
-        '\'', 23,
-        '(', 115,
-        ')', 116,
-        '*', 149,
-        '+', 145,
-        ',', 167,
-        '-', 148,
-        '.', 179,
-        '/', 151,
-        '0', 67,
-        ':', 169,
-        ';', 182,
-        '<', 138,
-        '=', 22,
-        '>', 135,
-        '?', 168,
-        '@', 184,
-        '[', 174,
-        ']', 175,
-        '^', 156,
-        'n', 190,
-        '{', 181,
-        '|', 155,
-        '}', 107,
-        '~', 171,
-      );
+      switch (lookahead) {
+        case '!': ADVANCE(170);
+        case '"': ADVANCE(90);
+        case '%': ADVANCE(158);
+        case '&': ADVANCE(118);
+        case '\'': ADVANCE(23);
+        case '(': ADVANCE(115);
+        case ')': ADVANCE(116);
+        case '*': ADVANCE(149);
+        case '+': ADVANCE(145);
+        case ',': ADVANCE(167);
+        case '-': ADVANCE(148);
+        case '.': ADVANCE(179);
+        case '/': ADVANCE(151);
+        case '0': ADVANCE(67);
+        case ':': ADVANCE(169);
+        case ';': ADVANCE(182);
+        case '<': ADVANCE(138);
+        case '=': ADVANCE(22);
+        case '>': ADVANCE(135);
+        case '?': ADVANCE(168);
+        case '@': ADVANCE(184);
+        case '[': ADVANCE(174);
+        case ']': ADVANCE(175);
+        case '^': ADVANCE(156);
+        case 'n': ADVANCE(190);
+        case '{': ADVANCE(181);
+        case '|': ADVANCE(155);
+        case '}': ADVANCE(107);
+        case '~': ADVANCE(171);
+      }
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(64);
       if (('1' <= lookahead && lookahead <= '9')) ADVANCE(69);
@@ -5500,73 +5500,73 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 67:
       ACCEPT_TOKEN(sym_decimal_integer_literal);
-      ADVANCE_MAP(
-        '.', 81,
-        '_', 52,
-        'B', 48,
-        'b', 48,
-        'E', 47,
-        'e', 47,
-        'L', 66,
-        'l', 66,
-        'O', 50,
-        'o', 50,
-        'X', 16,
-        'x', 16,
-        '8', 14,
-        '9', 14,
-        'D', 78,
-        'F', 78,
-        'd', 78,
-        'f', 78,
-      );
+      switch (lookahead) {
+        case '.': ADVANCE(81);
+        case '_': ADVANCE(52);
+        case 'B': ADVANCE(48);
+        case 'b': ADVANCE(48);
+        case 'E': ADVANCE(47);
+        case 'e': ADVANCE(47);
+        case 'L': ADVANCE(66);
+        case 'l': ADVANCE(66);
+        case 'O': ADVANCE(50);
+        case 'o': ADVANCE(50);
+        case 'X': ADVANCE(16);
+        case 'x': ADVANCE(16);
+        case '8': ADVANCE(14);
+        case '9': ADVANCE(14);
+        case 'D': ADVANCE(78);
+        case 'F': ADVANCE(78);
+        case 'd': ADVANCE(78);
+        case 'f': ADVANCE(78);
+      }
       if (('0' <= lookahead && lookahead <= '7')) ADVANCE(74);
       END_STATE();
     case 68:
       ACCEPT_TOKEN(sym_decimal_integer_literal);
-      ADVANCE_MAP(
-        '.', 81,
-        '_', 25,
-        'E', 47,
-        'e', 47,
-        'L', 66,
-        'l', 66,
-        'D', 78,
-        'F', 78,
-        'd', 78,
-        'f', 78,
-      );
+      switch (lookahead) {
+        case '.': ADVANCE(81);
+        case '_': ADVANCE(25);
+        case 'E': ADVANCE(47);
+        case 'e': ADVANCE(47);
+        case 'L': ADVANCE(66);
+        case 'l': ADVANCE(66);
+        case 'D': ADVANCE(78);
+        case 'F': ADVANCE(78);
+        case 'd': ADVANCE(78);
+        case 'f': ADVANCE(78);
+      }
       if (('0' <= lookahead && lookahead <= '9')) ADVANCE(68);
       END_STATE();
     case 69:
       ACCEPT_TOKEN(sym_decimal_integer_literal);
-      ADVANCE_MAP(
-        '.', 81,
-        '_', 54,
-        'E', 47,
-        'e', 47,
-        'L', 66,
-        'l', 66,
-        'D', 78,
-        'F', 78,
-        'd', 78,
-        'f', 78,
-      );
+      switch (lookahead) {
+        case '.': ADVANCE(81);
+        case '_': ADVANCE(54);
+        case 'E': ADVANCE(47);
+        case 'e': ADVANCE(47);
+        case 'L': ADVANCE(66);
+        case 'l': ADVANCE(66);
+        case 'D': ADVANCE(78);
+        case 'F': ADVANCE(78);
+        case 'd': ADVANCE(78);
+        case 'f': ADVANCE(78);
+      }
       if (('0' <= lookahead && lookahead <= '9')) ADVANCE(68);
       END_STATE();
     case 70:
       ACCEPT_TOKEN(sym_decimal_integer_literal);
-      ADVANCE_MAP(
-        '_', 24,
-        'E', 47,
-        'e', 47,
-        'L', 66,
-        'l', 66,
-        'D', 78,
-        'F', 78,
-        'd', 78,
-        'f', 78,
-      );
+      switch (lookahead) {
+        case '_': ADVANCE(24);
+        case 'E': ADVANCE(47);
+        case 'e': ADVANCE(47);
+        case 'L': ADVANCE(66);
+        case 'l': ADVANCE(66);
+        case 'D': ADVANCE(78);
+        case 'F': ADVANCE(78);
+        case 'd': ADVANCE(78);
+        case 'f': ADVANCE(78);
+      }
       if (('0' <= lookahead && lookahead <= '9')) ADVANCE(70);
       END_STATE();
     case 71:
@@ -6140,28 +6140,28 @@ static bool ts_lex_keywords(TSLexer *lexer, TSStateId state) {
   eof = lexer->eof(lexer);
   switch (state) {
     case 0:
-      ADVANCE_MAP(
-        '_', 1,
-        'a', 2,
-        'b', 3,
-        'c', 4,
-        'd', 5,
-        'e', 6,
-        'f', 7,
-        'i', 8,
-        'l', 9,
-        'm', 10,
-        'n', 11,
-        'o', 12,
-        'p', 13,
-        'r', 14,
-        's', 15,
-        't', 16,
-        'u', 17,
-        'v', 18,
-        'w', 19,
-        'y', 20,
-      );
+      switch (lookahead) {
+        case '_': ADVANCE(1);
+        case 'a': ADVANCE(2);
+        case 'b': ADVANCE(3);
+        case 'c': ADVANCE(4);
+        case 'd': ADVANCE(5);
+        case 'e': ADVANCE(6);
+        case 'f': ADVANCE(7);
+        case 'i': ADVANCE(8);
+        case 'l': ADVANCE(9);
+        case 'm': ADVANCE(10);
+        case 'n': ADVANCE(11);
+        case 'o': ADVANCE(12);
+        case 'p': ADVANCE(13);
+        case 'r': ADVANCE(14);
+        case 's': ADVANCE(15);
+        case 't': ADVANCE(16);
+        case 'u': ADVANCE(17);
+        case 'v': ADVANCE(18);
+        case 'w': ADVANCE(19);
+        case 'y': ADVANCE(20);
+      }
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(0);
       END_STATE();

@@ -4490,41 +4490,41 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
   switch (state) {
     case 0:
       if (eof) ADVANCE(126);
-      ADVANCE_MAP(
-        '!', 226,
-        '"', 159,
-        '#', 4,
-        '$', 273,
-        '%', 214,
-        '&', 201,
-        '\'', 160,
-        '(', 134,
-        ')', 136,
-        '*', 129,
-        '+', 208,
-        ',', 132,
-        '-', 210,
-        '.', 155,
-        '/', 253,
-        '0', 258,
-        ':', 137,
-        ';', 135,
-        '<', 147,
-        '=', 140,
-        '>', 151,
-        '?', 28,
-        '@', 277,
-        '[', 142,
-        '\\', 80,
-        ']', 143,
-        '^', 204,
-        '`', 251,
-        's', 271,
-        '{', 131,
-        '|', 205,
-        '}', 133,
-        '~', 227,
-      );
+      switch (lookahead) {
+        case '!': ADVANCE(226);
+        case '"': ADVANCE(159);
+        case '#': ADVANCE(4);
+        case '$': ADVANCE(273);
+        case '%': ADVANCE(214);
+        case '&': ADVANCE(201);
+        case '\'': ADVANCE(160);
+        case '(': ADVANCE(134);
+        case ')': ADVANCE(136);
+        case '*': ADVANCE(129);
+        case '+': ADVANCE(208);
+        case ',': ADVANCE(132);
+        case '-': ADVANCE(210);
+        case '.': ADVANCE(155);
+        case '/': ADVANCE(253);
+        case '0': ADVANCE(258);
+        case ':': ADVANCE(137);
+        case ';': ADVANCE(135);
+        case '<': ADVANCE(147);
+        case '=': ADVANCE(140);
+        case '>': ADVANCE(151);
+        case '?': ADVANCE(28);
+        case '@': ADVANCE(277);
+        case '[': ADVANCE(142);
+        case '\\': ADVANCE(80);
+        case ']': ADVANCE(143);
+        case '^': ADVANCE(204);
+        case '`': ADVANCE(251);
+        case 's': ADVANCE(271);
+        case '{': ADVANCE(131);
+        case '|': ADVANCE(205);
+        case '}': ADVANCE(133);
+        case '~': ADVANCE(227);
+      }
       if (('1' <= lookahead && lookahead <= '9')) ADVANCE(259);
       if (set_contains(extras_character_set_1, 10, lookahead)) SKIP(123);
       if (lookahead > '@') ADVANCE(275);
@@ -4543,39 +4543,39 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (lookahead != 0) ADVANCE(255);
       END_STATE();
     case 3:
-      ADVANCE_MAP(
-        '!', 226,
-        '"', 159,
-        '#', 75,
-        '%', 214,
-        '&', 201,
-        '\'', 160,
-        '(', 134,
-        ')', 136,
-        '*', 129,
-        '+', 208,
-        ',', 132,
-        '-', 210,
-        '.', 156,
-        '/', 212,
-        '0', 258,
-        ':', 137,
-        ';', 135,
-        '<', 148,
-        '=', 140,
-        '>', 151,
-        '?', 28,
-        '@', 277,
-        '[', 142,
-        '\\', 82,
-        ']', 143,
-        '^', 204,
-        '`', 251,
-        '{', 131,
-        '|', 205,
-        '}', 133,
-        '~', 227,
-      );
+      switch (lookahead) {
+        case '!': ADVANCE(226);
+        case '"': ADVANCE(159);
+        case '#': ADVANCE(75);
+        case '%': ADVANCE(214);
+        case '&': ADVANCE(201);
+        case '\'': ADVANCE(160);
+        case '(': ADVANCE(134);
+        case ')': ADVANCE(136);
+        case '*': ADVANCE(129);
+        case '+': ADVANCE(208);
+        case ',': ADVANCE(132);
+        case '-': ADVANCE(210);
+        case '.': ADVANCE(156);
+        case '/': ADVANCE(212);
+        case '0': ADVANCE(258);
+        case ':': ADVANCE(137);
+        case ';': ADVANCE(135);
+        case '<': ADVANCE(148);
+        case '=': ADVANCE(140);
+        case '>': ADVANCE(151);
+        case '?': ADVANCE(28);
+        case '@': ADVANCE(277);
+        case '[': ADVANCE(142);
+        case '\\': ADVANCE(82);
+        case ']': ADVANCE(143);
+        case '^': ADVANCE(204);
+        case '`': ADVANCE(251);
+        case '{': ADVANCE(131);
+        case '|': ADVANCE(205);
+        case '}': ADVANCE(133);
+        case '~': ADVANCE(227);
+      }
       if (('1' <= lookahead && lookahead <= '9')) ADVANCE(259);
       if (set_contains(extras_character_set_1, 10, lookahead)) SKIP(3);
       if (lookahead > '#') ADVANCE(275);
@@ -4586,30 +4586,30 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (set_contains(sym_identifier_character_set_1, 14, lookahead)) ADVANCE(276);
       END_STATE();
     case 5:
-      ADVANCE_MAP(
-        '!', 225,
-        '"', 159,
-        '#', 75,
-        '\'', 160,
-        '(', 134,
-        '*', 128,
-        '+', 207,
-        ',', 132,
-        '-', 209,
-        '.', 27,
-        '/', 211,
-        '0', 258,
-        ';', 135,
-        '<', 145,
-        '@', 277,
-        '[', 142,
-        '\\', 82,
-        '`', 251,
-        's', 271,
-        '{', 131,
-        '}', 133,
-        '~', 227,
-      );
+      switch (lookahead) {
+        case '!': ADVANCE(225);
+        case '"': ADVANCE(159);
+        case '#': ADVANCE(75);
+        case '\'': ADVANCE(160);
+        case '(': ADVANCE(134);
+        case '*': ADVANCE(128);
+        case '+': ADVANCE(207);
+        case ',': ADVANCE(132);
+        case '-': ADVANCE(209);
+        case '.': ADVANCE(27);
+        case '/': ADVANCE(211);
+        case '0': ADVANCE(258);
+        case ';': ADVANCE(135);
+        case '<': ADVANCE(145);
+        case '@': ADVANCE(277);
+        case '[': ADVANCE(142);
+        case '\\': ADVANCE(82);
+        case '`': ADVANCE(251);
+        case 's': ADVANCE(271);
+        case '{': ADVANCE(131);
+        case '}': ADVANCE(133);
+        case '~': ADVANCE(227);
+      }
       if (('1' <= lookahead && lookahead <= '9')) ADVANCE(259);
       if (set_contains(extras_character_set_1, 10, lookahead)) SKIP(5);
       if (lookahead > '#' &&
@@ -4618,27 +4618,27 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           (lookahead < '{' || '~' < lookahead)) ADVANCE(275);
       END_STATE();
     case 6:
-      ADVANCE_MAP(
-        '!', 225,
-        '"', 159,
-        '#', 75,
-        '\'', 160,
-        '(', 134,
-        '+', 207,
-        '-', 209,
-        '.', 156,
-        '/', 211,
-        '0', 258,
-        ':', 137,
-        '<', 145,
-        '>', 150,
-        '@', 277,
-        '[', 142,
-        '\\', 82,
-        '`', 251,
-        '{', 131,
-        '~', 227,
-      );
+      switch (lookahead) {
+        case '!': ADVANCE(225);
+        case '"': ADVANCE(159);
+        case '#': ADVANCE(75);
+        case '\'': ADVANCE(160);
+        case '(': ADVANCE(134);
+        case '+': ADVANCE(207);
+        case '-': ADVANCE(209);
+        case '.': ADVANCE(156);
+        case '/': ADVANCE(211);
+        case '0': ADVANCE(258);
+        case ':': ADVANCE(137);
+        case '<': ADVANCE(145);
+        case '>': ADVANCE(150);
+        case '@': ADVANCE(277);
+        case '[': ADVANCE(142);
+        case '\\': ADVANCE(82);
+        case '`': ADVANCE(251);
+        case '{': ADVANCE(131);
+        case '~': ADVANCE(227);
+      }
       if (('1' <= lookahead && lookahead <= '9')) ADVANCE(259);
       if (set_contains(extras_character_set_1, 10, lookahead)) SKIP(6);
       if (lookahead > '#' &&
@@ -4647,33 +4647,33 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           (lookahead < '{' || '~' < lookahead)) ADVANCE(275);
       END_STATE();
     case 7:
-      ADVANCE_MAP(
-        '!', 73,
-        '%', 213,
-        '&', 202,
-        '(', 134,
-        ')', 136,
-        '*', 130,
-        '+', 207,
-        ',', 132,
-        '-', 209,
-        '.', 154,
-        '/', 211,
-        ':', 137,
-        ';', 135,
-        '<', 149,
-        '=', 74,
-        '>', 152,
-        '?', 29,
-        '[', 142,
-        '\\', 82,
-        ']', 143,
-        '^', 203,
-        '`', 251,
-        '{', 131,
-        '|', 206,
-        '}', 133,
-      );
+      switch (lookahead) {
+        case '!': ADVANCE(73);
+        case '%': ADVANCE(213);
+        case '&': ADVANCE(202);
+        case '(': ADVANCE(134);
+        case ')': ADVANCE(136);
+        case '*': ADVANCE(130);
+        case '+': ADVANCE(207);
+        case ',': ADVANCE(132);
+        case '-': ADVANCE(209);
+        case '.': ADVANCE(154);
+        case '/': ADVANCE(211);
+        case ':': ADVANCE(137);
+        case ';': ADVANCE(135);
+        case '<': ADVANCE(149);
+        case '=': ADVANCE(74);
+        case '>': ADVANCE(152);
+        case '?': ADVANCE(29);
+        case '[': ADVANCE(142);
+        case '\\': ADVANCE(82);
+        case ']': ADVANCE(143);
+        case '^': ADVANCE(203);
+        case '`': ADVANCE(251);
+        case '{': ADVANCE(131);
+        case '|': ADVANCE(206);
+        case '}': ADVANCE(133);
+      }
       if (('a' <= lookahead && lookahead <= 'z')) ADVANCE(256);
       if (set_contains(extras_character_set_1, 10, lookahead)) SKIP(8);
       if (lookahead > '#' &&
@@ -4681,56 +4681,56 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           (lookahead < '`' || '~' < lookahead)) ADVANCE(275);
       END_STATE();
     case 8:
-      ADVANCE_MAP(
-        '!', 73,
-        '%', 213,
-        '&', 202,
-        '(', 134,
-        ')', 136,
-        '*', 130,
-        '+', 207,
-        ',', 132,
-        '-', 209,
-        '.', 154,
-        '/', 211,
-        ':', 137,
-        ';', 135,
-        '<', 149,
-        '=', 74,
-        '>', 152,
-        '?', 29,
-        '[', 142,
-        '\\', 82,
-        ']', 143,
-        '^', 203,
-        '`', 251,
-        '{', 131,
-        '|', 206,
-        '}', 133,
-      );
+      switch (lookahead) {
+        case '!': ADVANCE(73);
+        case '%': ADVANCE(213);
+        case '&': ADVANCE(202);
+        case '(': ADVANCE(134);
+        case ')': ADVANCE(136);
+        case '*': ADVANCE(130);
+        case '+': ADVANCE(207);
+        case ',': ADVANCE(132);
+        case '-': ADVANCE(209);
+        case '.': ADVANCE(154);
+        case '/': ADVANCE(211);
+        case ':': ADVANCE(137);
+        case ';': ADVANCE(135);
+        case '<': ADVANCE(149);
+        case '=': ADVANCE(74);
+        case '>': ADVANCE(152);
+        case '?': ADVANCE(29);
+        case '[': ADVANCE(142);
+        case '\\': ADVANCE(82);
+        case ']': ADVANCE(143);
+        case '^': ADVANCE(203);
+        case '`': ADVANCE(251);
+        case '{': ADVANCE(131);
+        case '|': ADVANCE(206);
+        case '}': ADVANCE(133);
+      }
       if (set_contains(extras_character_set_1, 10, lookahead)) SKIP(8);
       if (lookahead > '#' &&
           (lookahead < '%' || '@' < lookahead) &&
           (lookahead < '{' || '~' < lookahead)) ADVANCE(275);
       END_STATE();
     case 9:
-      ADVANCE_MAP(
-        '"', 159,
-        '#', 75,
-        '&', 13,
-        '\'', 160,
-        '(', 134,
-        '*', 128,
-        '.', 156,
-        '/', 21,
-        '0', 258,
-        '<', 146,
-        '@', 277,
-        '[', 142,
-        '\\', 82,
-        's', 271,
-        '{', 131,
-      );
+      switch (lookahead) {
+        case '"': ADVANCE(159);
+        case '#': ADVANCE(75);
+        case '&': ADVANCE(13);
+        case '\'': ADVANCE(160);
+        case '(': ADVANCE(134);
+        case '*': ADVANCE(128);
+        case '.': ADVANCE(156);
+        case '/': ADVANCE(21);
+        case '0': ADVANCE(258);
+        case '<': ADVANCE(146);
+        case '@': ADVANCE(277);
+        case '[': ADVANCE(142);
+        case '\\': ADVANCE(82);
+        case 's': ADVANCE(271);
+        case '{': ADVANCE(131);
+      }
       if (('1' <= lookahead && lookahead <= '9')) ADVANCE(259);
       if (set_contains(extras_character_set_1, 10, lookahead)) SKIP(9);
       if (lookahead > '#' &&
@@ -5316,114 +5316,114 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 123:
       if (eof) ADVANCE(126);
-      ADVANCE_MAP(
-        '!', 226,
-        '"', 159,
-        '#', 4,
-        '$', 273,
-        '%', 214,
-        '&', 201,
-        '\'', 160,
-        '(', 134,
-        ')', 136,
-        '*', 129,
-        '+', 208,
-        ',', 132,
-        '-', 210,
-        '.', 155,
-        '/', 212,
-        '0', 258,
-        ':', 137,
-        ';', 135,
-        '<', 147,
-        '=', 140,
-        '>', 151,
-        '?', 28,
-        '@', 277,
-        '[', 142,
-        '\\', 82,
-        ']', 143,
-        '^', 204,
-        '`', 251,
-        's', 271,
-        '{', 131,
-        '|', 205,
-        '}', 133,
-        '~', 227,
-      );
+      switch (lookahead) {
+        case '!': ADVANCE(226);
+        case '"': ADVANCE(159);
+        case '#': ADVANCE(4);
+        case '$': ADVANCE(273);
+        case '%': ADVANCE(214);
+        case '&': ADVANCE(201);
+        case '\'': ADVANCE(160);
+        case '(': ADVANCE(134);
+        case ')': ADVANCE(136);
+        case '*': ADVANCE(129);
+        case '+': ADVANCE(208);
+        case ',': ADVANCE(132);
+        case '-': ADVANCE(210);
+        case '.': ADVANCE(155);
+        case '/': ADVANCE(212);
+        case '0': ADVANCE(258);
+        case ':': ADVANCE(137);
+        case ';': ADVANCE(135);
+        case '<': ADVANCE(147);
+        case '=': ADVANCE(140);
+        case '>': ADVANCE(151);
+        case '?': ADVANCE(28);
+        case '@': ADVANCE(277);
+        case '[': ADVANCE(142);
+        case '\\': ADVANCE(82);
+        case ']': ADVANCE(143);
+        case '^': ADVANCE(204);
+        case '`': ADVANCE(251);
+        case 's': ADVANCE(271);
+        case '{': ADVANCE(131);
+        case '|': ADVANCE(205);
+        case '}': ADVANCE(133);
+        case '~': ADVANCE(227);
+      }
       if (('1' <= lookahead && lookahead <= '9')) ADVANCE(259);
       if (set_contains(extras_character_set_1, 10, lookahead)) SKIP(123);
       if (lookahead > '@') ADVANCE(275);
       END_STATE();
     case 124:
       if (eof) ADVANCE(126);
-      ADVANCE_MAP(
-        '!', 226,
-        '"', 159,
-        '#', 75,
-        '%', 213,
-        '&', 202,
-        '\'', 160,
-        '(', 134,
-        ')', 136,
-        '*', 130,
-        '+', 207,
-        ',', 132,
-        '-', 209,
-        '.', 156,
-        '/', 211,
-        '0', 258,
-        ':', 137,
-        ';', 135,
-        '<', 149,
-        '=', 139,
-        '>', 152,
-        '?', 29,
-        '@', 277,
-        '[', 142,
-        '\\', 82,
-        ']', 143,
-        '^', 203,
-        '`', 251,
-        '{', 131,
-        '|', 206,
-        '}', 133,
-        '~', 227,
-      );
+      switch (lookahead) {
+        case '!': ADVANCE(226);
+        case '"': ADVANCE(159);
+        case '#': ADVANCE(75);
+        case '%': ADVANCE(213);
+        case '&': ADVANCE(202);
+        case '\'': ADVANCE(160);
+        case '(': ADVANCE(134);
+        case ')': ADVANCE(136);
+        case '*': ADVANCE(130);
+        case '+': ADVANCE(207);
+        case ',': ADVANCE(132);
+        case '-': ADVANCE(209);
+        case '.': ADVANCE(156);
+        case '/': ADVANCE(211);
+        case '0': ADVANCE(258);
+        case ':': ADVANCE(137);
+        case ';': ADVANCE(135);
+        case '<': ADVANCE(149);
+        case '=': ADVANCE(139);
+        case '>': ADVANCE(152);
+        case '?': ADVANCE(29);
+        case '@': ADVANCE(277);
+        case '[': ADVANCE(142);
+        case '\\': ADVANCE(82);
+        case ']': ADVANCE(143);
+        case '^': ADVANCE(203);
+        case '`': ADVANCE(251);
+        case '{': ADVANCE(131);
+        case '|': ADVANCE(206);
+        case '}': ADVANCE(133);
+        case '~': ADVANCE(227);
+      }
       if (('1' <= lookahead && lookahead <= '9')) ADVANCE(259);
       if (set_contains(extras_character_set_1, 10, lookahead)) SKIP(124);
       if (lookahead > '#') ADVANCE(275);
       END_STATE();
     case 125:
       if (eof) ADVANCE(126);
-      ADVANCE_MAP(
-        '!', 225,
-        '"', 159,
-        '#', 4,
-        '\'', 160,
-        '(', 134,
-        ')', 136,
-        '*', 128,
-        '+', 207,
-        ',', 132,
-        '-', 209,
-        '.', 27,
-        '/', 211,
-        '0', 258,
-        ':', 137,
-        ';', 135,
-        '<', 145,
-        '=', 141,
-        '>', 150,
-        '@', 277,
-        '[', 142,
-        '\\', 82,
-        ']', 143,
-        '`', 251,
-        '{', 131,
-        '}', 133,
-        '~', 227,
-      );
+      switch (lookahead) {
+        case '!': ADVANCE(225);
+        case '"': ADVANCE(159);
+        case '#': ADVANCE(4);
+        case '\'': ADVANCE(160);
+        case '(': ADVANCE(134);
+        case ')': ADVANCE(136);
+        case '*': ADVANCE(128);
+        case '+': ADVANCE(207);
+        case ',': ADVANCE(132);
+        case '-': ADVANCE(209);
+        case '.': ADVANCE(27);
+        case '/': ADVANCE(211);
+        case '0': ADVANCE(258);
+        case ':': ADVANCE(137);
+        case ';': ADVANCE(135);
+        case '<': ADVANCE(145);
+        case '=': ADVANCE(141);
+        case '>': ADVANCE(150);
+        case '@': ADVANCE(277);
+        case '[': ADVANCE(142);
+        case '\\': ADVANCE(82);
+        case ']': ADVANCE(143);
+        case '`': ADVANCE(251);
+        case '{': ADVANCE(131);
+        case '}': ADVANCE(133);
+        case '~': ADVANCE(227);
+      }
       if (('1' <= lookahead && lookahead <= '9')) ADVANCE(259);
       if (set_contains(extras_character_set_1, 10, lookahead)) SKIP(125);
       if (lookahead > '#' &&
@@ -6076,20 +6076,20 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 258:
       ACCEPT_TOKEN(sym_number);
-      ADVANCE_MAP(
-        '.', 266,
-        '0', 260,
-        '_', 99,
-        'n', 257,
-        'B', 95,
-        'b', 95,
-        'E', 93,
-        'e', 93,
-        'O', 96,
-        'o', 96,
-        'X', 104,
-        'x', 104,
-      );
+      switch (lookahead) {
+        case '.': ADVANCE(266);
+        case '0': ADVANCE(260);
+        case '_': ADVANCE(99);
+        case 'n': ADVANCE(257);
+        case 'B': ADVANCE(95);
+        case 'b': ADVANCE(95);
+        case 'E': ADVANCE(93);
+        case 'e': ADVANCE(93);
+        case 'O': ADVANCE(96);
+        case 'o': ADVANCE(96);
+        case 'X': ADVANCE(104);
+        case 'x': ADVANCE(104);
+      }
       if (('1' <= lookahead && lookahead <= '9')) ADVANCE(259);
       END_STATE();
     case 259:
@@ -6229,27 +6229,27 @@ static bool ts_lex_keywords(TSLexer *lexer, TSStateId state) {
   eof = lexer->eof(lexer);
   switch (state) {
     case 0:
-      ADVANCE_MAP(
-        'a', 1,
-        'b', 2,
-        'c', 3,
-        'd', 4,
-        'e', 5,
-        'f', 6,
-        'g', 7,
-        'i', 8,
-        'l', 9,
-        'm', 10,
-        'n', 11,
-        'o', 12,
-        'r', 13,
-        's', 14,
-        't', 15,
-        'u', 16,
-        'v', 17,
-        'w', 18,
-        'y', 19,
-      );
+      switch (lookahead) {
+        case 'a': ADVANCE(1);
+        case 'b': ADVANCE(2);
+        case 'c': ADVANCE(3);
+        case 'd': ADVANCE(4);
+        case 'e': ADVANCE(5);
+        case 'f': ADVANCE(6);
+        case 'g': ADVANCE(7);
+        case 'i': ADVANCE(8);
+        case 'l': ADVANCE(9);
+        case 'm': ADVANCE(10);
+        case 'n': ADVANCE(11);
+        case 'o': ADVANCE(12);
+        case 'r': ADVANCE(13);
+        case 's': ADVANCE(14);
+        case 't': ADVANCE(15);
+        case 'u': ADVANCE(16);
+        case 'v': ADVANCE(17);
+        case 'w': ADVANCE(18);
+        case 'y': ADVANCE(19);
+      }
       if (set_contains(extras_character_set_1, 10, lookahead)) SKIP(0);
       END_STATE();
     case 1:

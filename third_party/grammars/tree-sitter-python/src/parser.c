@@ -6746,25 +6746,25 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 130:
       ACCEPT_TOKEN(anon_sym_BSLASH);
-      ADVANCE_MAP(
-        0, 149,
-        '\n', 127,
-        '\r', 2,
-        'N', 36,
-        'U', 50,
-        'u', 46,
-        'x', 44,
-        '"', 127,
-        '\'', 127,
-        '\\', 127,
-        'a', 127,
-        'b', 127,
-        'f', 127,
-        'n', 127,
-        'r', 127,
-        't', 127,
-        'v', 127,
-      );
+      switch (lookahead) {
+        case 0: ADVANCE(149);
+        case '\n': ADVANCE(127);
+        case '\r': ADVANCE(2);
+        case 'N': ADVANCE(36);
+        case 'U': ADVANCE(50);
+        case 'u': ADVANCE(46);
+        case 'x': ADVANCE(44);
+        case '"': ADVANCE(127);
+        case '\'': ADVANCE(127);
+        case '\\': ADVANCE(127);
+        case 'a': ADVANCE(127);
+        case 'b': ADVANCE(127);
+        case 'f': ADVANCE(127);
+        case 'n': ADVANCE(127);
+        case 'r': ADVANCE(127);
+        case 't': ADVANCE(127);
+        case 'v': ADVANCE(127);
+      }
       if (('0' <= lookahead && lookahead <= '9')) ADVANCE(129);
       END_STATE();
     case 131:
@@ -6778,18 +6778,18 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 132:
       ACCEPT_TOKEN(aux_sym_format_specifier_token1);
-      ADVANCE_MAP(
-        '\r', 132,
-        '#', 133,
-        '\\', 131,
-        '\t', 132,
-        0x0b, 132,
-        '\f', 132,
-        ' ', 132,
-        0x200b, 132,
-        0x2060, 132,
-        0xfeff, 132,
-      );
+      switch (lookahead) {
+        case '\r': ADVANCE(132);
+        case '#': ADVANCE(133);
+        case '\\': ADVANCE(131);
+        case '\t': ADVANCE(132);
+        case 0x0b: ADVANCE(132);
+        case '\f': ADVANCE(132);
+        case ' ': ADVANCE(132);
+        case 0x200b: ADVANCE(132);
+        case 0x2060: ADVANCE(132);
+        case 0xfeff: ADVANCE(132);
+      }
       if (lookahead != 0 &&
           (lookahead < '\t' || '\r' < lookahead) &&
           lookahead != '{' &&
@@ -6810,36 +6810,36 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 136:
       ACCEPT_TOKEN(sym_integer);
-      ADVANCE_MAP(
-        '.', 145,
-        '_', 138,
-        'B', 33,
-        'b', 33,
-        'E', 38,
-        'e', 38,
-        'O', 34,
-        'o', 34,
-        'X', 35,
-        'x', 35,
-        'J', 135,
-        'L', 135,
-        'j', 135,
-        'l', 135,
-      );
+      switch (lookahead) {
+        case '.': ADVANCE(145);
+        case '_': ADVANCE(138);
+        case 'B': ADVANCE(33);
+        case 'b': ADVANCE(33);
+        case 'E': ADVANCE(38);
+        case 'e': ADVANCE(38);
+        case 'O': ADVANCE(34);
+        case 'o': ADVANCE(34);
+        case 'X': ADVANCE(35);
+        case 'x': ADVANCE(35);
+        case 'J': ADVANCE(135);
+        case 'L': ADVANCE(135);
+        case 'j': ADVANCE(135);
+        case 'l': ADVANCE(135);
+      }
       if (('0' <= lookahead && lookahead <= '9')) ADVANCE(137);
       END_STATE();
     case 137:
       ACCEPT_TOKEN(sym_integer);
-      ADVANCE_MAP(
-        '.', 145,
-        '_', 138,
-        'E', 38,
-        'e', 38,
-        'J', 135,
-        'L', 135,
-        'j', 135,
-        'l', 135,
-      );
+      switch (lookahead) {
+        case '.': ADVANCE(145);
+        case '_': ADVANCE(138);
+        case 'E': ADVANCE(38);
+        case 'e': ADVANCE(38);
+        case 'J': ADVANCE(135);
+        case 'L': ADVANCE(135);
+        case 'j': ADVANCE(135);
+        case 'l': ADVANCE(135);
+      }
       if (('0' <= lookahead && lookahead <= '9')) ADVANCE(137);
       END_STATE();
     case 138:

@@ -152,6 +152,13 @@ struct TSLanguage {
 };
 
 static inline bool set_contains(const TSCharacterRange *ranges, uint32_t len, int32_t lookahead) {
+  // QUARRY: an ASCII lookahead is found or passed within the first few ranges.
+  if (lookahead < 0x80) {
+    for (uint32_t i = 0; i < len && ranges[i].start <= lookahead; i++) {
+      if (lookahead <= ranges[i].end) return true;
+    }
+    return false;
+  }
   uint32_t index = 0;
   uint32_t size = len - index;
   while (size > 1) {
