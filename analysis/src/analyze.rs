@@ -1242,19 +1242,6 @@ impl<'s> Walker<'s> {
             }
             return;
         }
-        if let Some((name, qual)) = rules::call_target(lang, node) {
-            let source = self.source_of(scope);
-            let name = self.text(name);
-            let qual = qual.map(|q| self.text(q));
-            let n = self.out.edges.len();
-            self.push_edge(EdgeKind::Calls, source, node, name, qual);
-            if let Some(q) = qual
-                && self.out.edges.len() > n
-            {
-                self.receiver_type(n, q.trim(), scope);
-            }
-            return;
-        }
         if let Some(edges) = rules::heritage(lang, up, node, self.src) {
             // Heritage clauses are children of the type they belong to, so the enclosing
             // symbol is the source; a Rust `impl Trait for T` names its source `T` itself.
@@ -1265,6 +1252,19 @@ impl<'s> Walker<'s> {
                 let text = self.text(target);
                 let qualifier = qualifier.map(|q| self.text(q));
                 self.push_edge(kind, source, target, text, qualifier);
+            }
+            return;
+        }
+        if let Some((name, qual)) = rules::call_target(lang, node) {
+            let source = self.source_of(scope);
+            let name = self.text(name);
+            let qual = qual.map(|q| self.text(q));
+            let n = self.out.edges.len();
+            self.push_edge(EdgeKind::Calls, source, node, name, qual);
+            if let Some(q) = qual
+                && self.out.edges.len() > n
+            {
+                self.receiver_type(n, q.trim(), scope);
             }
             return;
         }

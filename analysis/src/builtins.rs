@@ -128,6 +128,22 @@ const RUBY_METHODS: &str = "
     min max sum count key? nil? is_a? respond_to? send tap
 ";
 
+/// Ruby: methods of `Kernel`, `Module` and `Object` that code calls bare (`format`,
+/// `include`, `autoload`, `attr_reader`, `new` in a class method): a repository's module
+/// method of the name is not what such a call reaches unless the caller mixes that module in.
+const RUBY_KERNEL: &str = "
+    include extend prepend autoload require require_relative load new allocate Array Integer
+    Float String Hash Rational Complex format sprintf printf puts print p pp putc warn raise
+    fail loop lambda proc sleep rand srand exit abort at_exit catch throw class_eval
+    module_eval instance_eval instance_exec class_exec module_exec define_method attr_reader
+    attr_writer attr_accessor attr private public protected module_function private_constant
+    public_constant alias_method remove_method undef_method method_defined? instance_method
+    const_get const_set const_defined? send public_send __send__ instance_variable_get
+    instance_variable_set instance_variable_defined? freeze frozen? dup clone tap then
+    is_a? kind_of? instance_of? respond_to? object_id inspect singleton_class block_given?
+    caller binding gets system spawn exec fork trap open select
+";
+
 /// Global objects of JavaScript and its runtimes: `JSON.parse` is not a repository's `parse`.
 const JS_GLOBALS: &str = "
     JSON Math Object Array Promise Number String Boolean Date Reflect Symbol BigInt RegExp
@@ -207,6 +223,7 @@ struct Lists {
     python_globals: HashSet<&'static str>,
     c_headers: HashSet<&'static str>,
     c_functions: HashSet<&'static str>,
+    ruby_kernel: HashSet<&'static str>,
 }
 
 static LISTS: LazyLock<Lists> = LazyLock::new(|| Lists {
@@ -221,6 +238,7 @@ static LISTS: LazyLock<Lists> = LazyLock::new(|| Lists {
     python_globals: set(PYTHON_GLOBALS),
     c_headers: set(C_STANDARD_HEADERS),
     c_functions: set(C_LIBRARY_FUNCTIONS),
+    ruby_kernel: set(RUBY_KERNEL),
 });
 
 /// Whether `name` is a method of a built-in or standard type of `language` (see the module
@@ -305,6 +323,12 @@ pub fn is_c_standard_header(path: &str) -> bool {
 /// (`free`, `memcpy`, `pthread_mutex_lock`).
 pub fn is_c_library_function(name: &str) -> bool {
     LISTS.c_functions.contains(name)
+}
+
+/// Whether a bare Ruby call names a method of `Kernel`, `Module` or `Object` (`format`,
+/// `include`, `autoload`).
+pub fn is_ruby_kernel_method(name: &str) -> bool {
+    LISTS.ruby_kernel.contains(name)
 }
 
 /// Whether a call's receiver is a literal — a string (`", ".join(xs)`, `f"{x}".strip()`,

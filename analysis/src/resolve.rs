@@ -1057,11 +1057,12 @@ impl<'a> Index<'a> {
                         let go_type = go_defined_type(kind, file.language)
                             && (class == class_of(EdgeKind::Inherits)
                                 || class == class_of(EdgeKind::Calls));
-                        // A Ruby module is a constant too (`include Comparable`,
-                        // `Module === x`).
+                        // A Ruby module is a constant too (`Module === x`), and an
+                        // ancestor of what mixes it in (`include Comparable`).
                         let ruby_module = kind == "module"
                             && file.language == "ruby"
-                            && class == class_of(EdgeKind::References);
+                            && (class == class_of(EdgeKind::References)
+                                || class == class_of(EdgeKind::Inherits));
                         // A Go field of a function type is called (`s.handler(r)`).
                         let go_func_field = class == class_of(EdgeKind::Calls)
                             && kind == "field"
@@ -2921,6 +2922,10 @@ impl<'a> Index<'a> {
         // class's method by its name, unless the file names that class as a base (`class
         // Atom < Base`, where `Base` was not found as the instance's).
         let ruby_bare = language == "ruby" && kind == EdgeKind::Calls && qualifier.is_none();
+        // Nor, for a name of `Kernel`'s or `Module`'s own (`format`, `autoload`, `new`), a
+        // module's method the file does not mix in: such a call is the built-in's unless a
+        // base defines the name.
+        let ruby_kernel = ruby_bare && builtins::is_ruby_kernel_method(name);
         let named_base = |c: Cand| {
             self.parent(c).is_some_and(|p| {
                 let p = last_segment(p);
@@ -2939,6 +2944,7 @@ impl<'a> Index<'a> {
                 && (!attribute || self.parent(c).is_some())
                 && (!scripts || c.0 == fi as u32 || !is_script_test_file(self.path(c)))
                 && !(ruby_bare && self.parent_kind(c) == Some("class") && !named_base(c))
+                && !(ruby_kernel && self.parent_kind(c) == Some("module") && !named_base(c))
                 && (!rust || self.rust_crates.reaches(fi as u32, c.0))
         };
         if bare || enclosing || attribute {
@@ -5024,7 +5030,7 @@ mod tests {
     /// Ruby: a bare call found neither on the instance nor in the file is a module's method
     /// (mixed in), a top-level one, or one of a class the file names as a base — never an
     /// unrelated class's method of that name (`include`, `private`, `format` are `Module`'s
-    /// and `Kernel`'s).
+    /// and `Kernel`'s), nor, for such a built-in name, a module's the file does not mix in.
     #[test]
     fn ruby_bare_calls_take_no_unrelated_class_method() {
         let inherits = |ty: &str, base: &str| RawEdge {
@@ -5072,6 +5078,20 @@ mod tests {
                     vec![],
                 ),
             ),
+            (
+                "lib/fmt.rb",
+                pack(
+                    vec![of_kind("module", "Fmt", None), method("format", "Fmt")],
+                    vec![],
+                ),
+            ),
+            (
+                "lib/printer.rb",
+                pack(
+                    vec![of_kind("class", "Printer", None), method("run", "Printer")],
+                    vec![inherits("Printer", "Fmt")],
+                ),
+            ),
         ];
         let files = inputs(&packed, "ruby");
         let index = Index::new(&files);
@@ -5080,11 +5100,14 @@ mod tests {
                 .pick(from, Some(source), EdgeKind::Calls, name, None)
                 .map(|(c, _)| index.qualified_name(c))
         };
-        let (atom, other) = (3, 4);
+        let (atom, other, printer) = (3, 4, 6);
         assert_eq!(pick(other, "Other.go", "include"), None);
         assert_eq!(pick(other, "Other.go", "say"), Some("Helpers.say"));
         assert_eq!(pick(other, "Other.go", "setup"), None);
         assert_eq!(pick(atom, "Atom.run", "setup"), Some("Base.setup"));
+        // `Kernel#format`, unless the caller mixes in the module that defines it.
+        assert_eq!(pick(other, "Other.go", "format"), None);
+        assert_eq!(pick(printer, "Printer.run", "format"), Some("Fmt.format"));
     }
 
     /// `self.f()` that neither the caller's type nor its bases here define is another type's

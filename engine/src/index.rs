@@ -130,7 +130,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 ///    it outside the body); RDoc's opening `##` is no text; a signature read from a first
 ///    line drops the comment that ends it (`class C < E #:nodoc:`); Go's and Rust's blank
 ///    name `_` declares no symbol.
-pub const ANALYZER_VERSION: u32 = 34;
+/// 35: Ruby's `include`, `extend` and `prepend` of modules are inherits edges, not calls.
+pub const ANALYZER_VERSION: u32 = 35;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;

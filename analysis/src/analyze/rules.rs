@@ -1389,8 +1389,9 @@ pub fn call_target<'t>(lang: Lang, n: Node<'t>) -> Option<(Node<'t>, Option<Node
         (_, "call_expression") => field(n, "function"),
         (Lang::Python, "call") => field(n, "function"),
         (Lang::Ruby, "call") => {
+            // (`require` is an import and `include M` heritage: `imports` and `heritage` are
+            // asked first.)
             let m = field(n, "method")?;
-            // `require`, `include` and friends are imports/heritage, not calls.
             return Some((m, field(n, "receiver")));
         }
         (Lang::Java, "method_invocation") => return Some((field(n, "name")?, field(n, "object"))),
@@ -1510,6 +1511,9 @@ pub fn heritage<'t>(
         Lang::C | Lang::Cpp if k == "base_class_clause" => (EdgeKind::Inherits, n),
         Lang::CSharp if k == "base_list" => (EdgeKind::Inherits, n),
         Lang::Ruby if k == "superclass" => (EdgeKind::Inherits, n),
+        // A module mixed in (`include Comparable`, `extend ActiveSupport::Concern`, `prepend
+        // M`): one of the class's or module's ancestors (its singleton class's, for `extend`).
+        Lang::Ruby if k == "call" => (EdgeKind::Inherits, ruby_mixin(n, src)?),
         Lang::Php => match k {
             // A trait used in a class body (`use Loggable;`) gives the class its members.
             "base_clause" | "use_declaration" => (EdgeKind::Inherits, n),
@@ -1538,6 +1542,29 @@ pub fn heritage<'t>(
             })
             .collect(),
     )
+}
+
+/// Ruby: the arguments of a call that mixes modules in — `include`, `extend` or `prepend`
+/// without a receiver, naming only constants (`include Enumerable, Mod::Helpers`) — or `None`
+/// for any other call (`include "*.rb"` on a file list is a method call).
+fn ruby_mixin<'t>(n: Node<'t>, src: &str) -> Option<Node<'t>> {
+    if kind_of(n) != "call" || field(n, "receiver").is_some() {
+        return None;
+    }
+    let method = field(n, "method")?;
+    if !matches!(
+        src.get(method.byte_range())?,
+        "include" | "extend" | "prepend"
+    ) {
+        return None;
+    }
+    let args = field(n, "arguments")?;
+    let names = named_children(args);
+    let constants = !names.is_empty()
+        && names
+            .iter()
+            .all(|a| matches!(kind_of(*a), "constant" | "scope_resolution"));
+    constants.then_some(args)
 }
 
 /// The type names mentioned in a heritage clause, skipping generic arguments, each with the
@@ -2091,6 +2118,10 @@ pub fn reference_target<'t>(
                 "assignment" | "operator_assignment" => is("left"),
                 "call" => is("receiver"),
                 "scope_resolution" | "superclass" => true,
+                // A module mixed in is an inherits edge already (`heritage`).
+                "argument_list" => up
+                    .parent(p)
+                    .is_some_and(|call| ruby_mixin(call, src).is_some()),
                 _ => false,
             };
             if defined {

@@ -1563,3 +1563,49 @@ fn go_and_rust_blank_names_declare_nothing() {
     let names: Vec<&str> = a.symbols.iter().map(|s| &*s.qualified_name).collect();
     assert_eq!(names, vec!["C"]);
 }
+
+/// Ruby: modules mixed in (`include`, `extend`, `prepend` naming constants) are inherits edges
+/// of the class, beside its superclass, not calls to `include`; their constants are no
+/// references. `include` of anything else (a file list's `include "*.rb"`) stays a call.
+#[test]
+fn ruby_mixins_are_heritage() {
+    let src = "class Robot < Base\n  include Walkable, Sensors::Eyes\n  extend Forwardable\n  prepend Logging\n  include \"*.rb\"\n  extend self\nend\n";
+    let a = analyze(Lang::Ruby, src);
+    let inherits: Vec<_> = a
+        .edges
+        .iter()
+        .filter(|e| e.kind == EdgeKind::Inherits)
+        .map(|e| {
+            (
+                e.source.as_deref(),
+                &*e.target_name,
+                e.qualifier.as_deref(),
+                e.line,
+            )
+        })
+        .collect();
+    assert_eq!(
+        inherits,
+        vec![
+            (Some("Robot"), "Base", None, 1),
+            (Some("Robot"), "Walkable", None, 2),
+            (Some("Robot"), "Eyes", Some("Sensors"), 2),
+            (Some("Robot"), "Forwardable", None, 3),
+            (Some("Robot"), "Logging", None, 4),
+        ]
+    );
+    let calls: Vec<_> = a
+        .edges
+        .iter()
+        .filter(|e| e.kind == EdgeKind::Calls)
+        .map(|e| (&*e.target_name, e.line))
+        .collect();
+    assert_eq!(calls, vec![("include", 5), ("extend", 6)]);
+    let references: Vec<_> = a
+        .edges
+        .iter()
+        .filter(|e| e.kind == EdgeKind::References)
+        .map(|e| &*e.target_name)
+        .collect();
+    assert!(references.is_empty(), "{references:?}");
+}
