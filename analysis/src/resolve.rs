@@ -2943,8 +2943,13 @@ impl<'a> Index<'a> {
             near(c)
                 && (!attribute || self.parent(c).is_some())
                 && (!scripts || c.0 == fi as u32 || !is_script_test_file(self.path(c)))
-                && !(ruby_bare && self.parent_kind(c) == Some("class") && !named_base(c))
-                && !(ruby_kernel && self.parent_kind(c) == Some("module") && !named_base(c))
+                && !(ruby_bare
+                    && match self.parent_kind(c) {
+                        Some("class") => true,
+                        Some("module") => ruby_kernel,
+                        _ => false,
+                    }
+                    && !named_base(c))
                 && (!rust || self.rust_crates.reaches(fi as u32, c.0))
         };
         if bare || enclosing || attribute {

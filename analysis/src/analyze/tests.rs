@@ -23,6 +23,11 @@ fn sym<'a>(a: &'a FileAnalysis, qname: &str) -> &'a Symbol {
         })
 }
 
+/// The file's edges of `kind`, in order.
+fn edges_of(a: &FileAnalysis, kind: EdgeKind) -> impl Iterator<Item = &RawEdge> {
+    a.edges.iter().filter(move |e| e.kind == kind)
+}
+
 /// Whether `a` has an edge of `kind` from `source` to the name `target`.
 fn has_edge(a: &FileAnalysis, kind: EdgeKind, source: &str, target: &str) -> bool {
     a.edges
@@ -1571,10 +1576,7 @@ fn go_and_rust_blank_names_declare_nothing() {
 fn ruby_mixins_are_heritage() {
     let src = "class Robot < Base\n  include Walkable, Sensors::Eyes\n  extend Forwardable\n  prepend Logging\n  include \"*.rb\"\n  extend self\nend\n";
     let a = analyze(Lang::Ruby, src);
-    let inherits: Vec<_> = a
-        .edges
-        .iter()
-        .filter(|e| e.kind == EdgeKind::Inherits)
+    let inherits: Vec<_> = edges_of(&a, EdgeKind::Inherits)
         .map(|e| {
             (
                 e.source.as_deref(),
@@ -1594,17 +1596,11 @@ fn ruby_mixins_are_heritage() {
             (Some("Robot"), "Logging", None, 4),
         ]
     );
-    let calls: Vec<_> = a
-        .edges
-        .iter()
-        .filter(|e| e.kind == EdgeKind::Calls)
+    let calls: Vec<_> = edges_of(&a, EdgeKind::Calls)
         .map(|e| (&*e.target_name, e.line))
         .collect();
     assert_eq!(calls, vec![("include", 5), ("extend", 6)]);
-    let references: Vec<_> = a
-        .edges
-        .iter()
-        .filter(|e| e.kind == EdgeKind::References)
+    let references: Vec<_> = edges_of(&a, EdgeKind::References)
         .map(|e| &*e.target_name)
         .collect();
     assert!(references.is_empty(), "{references:?}");
