@@ -13,6 +13,9 @@
 //! ERRORS=1 …/analyze_bench DIR        # and where each tree's syntax errors are, on stderr
 //! SEXP=1 …/analyze_bench DIR           # and each file's syntax tree (s-expression, with field
 //!                                      # names) on stderr: what a rule sees
+//! ANALYZE_ONLY=1 …/analyze_bench DIR   # no separate parse: only what an index runs (for a
+//!                                      # profile: the separate parse's tree is freed node by
+//!                                      # node, an index's lives in the arena)
 //! ```
 //!
 //! (`error` is 1 when the tree has a syntax error: `RATES` is for finding whether a few files,
@@ -68,6 +71,7 @@ fn main() {
     // Each file is parsed alone, then analysed (which parses it again), one after the other,
     // so both timings see the same caches and clock; the walk is the difference.
     let fingerprint = std::env::var_os("FINGERPRINT").is_some();
+    let analyze_only = std::env::var_os("ANALYZE_ONLY").is_some();
     // With FINGERPRINT_FILES=F too, each file's own fingerprint goes to F ("hash path" lines),
     // so two builds' lists can be compared (`diff`) to find the files whose analysis changed.
     let mut per_file = std::env::var_os("FINGERPRINT_FILES").map(|f| {
@@ -89,7 +93,11 @@ fn main() {
         let mut err = false;
         // What the analysis parses (C and C++ annotation macros blanked out).
         let text = analyze::parsed_text(*lang, src);
-        let tree = parser.parse(&text, None);
+        let tree = if analyze_only {
+            None
+        } else {
+            parser.parse(&text, None)
+        };
         let parsed = start.elapsed();
         parse += parsed;
         if let Some(tree) = &tree {

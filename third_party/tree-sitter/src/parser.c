@@ -946,6 +946,35 @@ static StackVersion ts_parser__reduce(
 ) {
   uint32_t initial_version_count = ts_stack_version_count(self->stack);
 
+  // Quarry's patch (QUARRY.md item 7): the one version of a stack, reduced by the only action
+  // of its parse table entry, is reduced in place when its stack allows
+  // (`ts_stack_pop_count_in_place`). The general path below would pop into a new version,
+  // push the parent there and return it, and `ts_parser__advance` would renumber it over this
+  // one: the same stack, parent and flags (one slice, one version, not fragile), at the cost of
+  // a version made and deleted per reduction. Returning `version` itself makes that
+  // renumbering a no-op.
+  if (!is_fragile && initial_version_count == 1) {
+    SubtreeArray children;
+    if (ts_stack_pop_count_in_place(self->stack, version, count, &children)) {
+      ts_subtree_array_remove_trailing_extras(&children, &self->trailing_extras);
+      MutableSubtree parent = ts_subtree_new_node(
+        symbol, &children, production_id, self->language
+      );
+      TSStateId state = ts_stack_state(self->stack, version);
+      TSStateId next_state = ts_language_next_state(self->language, state, symbol);
+      if (end_of_non_terminal_extra && next_state == state) {
+        parent.ptr->extra = true;
+      }
+      parent.ptr->parse_state = state;
+      parent.ptr->dynamic_precedence += dynamic_precedence;
+      ts_stack_push(self->stack, version, ts_subtree_from_mut(parent), false, next_state);
+      for (uint32_t j = 0; j < self->trailing_extras.size; j++) {
+        ts_stack_push(self->stack, version, *array_get(&self->trailing_extras, j), false, next_state);
+      }
+      return version;
+    }
+  }
+
   // Pop the given number of nodes from the given version of the parse stack.
   // If stack versions have previously merged, then there may be more than one
   // path back through the stack. For each path, create a new parent node to

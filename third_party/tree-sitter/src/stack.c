@@ -579,6 +579,60 @@ StackSliceArray ts_stack_pop_count(Stack *self, StackVersion version, uint32_t c
 }
 
 
+bool ts_stack_pop_count_in_place(
+  Stack *self,
+  StackVersion version,
+  uint32_t count,
+  SubtreeArray *subtrees
+) {
+  // Quarry's patch (QUARRY.md item 7). The general reduction pops into a new version (the head
+  // retains the node below the popped ones, every popped subtree is retained once more), then
+  // the parser renumbers that version over this one: the old head is deleted, which releases
+  // each popped node and, through it, each subtree again. When this head is active, holds no
+  // paused lookahead and every popped node has one link and one reference (the node above it,
+  // or the head), the outcome is this head on the node below, the popped nodes back in the pool
+  // and the subtrees owned by the caller: done here directly.
+  StackHead *head = array_get(&self->heads, version);
+  if (head->status != StackStatusActive || head->lookahead_when_paused.ptr) return false;
+  StackNode *node = head->node;
+  uint32_t size = 0;
+  for (uint32_t found = 0; found < count;) {
+    if (node->link_count != 1 || node->ref_count != 1) return false;
+    Subtree subtree = node->links[0].subtree;
+    if (subtree.ptr) size++;
+    if (!subtree.ptr || !ts_subtree_extra(subtree)) found++;
+    node = node->links[0].node;
+  }
+
+  // Room for the parent's data after the children (`ts_subtree_new_node`), as
+  // `ts_stack_pop_count` reserves it; filled from the end, so the oldest comes first.
+  uint32_t capacity = (uint32_t)(ts_subtree_alloc_size(size) / sizeof(Subtree));
+  Subtree *contents = ts_malloc(capacity * sizeof(Subtree));
+  node = head->node;
+  for (uint32_t i = size, found = 0; found < count;) {
+    Subtree subtree = node->links[0].subtree;
+    if (subtree.ptr) {
+      contents[--i] = subtree;
+      if (!ts_subtree_extra(subtree)) found++;
+    } else {
+      found++;
+    }
+    StackNode *previous = node->links[0].node;
+    // As `stack_node_release` disposes of a node whose last reference is gone (the pool has
+    // room for `MAX_NODE_POOL_SIZE`: `ts_stack_new`).
+    if (self->node_pool.size < MAX_NODE_POOL_SIZE) {
+      self->node_pool.contents[self->node_pool.size++] = node;
+    } else {
+      ts_free(node);
+    }
+    node = previous;
+  }
+  // The reference the last popped node's link held is now the head's.
+  head->node = node;
+  *subtrees = (SubtreeArray) {.contents = contents, .size = size, .capacity = capacity};
+  return true;
+}
+
 forceinline StackAction pop_pending_callback(void *payload, const StackIterator *iterator) {
   (void)payload;
   if (iterator->subtree_count >= 1) {

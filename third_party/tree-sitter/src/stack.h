@@ -66,6 +66,19 @@ void ts_stack_push(Stack *self, StackVersion version, Subtree subtree, bool pend
 // removed from that version.
 StackSliceArray ts_stack_pop_count(Stack *self, StackVersion version, uint32_t count);
 
+// Quarry's patch (QUARRY.md item 7): pop the given number of entries from the given version
+// in place, when that is what `ts_stack_pop_count` followed by renumbering its one new version
+// back to this one would leave: the version is active and its path back is one chain of nodes
+// nothing else refers to. The popped subtrees move to `subtrees` (oldest first) without being
+// retained; the version's head is left on the node below them. Returns false, changing
+// nothing, otherwise.
+bool ts_stack_pop_count_in_place(
+  Stack *self,
+  StackVersion version,
+  uint32_t count,
+  SubtreeArray *subtrees
+);
+
 // Remove an error at the top of the given version of the stack.
 SubtreeArray ts_stack_pop_error(Stack *self, StackVersion version);
 
