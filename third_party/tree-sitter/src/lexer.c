@@ -76,12 +76,32 @@ static bool ts_lexer__eof(const TSLexer *_self) {
   return self->current_included_range_index == self->included_range_count;
 }
 
+// Quarry's patch (QUARRY.md item 8): recompute `fast_end` after a change to the chunk, the
+// included range, the input or the logger. `ts_lexer__advance`'s fast path applied (before this
+// field) when there was a chunk, no logger, UTF-8 input, and the next position was inside the
+// chunk and the current included range: `fast_end` is the first position where it does not.
+static inline void ts_lexer__update_fast_end(Lexer *self) {
+  if (
+    self->chunk &&
+    !self->logger.log &&
+    self->input.encoding == TSInputEncodingUTF8 &&
+    self->current_included_range_index < self->included_range_count
+  ) {
+    uint32_t chunk_end = self->chunk_start + self->chunk_size;
+    uint32_t range_end = self->included_ranges[self->current_included_range_index].end_byte;
+    self->fast_end = chunk_end < range_end ? chunk_end : range_end;
+  } else {
+    self->fast_end = 0;
+  }
+}
+
 // Clear the currently stored chunk of source code, because the lexer's
 // position has changed.
 static void ts_lexer__clear_chunk(Lexer *self) {
   self->chunk = NULL;
   self->chunk_size = 0;
   self->chunk_start = 0;
+  self->fast_end = 0;
 }
 
 // Call the lexer's input callback to obtain a new chunk of source code
@@ -98,6 +118,7 @@ static void ts_lexer__get_chunk(Lexer *self) {
     self->current_included_range_index = self->included_range_count;
     self->chunk = NULL;
   }
+  ts_lexer__update_fast_end(self);
 }
 
 // Decode the next unicode character in the current chunk of source code.
@@ -197,6 +218,7 @@ static void ts_lexer_goto(Lexer *self, Length position) {
     self->lookahead_size = 1;
     self->data.lookahead = '\0';
   }
+  ts_lexer__update_fast_end(self);
 }
 
 /**
@@ -254,6 +276,7 @@ static void ts_lexer__do_advance(Lexer *self, bool skip) {
     self->data.lookahead = '\0';
     self->lookahead_size = 1;
   }
+  ts_lexer__update_fast_end(self);
 }
 
 // Advance to the next character in the source code, retrieving a new
@@ -301,14 +324,12 @@ static void ts_lexer__advance_slow(Lexer *self, bool skip) {
 static void ts_lexer__advance(TSLexer *_self, bool skip) {
   Lexer *self = (Lexer *)_self;
   const uint32_t next_position = self->current_position.bytes + 1;
+  // `fast_end` (item 8) stands for: a chunk, no logger, UTF-8 input, and `next_position`
+  // inside both the chunk and the current included range.
   if (
     self->lookahead_size == 1 &&
     self->data.lookahead != '\n' &&
-    self->chunk &&
-    !self->logger.log &&
-    self->input.encoding == TSInputEncodingUTF8 &&
-    next_position < self->chunk_start + self->chunk_size &&
-    next_position < self->included_ranges[self->current_included_range_index].end_byte
+    next_position < self->fast_end
   ) {
     uint8_t next_byte = (uint8_t)self->chunk[next_position - self->chunk_start];
     if (next_byte < 0x80) {

@@ -31,6 +31,11 @@ typedef struct {
   uint32_t chunk_start;
   uint32_t chunk_size;
   uint32_t lookahead_size;
+  // Quarry's patch (QUARRY.md item 8): 0, or where `ts_lexer__advance`'s fast path ends (the
+  // end of the chunk or of the included range, whichever is first) while there is a chunk, no
+  // logger, UTF-8 input and an included range left. Kept by `ts_lexer__update_fast_end`
+  // wherever those change; 0 is always safe (the general path).
+  uint32_t fast_end;
   bool did_get_column;
   ColumnData column_data;
 

@@ -956,7 +956,12 @@ static StackVersion ts_parser__reduce(
   if (!is_fragile && initial_version_count == 1) {
     SubtreeArray children;
     if (ts_stack_pop_count_in_place(self->stack, version, count, &children)) {
-      ts_subtree_array_remove_trailing_extras(&children, &self->trailing_extras);
+      // As `ts_subtree_array_remove_trailing_extras` does; the last child is rarely an extra.
+      if (children.size > 0 && !ts_subtree_extra(children.contents[children.size - 1])) {
+        array_clear(&self->trailing_extras);
+      } else {
+        ts_subtree_array_remove_trailing_extras(&children, &self->trailing_extras);
+      }
       MutableSubtree parent = ts_subtree_new_node(
         symbol, &children, production_id, self->language
       );
@@ -2093,6 +2098,9 @@ TSLogger ts_parser_logger(const TSParser *self) {
 
 void ts_parser_set_logger(TSParser *self, TSLogger logger) {
   self->lexer.logger = logger;
+  // Quarry's patch (QUARRY.md item 8): the lexer's fast path does not log; 0 sends it to the
+  // general path, which recomputes `fast_end` as it moves.
+  self->lexer.fast_end = 0;
 }
 
 void ts_parser_print_dot_graphs(TSParser *self, int fd) {
