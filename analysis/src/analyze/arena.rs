@@ -113,24 +113,16 @@ impl Arena {
 
     /// `size` bytes (rounded up to [`ALIGN`]) from the arena; `None` if a new chunk would
     /// pass [`LIMIT`] or the Rust allocator fails.
+    ///
+    /// Inlined into the allocator's entry points, with the rare cases out of line: tree-sitter
+    /// allocates once per reduction and per large leaf, and as a call of its own this cost ~60
+    /// instructions an allocation, most of them saving and restoring registers
+    /// (docs/benchmarks.md, session 61).
+    #[inline]
     fn bump(&mut self, size: usize) -> Option<*mut u8> {
         let size = size.max(1).checked_next_multiple_of(ALIGN)?;
         if (self.end as usize).saturating_sub(self.next as usize) < size {
-            let last = self.chunks.last().map_or(FIRST_CHUNK / 2, |c| c.1);
-            let len = size.max(last.saturating_mul(2).clamp(FIRST_CHUNK, MAX_CHUNK));
-            if self.held + len > LIMIT {
-                return None;
-            }
-            let layout = std::alloc::Layout::from_size_align(len, ALIGN).ok()?;
-            // SAFETY: `layout` has a non-zero size.
-            let start = unsafe { std::alloc::alloc(layout) };
-            if start.is_null() {
-                return None;
-            }
-            self.chunks.push((start, len));
-            self.held += len;
-            self.next = start;
-            self.end = start.wrapping_add(len);
+            self.new_chunk(size)?;
         }
         let p = self.next;
         self.next = p.wrapping_add(size);
@@ -138,14 +130,45 @@ impl Arena {
         Some(p)
     }
 
+    /// A chunk with room for `size` (a multiple of [`ALIGN`]) to bump from next; `None` if it
+    /// would pass [`LIMIT`] or the Rust allocator fails.
+    #[cold]
+    #[inline(never)]
+    fn new_chunk(&mut self, size: usize) -> Option<()> {
+        let last = self.chunks.last().map_or(FIRST_CHUNK / 2, |c| c.1);
+        let len = size.max(last.saturating_mul(2).clamp(FIRST_CHUNK, MAX_CHUNK));
+        if self.held + len > LIMIT {
+            return None;
+        }
+        let layout = std::alloc::Layout::from_size_align(len, ALIGN).ok()?;
+        // SAFETY: `layout` has a non-zero size.
+        let start = unsafe { std::alloc::alloc(layout) };
+        if start.is_null() {
+            return None;
+        }
+        self.chunks.push((start, len));
+        self.held += len;
+        self.next = start;
+        self.end = start.wrapping_add(len);
+        Some(())
+    }
+
     /// A block for tree-sitter inside the scope: small ones bumped while the arena is under
     /// [`LIMIT`], others from the C allocator and recorded.
+    #[inline]
     fn alloc(&mut self, size: usize) -> *mut u8 {
         if size < LARGE
             && let Some(p) = self.bump(size)
         {
             return p;
         }
+        self.alloc_large(size)
+    }
+
+    /// A block from the C allocator, recorded to be freed when the scope ends.
+    #[cold]
+    #[inline(never)]
+    fn alloc_large(&mut self, size: usize) -> *mut u8 {
         // SAFETY: the C allocator's contract.
         let p = unsafe { malloc(size) }.cast::<u8>();
         if !p.is_null() {
