@@ -1204,7 +1204,7 @@ impl<'s> Walker<'s> {
         // by its first [`MAX_QUALIFIER`] bytes and a `…`: dropped, its call read as a bare
         // `build()`, which resolution may not take for a method call.
         let qualifier = qualifier
-            .map(collapse_whitespace)
+            .map(|q| collapse_whitespace_within(q, MAX_QUALIFIER))
             .filter(|q| !q.is_empty())
             .map(|q| {
                 if q.len() <= MAX_QUALIFIER {
@@ -1324,7 +1324,7 @@ const MAX_QUALIFIER: usize = 200;
 /// `self.title`; `&self.shapes[0]` without its `&`), at most 120 bytes. (Ruby's `a.b` is a
 /// call.)
 fn returned_by(lang: Lang, value: &str) -> Option<String> {
-    let text = collapse_whitespace(value);
+    let text = collapse_whitespace_within(value, 120);
     if text.len() > 120 {
         return None;
     }
@@ -1370,12 +1370,39 @@ fn iterated(items: &str) -> &str {
 /// `s` with each run of whitespace made one space and none at either end (borrowed when it
 /// already is so).
 fn collapse_whitespace(s: &str) -> std::borrow::Cow<'_, str> {
-    let already =
-        s.trim() == s && !s.contains("  ") && s.chars().all(|c| c == ' ' || !c.is_whitespace());
+    collapse_whitespace_within(s, usize::MAX)
+}
+
+/// [`collapse_whitespace`], for a caller that keeps at most `max` bytes of the result or drops
+/// a longer one: a result longer than `max` may end as soon as it is (a qualifier written over
+/// many lines is read up to there, not whole). One pass to check, one to build.
+fn collapse_whitespace_within(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    // Already collapsed: no whitespace but single spaces, none first or last.
+    let mut after_space = true;
+    let already = s.chars().all(|c| {
+        if c == ' ' {
+            !std::mem::replace(&mut after_space, true)
+        } else if c.is_whitespace() {
+            false
+        } else {
+            after_space = false;
+            true
+        }
+    }) && !(after_space && !s.is_empty());
     if already {
         return s.into();
     }
-    s.split_whitespace().collect::<Vec<_>>().join(" ").into()
+    let mut out = String::with_capacity(s.len().min(max.saturating_add(1)));
+    for word in s.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+        if out.len() > max {
+            break;
+        }
+    }
+    out.into()
 }
 
 /// Every symbol kind analysis produces.

@@ -1605,3 +1605,45 @@ fn ruby_mixins_are_heritage() {
         .collect();
     assert!(references.is_empty(), "{references:?}");
 }
+
+#[test]
+fn whitespace_collapses_as_split_and_joined() {
+    // What `collapse_whitespace` returned before it was one pass: the words, one space apart.
+    let reference = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    for s in [
+        "",
+        " ",
+        "a",
+        "a b",
+        " a",
+        "a ",
+        "a  b",
+        "a\tb",
+        "a\n  .b()\n  .c()",
+        "x\u{a0}y",
+        "\u{3000}a",
+        "é  ü",
+    ] {
+        assert_eq!(collapse_whitespace(s), reference(s), "{s:?}");
+        // Already collapsed: borrowed.
+        let r = reference(s);
+        assert!(
+            matches!(collapse_whitespace(&r), std::borrow::Cow::Borrowed(_)),
+            "{r:?}"
+        );
+    }
+    // Bounded: whole when it fits, else a prefix of the whole longer than the bound.
+    let long = "a\n    .bb(x)\n    .ccc(y, z)\n    .dddd()".repeat(20);
+    let whole = reference(&long);
+    for max in [0, 1, 5, 40, 200, whole.len() - 1, whole.len(), usize::MAX] {
+        let cut = collapse_whitespace_within(&long, max);
+        if whole.len() <= max {
+            assert_eq!(cut, whole);
+        } else {
+            assert!(
+                cut.len() > max && whole.starts_with(&*cut),
+                "{max}: {cut:?}"
+            );
+        }
+    }
+}
