@@ -2924,7 +2924,9 @@ impl<'a> Index<'a> {
         let ruby_bare = language == "ruby" && kind == EdgeKind::Calls && qualifier.is_none();
         // Nor, for a name of `Kernel`'s or `Module`'s own (`format`, `autoload`, `new`), a
         // module's method the file does not mix in: such a call is the built-in's unless a
-        // base defines the name.
+        // base defines the name. Nor another file's `def` inside a method (concurrent-ruby's
+        // `def self.new` in `safe_initialization!`, defined on whichever class calls that):
+        // it is no method of any class a guess by name could tell.
         let ruby_kernel = ruby_bare && builtins::is_ruby_kernel_method(name);
         let named_base = |c: Cand| {
             self.parent(c).is_some_and(|p| {
@@ -2947,6 +2949,7 @@ impl<'a> Index<'a> {
                     && match self.parent_kind(c) {
                         Some("class") => true,
                         Some("module") => ruby_kernel,
+                        Some("function" | "method" | "constructor") => c.0 != fi as u32,
                         _ => false,
                     }
                     && !named_base(c))
@@ -5097,6 +5100,19 @@ mod tests {
                     vec![inherits("Printer", "Fmt")],
                 ),
             ),
+            (
+                "lib/sync.rb",
+                pack(
+                    vec![
+                        of_kind("class", "Sync", None),
+                        method("safe!", "Sync"),
+                        // `def self.new` inside `def self.safe!`.
+                        function("new", Some("Sync.safe!")),
+                        method("build", "Sync"),
+                    ],
+                    vec![],
+                ),
+            ),
         ];
         let files = inputs(&packed, "ruby");
         let index = Index::new(&files);
@@ -5113,6 +5129,11 @@ mod tests {
         // `Kernel#format`, unless the caller mixes in the module that defines it.
         assert_eq!(pick(other, "Other.go", "format"), None);
         assert_eq!(pick(printer, "Printer.run", "format"), Some("Fmt.format"));
+        // A `def` nested in another file's method is not a bare call's by its name; in its own
+        // file it still is.
+        let sync = 7;
+        assert_eq!(pick(other, "Other.go", "new"), None);
+        assert_eq!(pick(sync, "Sync.build", "new"), Some("Sync.safe!.new"));
     }
 
     /// `self.f()` that neither the caller's type nor its bases here define is another type's
