@@ -1068,7 +1068,19 @@ impl<'a> Index<'a> {
                             && kind == "field"
                             && file.language == "go"
                             && names.declared_return(si).is_some_and(go_func_type);
-                        if kinds.contains(&kind) || go_type || ruby_module || go_func_field {
+                        // And a Go package-level variable called holds a function (`var
+                        // DaysIn = daysIn`, `var Usage = func() {…}`): Go calls nothing else,
+                        // and a name written alone is its package's.
+                        let go_func_var = class == class_of(EdgeKind::Calls)
+                            && kind == "variable"
+                            && file.language == "go"
+                            && names.parent(si).is_none();
+                        if kinds.contains(&kind)
+                            || go_type
+                            || ruby_module
+                            || go_func_field
+                            || go_func_var
+                        {
                             f(
                                 (class as u8, file_family[fi], names.name(si)),
                                 (fi as u32, si as u32),
@@ -2960,8 +2972,25 @@ impl<'a> Index<'a> {
             if !cands.all.iter().any(|&c| c != first && near(c)) {
                 return Some((first, "unique_name"));
             }
-        } else if cands.all.len() == 1 {
-            return near(cands.all[0]).then_some((cands.all[0], "unique_name"));
+        } else if let &[only] = &cands.all[..] {
+            return near(only).then_some((only, "unique_name"));
+        } else if go_member
+            && let Some(only) = {
+                // Go: a call on a value is a method's or a field's, never a package-level
+                // variable's (which calls written alone or through an import may name): those
+                // do not make the one method of a name less than the only one.
+                let mut members = cands
+                    .all
+                    .iter()
+                    .copied()
+                    .filter(|&c| !(self.kind(c) == "variable" && self.parent(c).is_none()));
+                match (members.next(), members.next()) {
+                    (Some(c), None) => Some(c),
+                    _ => None,
+                }
+            }
+        {
+            return near(only).then_some((only, "unique_name"));
         }
         // A member called on a value whose type the file does not declare (`req.headers()`),
         // or a field read from one (`entry.key`): the nearest by directory, and among the
@@ -3403,9 +3432,12 @@ impl<'a> Index<'a> {
                 member_of(callee.0, owner?)?
             } else {
                 let raw = names.declared_return(callee.1 as usize)?;
-                // A Go field of a function type returns what the function does.
+                // A Go field of a function type returns what the function does. A Go
+                // variable's type (`var Ctxt *obj.Link`; a function type is not kept) is what
+                // it holds, not what calling it returns.
                 let raw = match self.kind(callee) {
                     "field" if go_func_type(raw) => std::borrow::Cow::Owned(go_func_result(raw)?),
+                    "variable" if self.files[callee.0 as usize].language == "go" => return None,
                     _ => std::borrow::Cow::Borrowed(raw),
                 };
                 match returned(&raw, chain.unwrap)? {
@@ -4810,6 +4842,79 @@ mod tests {
             ),
             Some(("lib/other/other.go".to_string(), "import"))
         );
+    }
+
+    /// Go: a call written alone may call a package-level variable of its package (`var
+    /// DaysIn = daysIn`, `var Usage = func() {…}`), not another package's; what calling one
+    /// returns is not its declared type.
+    #[test]
+    fn go_calls_reach_package_level_function_variables() {
+        let var = |name: &str, signature: &str| {
+            let mut s = of_kind("variable", name, None);
+            s.signature = signature.into();
+            s
+        };
+        let packed = vec![
+            (
+                "time/export_test.go",
+                pack(
+                    vec![
+                        var("DaysIn", "DaysIn = daysIn"),
+                        var("Ctxt", "Ctxt *File"),
+                        var("Discard", "Discard Writer"),
+                    ],
+                    vec![],
+                ),
+            ),
+            (
+                "time/file.go",
+                pack(
+                    vec![
+                        of_kind("struct", "File", None),
+                        of_kind("method", "Close", Some("File")),
+                        of_kind("method", "Discard", Some("File")),
+                    ],
+                    vec![],
+                ),
+            ),
+            (
+                "time/time_test.go",
+                pack(vec![function("TestDaysIn", None)], vec![]),
+            ),
+            ("other/main.go", pack(vec![function("main", None)], vec![])),
+        ];
+        let files = inputs(&packed, "go");
+        let index = Index::new(&files);
+        let pick = |from: usize, source: &str, name: &str| {
+            index
+                .pick(from, Some(source), EdgeKind::Calls, name, None)
+                .map(|(c, how)| (index.qualified_name(c).to_string(), how))
+        };
+        assert_eq!(
+            pick(2, "TestDaysIn", "DaysIn"),
+            Some(("DaysIn".to_string(), "same_package"))
+        );
+        assert_eq!(pick(3, "main", "DaysIn"), None);
+        // `f.Discard(n)` on a value: the one method of that name, as sure as before variables
+        // were called.
+        assert_eq!(
+            index
+                .pick(2, Some("TestDaysIn"), EdgeKind::Calls, "Discard", Some("f"))
+                .map(|(c, how)| (index.qualified_name(c).to_string(), how)),
+            Some(("File.Discard".to_string(), "unique_name"))
+        );
+        // `Ctxt(name).Close()`: `Ctxt` holds a `*File`, which calling does not return.
+        let close = |callee: &str| {
+            let text = format!("{callee}(name)");
+            let chain = crate::analyze::returns::chained(&text).expect("a call");
+            let target = index.pick(2, Some("TestDaysIn"), EdgeKind::Calls, callee, None);
+            assert!(target.is_some(), "{callee}");
+            index
+                .call_result_member(2, EdgeKind::Calls, "Close", &chain, target.map(|t| t.0))
+                .flatten()
+                .map(|(c, how)| (index.qualified_name(c).to_string(), how))
+        };
+        assert_eq!(close("Ctxt"), None);
     }
 
     /// Go: a name defined in several files of the caller's package, one per platform, is
