@@ -4904,17 +4904,13 @@ mod tests {
             Some(("File.Discard".to_string(), "unique_name"))
         );
         // `Ctxt(name).Close()`: `Ctxt` holds a `*File`, which calling does not return.
-        let close = |callee: &str| {
-            let text = format!("{callee}(name)");
-            let chain = crate::analyze::returns::chained(&text).expect("a call");
-            let target = index.pick(2, Some("TestDaysIn"), EdgeKind::Calls, callee, None);
-            assert!(target.is_some(), "{callee}");
-            index
-                .call_result_member(2, EdgeKind::Calls, "Close", &chain, target.map(|t| t.0))
-                .flatten()
-                .map(|(c, how)| (index.qualified_name(c).to_string(), how))
-        };
-        assert_eq!(close("Ctxt"), None);
+        let chain = crate::analyze::returns::chained("Ctxt(name)").expect("a call");
+        let ctxt = pick(2, "TestDaysIn", "Ctxt");
+        assert_eq!(ctxt, Some(("Ctxt".to_string(), "same_package")));
+        let callee = index.pick(2, Some("TestDaysIn"), EdgeKind::Calls, "Ctxt", None);
+        let close =
+            index.call_result_member(2, EdgeKind::Calls, "Close", &chain, callee.map(|t| t.0));
+        assert_eq!(close.flatten(), None);
     }
 
     /// Go: a name defined in several files of the caller's package, one per platform, is
