@@ -92,11 +92,10 @@ fn main() {
         parser.set_language(&grammar).expect("a bundled grammar");
         let mut err = false;
         // What the analysis parses (C and C++ annotation macros blanked out).
-        let text = analyze::parsed_text(*lang, src);
         let tree = if analyze_only {
             None
         } else {
-            parser.parse(&text, None)
+            parser.parse(&analyze::parsed_text(*lang, src), None)
         };
         let parsed = start.elapsed();
         parse += parsed;

@@ -2984,10 +2984,8 @@ impl<'a> Index<'a> {
                     .iter()
                     .copied()
                     .filter(|&c| !(self.kind(c) == "variable" && self.parent(c).is_none()));
-                match (members.next(), members.next()) {
-                    (Some(c), None) => Some(c),
-                    _ => None,
-                }
+                let first = members.next();
+                first.filter(|_| members.next().is_none())
             }
         {
             return near(only).then_some((only, "unique_name"));
