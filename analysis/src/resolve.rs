@@ -191,12 +191,19 @@ fn is_rust_std_path(path: &str) -> bool {
     matches!(rust_path_head(path), "std" | "core" | "alloc")
 }
 
-/// A Rust path's first segment (`std` in `::std::sync::Arc`).
+/// A Rust path's first segment (`std` in `::std::sync::Arc`): what follows any leading `::`s,
+/// up to the next `::`. (Scanned by bytes: `split("::")` builds a substring searcher per call,
+/// and resolution asks this for nearly every Rust edge with a qualifier.)
 fn rust_path_head(path: &str) -> &str {
-    path.trim_start_matches("::")
-        .split("::")
-        .next()
-        .unwrap_or("")
+    let mut p = path;
+    while let Some(rest) = p.strip_prefix("::") {
+        p = rest;
+    }
+    let b = p.as_bytes();
+    let end = (0..b.len().saturating_sub(1))
+        .find(|&i| b[i] == b':' && b[i + 1] == b':')
+        .unwrap_or(b.len());
+    &p[..end]
 }
 
 const SELF_WORDS: &[&str] = &["self", "this", "Self", "cls", "@", "$this"];
@@ -4680,6 +4687,34 @@ mod tests {
                 names: p.names(),
             })
             .collect()
+    }
+
+    #[test]
+    fn rust_path_heads_as_split_reads_them() {
+        for path in [
+            "",
+            "::",
+            "::::",
+            "std",
+            "::std::sync::Arc",
+            "a::b",
+            "a:b::c",
+            "a:::b",
+            ":::a::b",
+            "crate::x",
+            "Vec::<u8>::new",
+            "a:",
+            ":a",
+            "é::x",
+            "::é",
+        ] {
+            let split = path
+                .trim_start_matches("::")
+                .split("::")
+                .next()
+                .unwrap_or("");
+            assert_eq!(rust_path_head(path), split, "{path:?}");
+        }
     }
 
     #[test]
