@@ -199,11 +199,8 @@ fn rust_path_head(path: &str) -> &str {
     while let Some(rest) = p.strip_prefix("::") {
         p = rest;
     }
-    let b = p.as_bytes();
-    let end = (0..b.len().saturating_sub(1))
-        .find(|&i| b[i] == b':' && b[i + 1] == b':')
-        .unwrap_or(b.len());
-    &p[..end]
+    let end = p.as_bytes().windows(2).position(|w| w == b"::");
+    &p[..end.unwrap_or(p.len())]
 }
 
 const SELF_WORDS: &[&str] = &["self", "this", "Self", "cls", "@", "$this"];
@@ -888,19 +885,10 @@ impl RustCrates {
     }
 }
 
-/// Whether a `use` path's first name `head` names the crate called `name`: by its name, as a
-/// facade's (`arrow` for `arrow_array`), or as a renamed one ending in it (`quarry_analysis`
-/// for `analysis/`). What [`reached_crates`] finds, head by head and name by name (its test).
-#[cfg(test)]
-fn head_names_crate(head: &str, name: &str) -> bool {
-    head == name
-        || name.strip_prefix(head).is_some_and(|r| r.starts_with('_'))
-        || head.strip_suffix(name).is_some_and(|r| r.ends_with('_'))
-}
-
-/// Per crate, the crates (by number, sorted) one of its `use` heads names
-/// ([`head_names_crate`]), found through the names' and heads' `_`-separated parts instead of
-/// by comparing every head with every crate's name.
+/// Per crate, the crates (by number, sorted) one of its `use` heads names: by the crate's
+/// name, as a facade's (`arrow` for `arrow_array`), or as a renamed one ending in it
+/// (`quarry_analysis` for `analysis/`). Found through the names' and heads' `_`-separated
+/// parts instead of by comparing every head with every crate's name.
 fn reached_crates(names: &[String], heads: &[rustc_hash::FxHashSet<&str>]) -> Vec<Vec<u32>> {
     // Crates by their whole name, and by each prefix of it that ends before a `_`.
     let mut by_name: HashMap<&str, Vec<u32>> = HashMap::default();
@@ -4715,6 +4703,13 @@ mod tests {
                 .unwrap_or("");
             assert_eq!(rust_path_head(path), split, "{path:?}");
         }
+    }
+
+    /// What [`reached_crates`] finds, head by head and name by name.
+    fn head_names_crate(head: &str, name: &str) -> bool {
+        head == name
+            || name.strip_prefix(head).is_some_and(|r| r.starts_with('_'))
+            || head.strip_suffix(name).is_some_and(|r| r.ends_with('_'))
     }
 
     #[test]

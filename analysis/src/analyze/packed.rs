@@ -96,10 +96,8 @@ const NO_PARENT_16: u16 = u16::MAX;
 
 /// Which of [`Names`]'s 256 import bits stands for `name`.
 fn import_bit(name: &str) -> usize {
-    use std::hash::{BuildHasher, Hasher};
-    let mut h = rustc_hash::FxBuildHasher.build_hasher();
-    h.write(name.as_bytes());
-    (h.finish() >> 56) as usize
+    use std::hash::BuildHasher;
+    (rustc_hash::FxBuildHasher.hash_one(name) >> 56) as usize
 }
 
 /// A symbol's spans: (qualified name, name, parent's length or [`NO_PARENT`]).
