@@ -87,7 +87,8 @@ pub fn classify_content(bytes: &[u8]) -> std::result::Result<&str, &'static str>
         return Err("generated");
     }
     if text.len() > 20_000 {
-        let lines = text.lines().count().max(1);
+        // As many as `text.lines()` yields, counted without splitting.
+        let lines = count_lines(text).max(1) as usize;
         if text.len() / lines > 1000 {
             return Err("minified");
         }

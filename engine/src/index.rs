@@ -2454,6 +2454,20 @@ mod tests {
         assert_eq!(count_lines("a\n"), 1);
         assert_eq!(count_lines("a\nb"), 2);
         assert_eq!(count_lines("\n\n"), 2);
+        // What the minified check counts with it: as many as `str::lines` yields.
+        for text in [
+            "",
+            "a",
+            "a\n",
+            "a\nb",
+            "\n",
+            "\n\n",
+            "a\r\nb\r\n",
+            "\r\n",
+            "a\n\nb",
+        ] {
+            assert_eq!(count_lines(text), text.lines().count() as i64, "{text:?}");
+        }
     }
 
     /// Rows stream in chunks of at most 256 files and at most `STREAM_BYTES` of analyses.
