@@ -1954,7 +1954,7 @@ static bool ts_parser__balance_subtree(TSParser *self) {
   // cancellation, we don't want to clear the tree stack.
   if (!self->canceled_balancing) {
     array_clear(&self->tree_pool.tree_stack);
-    if (ts_subtree_child_count(finished_tree) > 0 && finished_tree.ptr->ref_count == 1) {
+    if (ts_subtree_child_count(finished_tree) > 0 && finished_tree.ptr->ref_count == 1 && finished_tree.ptr->has_deep_repeat) {
       array_push(&self->tree_pool.tree_stack, ts_subtree_to_mut_unsafe(finished_tree));
     }
   }
@@ -1994,7 +1994,7 @@ static bool ts_parser__balance_subtree(TSParser *self) {
 
     for (uint32_t i = 0; i < tree.ptr->child_count; i++) {
       Subtree child = ts_subtree_children(tree)[i];
-      if (ts_subtree_child_count(child) > 0 && child.ptr->ref_count == 1) {
+      if (ts_subtree_child_count(child) > 0 && child.ptr->ref_count == 1 && child.ptr->has_deep_repeat) {
         array_push(&self->tree_pool.tree_stack, ts_subtree_to_mut_unsafe(child));
       }
     }

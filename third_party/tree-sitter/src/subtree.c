@@ -218,6 +218,7 @@ Subtree ts_subtree_new_leaf(
       .depends_on_column = depends_on_column,
       .is_missing = false,
       .is_keyword = is_keyword,
+      .has_deep_repeat = false,
       {{.first_leaf = {.symbol = 0, .parse_state = 0}}}
     };
     return (Subtree) {.ptr = data};
@@ -345,6 +346,10 @@ static inline uint32_t ts_subtree__error_extent_cost(Length size) {
     ERROR_COST_PER_SKIPPED_LINE * size.extent.row;
 }
 
+// Quarry: a repetition at least this deep marks its node and every ancestor `has_deep_repeat`;
+// `ts_parser__balance_subtree` visits only marked nodes (QUARRY.md, item 9).
+#define TS_DEEP_REPEAT_DEPTH 64
+
 // Assign all of the node's properties that depend on its children.
 void ts_subtree_summarize_children(
   MutableSubtree self,
@@ -366,9 +371,12 @@ void ts_subtree_summarize_children(
   const TSSymbol *alias_sequence = ts_language_alias_sequence(language, self.ptr->production_id);
   uint32_t lookahead_end_byte = 0;
 
+  bool has_deep_repeat = false;
   const Subtree *children = ts_subtree_children(self);
   for (uint32_t i = 0; i < self.ptr->child_count; i++) {
     Subtree child = children[i];
+
+    if (!child.data.is_inline && child.ptr->has_deep_repeat) has_deep_repeat = true;
 
     if (
       (i == 0 || self.ptr->size.extent.row == 0) &&
@@ -482,8 +490,10 @@ void ts_subtree_summarize_children(
       } else {
         self.ptr->repeat_depth = ts_subtree_repeat_depth(last_child) + 1;
       }
+      if (self.ptr->repeat_depth >= TS_DEEP_REPEAT_DEPTH) has_deep_repeat = true;
     }
   }
+  self.ptr->has_deep_repeat = has_deep_repeat;
 }
 
 // Create a new parent node with the given children.
@@ -517,6 +527,7 @@ MutableSubtree ts_subtree_new_node(
     .fragile_left = fragile,
     .fragile_right = fragile,
     .is_keyword = false,
+    .has_deep_repeat = false,
     {{
       .visible_descendant_count = 0,
       .production_id = production_id,
@@ -726,6 +737,7 @@ Subtree ts_subtree_edit(Subtree self, const TSInputEdit *input_edit, SubtreePool
         data->depends_on_column = result.data.depends_on_column;
         data->is_missing = result.data.is_missing;
         data->is_keyword = result.data.is_keyword;
+        data->has_deep_repeat = false;
         result.ptr = data;
       }
     } else {

@@ -128,6 +128,7 @@ typedef struct {
   bool depends_on_column: 1;
   bool is_missing : 1;
   bool is_keyword : 1;
+  bool has_deep_repeat : 1;
 
   union {
     // Non-terminal subtrees (`child_count > 0`)
