@@ -128,6 +128,7 @@ typedef struct {
   bool depends_on_column: 1;
   bool is_missing : 1;
   bool is_keyword : 1;
+  // Quarry: this node or a descendant has `repeat_depth` >= TS_DEEP_REPEAT_DEPTH (subtree.c).
   bool has_deep_repeat : 1;
 
   union {
