@@ -370,94 +370,157 @@ void ts_subtree_summarize_children(
   uint32_t structural_index = 0;
   const TSSymbol *alias_sequence = ts_language_alias_sequence(language, self.ptr->production_id);
   uint32_t lookahead_end_byte = 0;
+  // Quarry: each child's kind (inline leaf or heap node) is tested once, and its fields read
+  // directly, instead of through accessors that each test it again (QUARRY.md, item 10). The
+  // loop computes what upstream's does, in the same order.
+  const bool self_is_error =
+    self.ptr->symbol == ts_builtin_sym_error ||
+    self.ptr->symbol == ts_builtin_sym_error_repeat;
+  const uint32_t child_count = self.ptr->child_count;
 
   bool has_deep_repeat = false;
   const Subtree *children = ts_subtree_children(self);
-  for (uint32_t i = 0; i < self.ptr->child_count; i++) {
+  for (uint32_t i = 0; i < child_count; i++) {
     Subtree child = children[i];
+    bool extra, visible, named;
+    TSSymbol symbol;
 
-    if (!child.data.is_inline && child.ptr->has_deep_repeat) has_deep_repeat = true;
+    if (child.data.is_inline) {
+      // An inline leaf: no children, no external tokens, no precedence, never an error.
+      extra = child.data.extra;
+      visible = child.data.visible;
+      named = child.data.named;
+      symbol = child.data.symbol;
 
-    if (
-      (i == 0 || self.ptr->size.extent.row == 0) &&
-      ts_subtree_depends_on_column(child)
-    ) {
-      self.ptr->depends_on_column = true;
-    }
+      if ((i == 0 || self.ptr->size.extent.row == 0) && child.data.depends_on_column) {
+        self.ptr->depends_on_column = true;
+      }
 
-    if (ts_subtree_has_external_scanner_state_change(child)) {
-      self.ptr->has_external_scanner_state_change = true;
-    }
+      Length padding = {child.data.padding_bytes, {child.data.padding_rows, child.data.padding_columns}};
+      Length size = {child.data.size_bytes, {0, child.data.size_bytes}};
+      if (i == 0) {
+        self.ptr->padding = padding;
+        self.ptr->size = size;
+      } else {
+        self.ptr->size = length_add(self.ptr->size, length_add(padding, size));
+      }
 
-    if (i == 0) {
-      self.ptr->padding = ts_subtree_padding(child);
-      self.ptr->size = ts_subtree_size(child);
-    } else {
-      self.ptr->size = length_add(self.ptr->size, ts_subtree_total_size(child));
-    }
+      uint32_t child_lookahead_end_byte =
+        self.ptr->padding.bytes + self.ptr->size.bytes + child.data.lookahead_bytes;
+      if (child_lookahead_end_byte > lookahead_end_byte) {
+        lookahead_end_byte = child_lookahead_end_byte;
+      }
 
-    uint32_t child_lookahead_end_byte =
-      self.ptr->padding.bytes +
-      self.ptr->size.bytes +
-      ts_subtree_lookahead_bytes(child);
-    if (child_lookahead_end_byte > lookahead_end_byte) {
-      lookahead_end_byte = child_lookahead_end_byte;
-    }
+      if (child.data.is_missing) {
+        self.ptr->error_cost += ERROR_COST_PER_MISSING_TREE + ERROR_COST_PER_RECOVERY;
+      }
+      if (self_is_error && !extra && visible) {
+        self.ptr->error_cost += ERROR_COST_PER_SKIPPED_TREE;
+      }
 
-    uint32_t grandchild_count = ts_subtree_child_count(child);
-    if (ts_subtree_symbol(child) == ts_builtin_sym_error_repeat) {
-      // Refund an `_ERROR` child's extent penalty, which this node re-charges
-      // as part of its own extent below, so that the grouping is cost-neutral.
-      uint32_t extent_cost = ts_subtree__error_extent_cost(ts_subtree_size(child));
-      ts_assert(ts_subtree_error_cost(child) >= extent_cost);
-      self.ptr->error_cost += ts_subtree_error_cost(child) - extent_cost;
-    } else {
-      self.ptr->error_cost += ts_subtree_error_cost(child);
       if (
-        self.ptr->symbol == ts_builtin_sym_error ||
-        self.ptr->symbol == ts_builtin_sym_error_repeat
+        !extra &&
+        symbol != 0 &&
+        alias_sequence &&
+        alias_sequence[structural_index] != 0
       ) {
-        if (!ts_subtree_extra(child) && !(ts_subtree_is_error(child) && grandchild_count == 0)) {
-          if (ts_subtree_visible(child)) {
-            self.ptr->error_cost += ERROR_COST_PER_SKIPPED_TREE;
-          } else if (grandchild_count > 0) {
-            self.ptr->error_cost += ERROR_COST_PER_SKIPPED_TREE * child.ptr->visible_child_count;
+        self.ptr->visible_descendant_count++;
+        self.ptr->visible_child_count++;
+        if (ts_language_symbol_metadata(language, alias_sequence[structural_index]).named) {
+          self.ptr->named_child_count++;
+        }
+      } else if (visible) {
+        self.ptr->visible_descendant_count++;
+        self.ptr->visible_child_count++;
+        if (named) self.ptr->named_child_count++;
+      }
+    } else {
+      const SubtreeHeapData *c = child.ptr;
+      extra = c->extra;
+      visible = c->visible;
+      named = c->named;
+      symbol = c->symbol;
+      uint32_t grandchild_count = c->child_count;
+
+      if (c->has_deep_repeat) has_deep_repeat = true;
+
+      if ((i == 0 || self.ptr->size.extent.row == 0) && c->depends_on_column) {
+        self.ptr->depends_on_column = true;
+      }
+
+      if (c->has_external_scanner_state_change) {
+        self.ptr->has_external_scanner_state_change = true;
+      }
+
+      if (i == 0) {
+        self.ptr->padding = c->padding;
+        self.ptr->size = c->size;
+      } else {
+        self.ptr->size = length_add(self.ptr->size, length_add(c->padding, c->size));
+      }
+
+      uint32_t child_lookahead_end_byte =
+        self.ptr->padding.bytes + self.ptr->size.bytes + c->lookahead_bytes;
+      if (child_lookahead_end_byte > lookahead_end_byte) {
+        lookahead_end_byte = child_lookahead_end_byte;
+      }
+
+      uint32_t child_error_cost = c->is_missing
+        ? ERROR_COST_PER_MISSING_TREE + ERROR_COST_PER_RECOVERY
+        : c->error_cost;
+      if (symbol == ts_builtin_sym_error_repeat) {
+        // Refund an `_ERROR` child's extent penalty, which this node re-charges
+        // as part of its own extent below, so that the grouping is cost-neutral.
+        uint32_t extent_cost = ts_subtree__error_extent_cost(c->size);
+        ts_assert(child_error_cost >= extent_cost);
+        self.ptr->error_cost += child_error_cost - extent_cost;
+      } else {
+        self.ptr->error_cost += child_error_cost;
+        if (self_is_error) {
+          if (!extra && !(symbol == ts_builtin_sym_error && grandchild_count == 0)) {
+            if (visible) {
+              self.ptr->error_cost += ERROR_COST_PER_SKIPPED_TREE;
+            } else if (grandchild_count > 0) {
+              self.ptr->error_cost += ERROR_COST_PER_SKIPPED_TREE * c->visible_child_count;
+            }
           }
         }
       }
-    }
 
-    self.ptr->dynamic_precedence += ts_subtree_dynamic_precedence(child);
-    self.ptr->visible_descendant_count += ts_subtree_visible_descendant_count(child);
-
-    if (
-      !ts_subtree_extra(child) &&
-      ts_subtree_symbol(child) != 0 &&
-      alias_sequence &&
-      alias_sequence[structural_index] != 0
-    ) {
-      self.ptr->visible_descendant_count++;
-      self.ptr->visible_child_count++;
-      if (ts_language_symbol_metadata(language, alias_sequence[structural_index]).named) {
-        self.ptr->named_child_count++;
+      if (grandchild_count > 0) {
+        self.ptr->dynamic_precedence += c->dynamic_precedence;
+        self.ptr->visible_descendant_count += c->visible_descendant_count;
       }
-    } else if (ts_subtree_visible(child)) {
-      self.ptr->visible_descendant_count++;
-      self.ptr->visible_child_count++;
-      if (ts_subtree_named(child)) self.ptr->named_child_count++;
-    } else if (grandchild_count > 0) {
-      self.ptr->visible_child_count += child.ptr->visible_child_count;
-      self.ptr->named_child_count += child.ptr->named_child_count;
+
+      if (
+        !extra &&
+        symbol != 0 &&
+        alias_sequence &&
+        alias_sequence[structural_index] != 0
+      ) {
+        self.ptr->visible_descendant_count++;
+        self.ptr->visible_child_count++;
+        if (ts_language_symbol_metadata(language, alias_sequence[structural_index]).named) {
+          self.ptr->named_child_count++;
+        }
+      } else if (visible) {
+        self.ptr->visible_descendant_count++;
+        self.ptr->visible_child_count++;
+        if (named) self.ptr->named_child_count++;
+      } else if (grandchild_count > 0) {
+        self.ptr->visible_child_count += c->visible_child_count;
+        self.ptr->named_child_count += c->named_child_count;
+      }
+
+      if (c->has_external_tokens) self.ptr->has_external_tokens = true;
+
+      if (symbol == ts_builtin_sym_error) {
+        self.ptr->fragile_left = self.ptr->fragile_right = true;
+        self.ptr->parse_state = TS_TREE_STATE_NONE;
+      }
     }
 
-    if (ts_subtree_has_external_tokens(child)) self.ptr->has_external_tokens = true;
-
-    if (ts_subtree_is_error(child)) {
-      self.ptr->fragile_left = self.ptr->fragile_right = true;
-      self.ptr->parse_state = TS_TREE_STATE_NONE;
-    }
-
-    if (!ts_subtree_extra(child)) structural_index++;
+    if (!extra) structural_index++;
   }
 
   self.ptr->lookahead_bytes = lookahead_end_byte - self.ptr->size.bytes - self.ptr->padding.bytes;
