@@ -28,9 +28,10 @@ use tikv_jemallocator::Jemalloc;
 static ALLOCATOR: Jemalloc = Jemalloc;
 
 /// jemalloc's options, read at its first allocation (`MALLOC_CONF` in the environment still
-/// overrides each): freed pages go back to the system after 200 ms instead of jemalloc's
+/// overrides each): freed pages go back to the system after one second instead of jemalloc's
 /// default ten seconds (the registry's first index: 0.61 → 0.51 GB at one second in session
-/// 14; one second → 200 ms, ~345 → ~323 MB for ~+0.8 s of system time in session 18), at once
+/// 14; 200 ms in sessions 18–68, which by session 69 cost ~6 % of a first index's CPU in
+/// purging and faulting pages in again for ~4 MB less peak: docs/benchmarks.md), at once
 /// rather than through the "muzzy" stage, and from background threads, so an idle server
 /// returns memory too. Indexing frees memory fast (each batch of Arrow arrays once Lance has
 /// encoded it, each chunk of contents once stored); what was freed within the decay time is
@@ -41,7 +42,7 @@ static ALLOCATOR: Jemalloc = Jemalloc;
 #[allow(unsafe_code)]
 #[unsafe(no_mangle)]
 pub static malloc_conf: MallocConf = MallocConf(
-    b"background_thread:true,dirty_decay_ms:200,muzzy_decay_ms:0,percpu_arena:percpu\0".as_ptr(),
+    b"background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0,percpu_arena:percpu\0".as_ptr(),
 );
 
 /// A C string pointer jemalloc reads as `const char *malloc_conf`.
