@@ -8,8 +8,9 @@
 #include "tree_sitter/api.h"
 const TSLanguage *tree_sitter_rust(void);
 int main(int argc, char **argv) {
-  // argv[1]: file list
+  if (argc != 2) { fprintf(stderr, "usage: parse FILE_LIST (one path per line)\n"); return 2; }
   FILE *l = fopen(argv[1], "r");
+  if (!l) { perror(argv[1]); return 1; }
   char path[4096];
   TSParser *p = ts_parser_new();
   ts_parser_set_language(p, tree_sitter_rust());
@@ -19,8 +20,11 @@ int main(int argc, char **argv) {
     path[strcspn(path, "\n")] = 0;
     FILE *f = fopen(path, "rb"); if (!f) continue;
     fseek(f, 0, SEEK_END); long n = ftell(f); fseek(f, 0, SEEK_SET);
-    if (n > 1<<20) { fclose(f); continue; }
-    char *buf = malloc(n + 1); fread(buf, 1, n, f); fclose(f);
+    // Files over 1 MiB are skipped, as the index skips oversized files.
+    if (n < 0 || n > 1<<20) { fclose(f); continue; }
+    char *buf = malloc(n + 1);
+    size_t got = fread(buf, 1, n, f); fclose(f);
+    if (got != (size_t)n) { free(buf); continue; }
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
     TSTree *t = ts_parser_parse_string(p, NULL, buf, n);
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
