@@ -10,12 +10,12 @@
 //! The digests of a published pair of table versions are one object beside them,
 //! `sources/<id>/rows/symbols-<sv>.edges-<ev>.digests`, written with the tables and removed
 //! with the versions they describe. Without it (an older store, a lost object), a re-index
-//! rewrites both tables whole and writes it. A digest is the first 128 bits of SHA-256 over
-//! the row values as written ([`Hasher`]).
+//! rewrites both tables whole and writes it. A digest is xxh3-128 of the row values as
+//! written ([`Hasher`]): the digests only tell this store's own rows apart (a collision between
+//! two versions of one file's rows is a 2^-128 chance), so a cryptographic hash is not needed,
+//! and SHA-256 of every row was ~0.7 % of a first index's CPU (docs/benchmarks.md, session 70).
 
 use std::collections::HashMap;
-
-use sha2::{Digest as _, Sha256};
 
 use crate::batch::Cells;
 use crate::derived::{self, CorruptIndex};
@@ -26,7 +26,9 @@ pub type RowDigest = [u8; 16];
 /// The leading bytes of a digests object (its format).
 /// `02`: a symbols digest is of the rows without their counts, then of the counts
 /// (`rows::symbol_digest`); an `01` object's digests would all differ, so it is not read.
-const MAGIC: &[u8; 8] = b"QRYDIG02";
+/// `03`: xxh3-128 instead of SHA-256's first 128 bits; an older object is not read either (the
+/// next re-index rewrites both tables whole, then writes an `03` object).
+const MAGIC: &[u8; 8] = b"QRYDIG03";
 
 /// Feeds one file's row values into a digest (the column index is not needed: every row of
 /// a table gives its values in the same order). Values every row repeats — the data source
@@ -108,12 +110,9 @@ impl Cells for Hasher {
     }
 }
 
-/// The first 128 bits of SHA-256 of `bytes`.
+/// The xxh3-128 digest of `bytes`.
 pub fn of_bytes(bytes: &[u8]) -> RowDigest {
-    let full = Sha256::digest(bytes);
-    let mut d = [0; 16];
-    d.copy_from_slice(&full[..16]);
-    d
+    xxhash_rust::xxh3::xxh3_128(bytes).to_le_bytes()
 }
 
 /// Each file's digests: (edges rows, symbols rows), by path.
