@@ -23,6 +23,7 @@ int main(int argc, char **argv) {
     // Files over 1 MiB are skipped, as the index skips oversized files.
     if (n < 0 || n > 1<<20) { fclose(f); continue; }
     char *buf = malloc(n + 1);
+    if (!buf) { fclose(f); fprintf(stderr, "%s: out of memory\n", path); return 1; }
     size_t got = fread(buf, 1, n, f); fclose(f);
     if (got != (size_t)n) { free(buf); continue; }
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
