@@ -103,6 +103,17 @@ fn memory_line() -> Option<String> {
     ))
 }
 
+/// A counted phase's log line after its time: files done of the total, the bytes read when
+/// the phase reads any (the write phases count files only, so no "0 B"), and the percentage.
+fn count_line(phase: &str, files: u64, total: u64, bytes: u64) -> String {
+    let pct = files * 100 / total.max(1);
+    let bytes = match bytes {
+        0 => String::new(),
+        b => format!(", {}", HumanBytes(b)),
+    };
+    format!("{phase}: {files}/{total} files{bytes} ({pct}%)")
+}
+
 impl Progress for CliProgress {
     fn phase(&self, name: &str, total: Option<u64>) {
         let Ok(mut s) = self.state.lock() else { return };
@@ -154,12 +165,9 @@ impl Progress for CliProgress {
                     if pct >= s.last_logged_percent + 10 {
                         s.last_logged_percent = pct - pct % 10;
                         eprintln!(
-                            "[{:>6.1}s] {}: {}/{} files, {} ({pct}%)",
+                            "[{:>6.1}s] {}",
                             s.started.elapsed().as_secs_f64(),
-                            s.phase,
-                            s.files,
-                            total,
-                            HumanBytes(s.bytes)
+                            count_line(&s.phase, s.files, total, s.bytes)
                         );
                     }
                 }
@@ -172,5 +180,22 @@ impl Progress for CliProgress {
             Some(bar) => bar.println(format!("warning: {message}")),
             None => eprintln!("warning: {message}"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::count_line;
+
+    #[test]
+    fn a_count_line_names_bytes_only_when_the_phase_reads_them() {
+        assert_eq!(
+            count_line("reading and parsing", 3196, 24129, 31_539_200),
+            "reading and parsing: 3196/24129 files, 30.08 MiB (13%)"
+        );
+        assert_eq!(
+            count_line("writing edges", 2298, 22087, 0),
+            "writing edges: 2298/22087 files (10%)"
+        );
     }
 }
