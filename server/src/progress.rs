@@ -105,8 +105,7 @@ fn memory_line() -> Option<String> {
 
 /// A counted phase's log line after its time: files done of the total, the bytes read when
 /// the phase reads any (the write phases count files only, so no "0 B"), and the percentage.
-fn count_line(phase: &str, files: u64, total: u64, bytes: u64) -> String {
-    let pct = files * 100 / total.max(1);
+fn count_line(phase: &str, files: u64, total: u64, bytes: u64, pct: u64) -> String {
     let bytes = match bytes {
         0 => String::new(),
         b => format!(", {}", HumanBytes(b)),
@@ -167,7 +166,7 @@ impl Progress for CliProgress {
                         eprintln!(
                             "[{:>6.1}s] {}",
                             s.started.elapsed().as_secs_f64(),
-                            count_line(&s.phase, s.files, total, s.bytes)
+                            count_line(&s.phase, s.files, total, s.bytes, pct)
                         );
                     }
                 }
@@ -190,11 +189,11 @@ mod tests {
     #[test]
     fn a_count_line_names_bytes_only_when_the_phase_reads_them() {
         assert_eq!(
-            count_line("reading and parsing", 3196, 24129, 31_539_200),
+            count_line("reading and parsing", 3196, 24129, 31_539_200, 13),
             "reading and parsing: 3196/24129 files, 30.08 MiB (13%)"
         );
         assert_eq!(
-            count_line("writing edges", 2298, 22087, 0),
+            count_line("writing edges", 2298, 22087, 0, 10),
             "writing edges: 2298/22087 files (10%)"
         );
     }
