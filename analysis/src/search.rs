@@ -470,6 +470,17 @@ impl<'a> Words<'a> {
     }
 }
 
+/// A file's units and terms, ready to be merged ([`Builder::add_tokenised`]).
+pub struct Tokenised(FileOut);
+
+/// Tokenise one file for [`Builder::add_tokenised`] — what [`Builder::add_files`] does to each
+/// file, for a caller that makes each file's input on the pool too (the index build unpacks a
+/// file's definitions, decompresses its content and tokenises it in one task: one wait for the
+/// slowest file per batch instead of one per step).
+pub fn tokenise(file: &FileInput) -> Tokenised {
+    Tokenised(analyse(file))
+}
+
 fn analyse<'a>(file: &'a FileInput) -> FileOut {
     let mut dict = Interner::default();
     let mut path_terms = Vec::new();
@@ -717,7 +728,12 @@ impl Builder {
 
     /// Add files (tokenised here, merged behind).
     pub fn add_files(&mut self, files: &[FileInput]) -> std::io::Result<()> {
-        let outs: Vec<FileOut> = files.par_iter().map(analyse).collect();
+        self.add_tokenised(files.par_iter().map(tokenise).collect())
+    }
+
+    /// Add files already tokenised ([`tokenise`]), in this order (merged behind).
+    pub fn add_tokenised(&mut self, files: Vec<Tokenised>) -> std::io::Result<()> {
+        let outs: Vec<FileOut> = files.into_iter().map(|t| t.0).collect();
         let sent = match &self.merger {
             Some((tx, _)) => tx.send(outs).is_ok(),
             None => false,

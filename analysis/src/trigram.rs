@@ -1104,13 +1104,19 @@ pub fn decompress(
 ) -> Result<Vec<String>, String> {
     docs.par_iter()
         .zip(frames)
-        .map(|(&d, frame)| {
-            let path = &ix.paths[d as usize];
-            let bytes = crate::derived::decompress_frame(&frame, ix.spans[d as usize].2 as usize)
-                .map_err(|e| format!("content of {path}: {e}"))?;
-            String::from_utf8(bytes).map_err(|_| format!("content of {path} is not UTF-8"))
-        })
+        .map(|(&d, frame)| decompress_one(ix, d, &frame))
         .collect()
+}
+
+/// The content of document `d` of `ix` from its frame (one of [`decompress`]'s, on the
+/// calling thread: for a caller that does more with each file on the pool).
+pub fn decompress_one(ix: &Contents, d: u32, frame: &[u8]) -> Result<String, String> {
+    let (Some(path), Some(span)) = (ix.paths.get(d as usize), ix.spans.get(d as usize)) else {
+        return Err(format!("no document {d}"));
+    };
+    let bytes = crate::derived::decompress_frame(frame, span.2 as usize)
+        .map_err(|e| format!("content of {path}: {e}"))?;
+    String::from_utf8(bytes).map_err(|_| format!("content of {path} is not UTF-8"))
 }
 
 #[cfg(test)]

@@ -1522,6 +1522,7 @@ async fn build_search(
         .map(|(d, p)| (p.as_str(), d as u32))
         .collect();
 
+    let prefix = source.identifier_prefix();
     let inputs = SearchInputs {
         store,
         ix: &ix,
@@ -1529,9 +1530,9 @@ async fn build_search(
         source_id: id,
         meta: &meta,
         doc_of: &doc_of,
+        prefix: &prefix,
     };
     let mut done: HashSet<String> = HashSet::new();
-    let prefix = source.identifier_prefix();
     match defs {
         Some(defs) => {
             let wanted = defs.iter().filter(|d| {
@@ -1541,7 +1542,7 @@ async fn build_search(
             let (mut batch_bytes, mut batch_units) = (0, 0);
             for d in wanted {
                 if search_batch_full(batch.len(), batch_bytes, batch_units) {
-                    let groups = unpack_definitions(&batch, &prefix)?;
+                    let groups = packed_definitions(&batch)?;
                     inputs.add(&mut done, &mut builder, groups).await?;
                     (batch, batch_bytes, batch_units) = (Vec::new(), 0, 0);
                 }
@@ -1549,7 +1550,7 @@ async fn build_search(
                 batch_units += d.units;
                 batch.push(d);
             }
-            let groups = unpack_definitions(&batch, &prefix)?;
+            let groups = packed_definitions(&batch)?;
             inputs.add(&mut done, &mut builder, groups).await?;
         }
         None => {
@@ -1573,11 +1574,11 @@ async fn build_search(
         .filter(|p| base.as_ref().is_none_or(|b| b.changed.contains(p.as_str())))
         .cloned()
         .collect();
-    let mut groups: Vec<(String, Vec<search::SymbolInput>)> = Vec::new();
+    let mut groups: Vec<(String, Defs<'_>)> = Vec::new();
     let mut group_bytes = 0;
     for p in rest {
         group_bytes += meta.get(&p).map_or(0, |m| m.3);
-        groups.push((p, Vec::new()));
+        groups.push((p, Defs::Rows(Vec::new())));
         if search_batch_full(groups.len(), group_bytes, 0) {
             group_bytes = 0;
             inputs
@@ -1593,27 +1594,40 @@ async fn build_search(
     Ok(())
 }
 
-/// The search units of a batch of files, from their analyses' frames (unpacked in parallel).
-fn unpack_definitions(
-    batch: &[&Definitions],
-    prefix: &str,
-) -> Result<Vec<(String, Vec<search::SymbolInput>)>> {
+/// A file's definitions as the search build gets them: rows read from `symbols`, or the
+/// analysis's packed frame, unpacked on the pool with the rest of the file's work
+/// ([`SearchInputs::add`]).
+enum Defs<'a> {
+    Rows(Vec<search::SymbolInput>),
+    Packed(&'a crate::analyze::packed::Frame),
+}
+
+impl Defs<'_> {
+    /// The search units of the file at `path`.
+    fn units(self, prefix: &str, path: &str) -> Result<Vec<search::SymbolInput>> {
+        match self {
+            Defs::Rows(rows) => Ok(rows),
+            Defs::Packed(frame) => {
+                let a = frame.unpack_symbols().map_err(|e| {
+                    EngineError::Internal(format!("unpacking the analysis of {path}: {e}"))
+                })?;
+                Ok(search::definitions(prefix, path, &a))
+            }
+        }
+    }
+}
+
+/// A batch of files with their analyses' frames, for [`SearchInputs::add`].
+fn packed_definitions<'a>(batch: &[&'a Definitions]) -> Result<Vec<(String, Defs<'a>)>> {
     if fault("search_frames") {
         return Err(EngineError::Internal(
             "failpoint 'search_frames': a packed analysis does not decode".into(),
         ));
     }
-    tokio::task::block_in_place(|| {
-        batch
-            .par_iter()
-            .map(|d| {
-                let a = d.frame.unpack_symbols().map_err(|e| {
-                    EngineError::Internal(format!("unpacking the analysis of {}: {e}", d.path))
-                })?;
-                Ok((d.path.clone(), search::definitions(prefix, &d.path, &a)))
-            })
-            .collect()
-    })
+    Ok(batch
+        .iter()
+        .map(|d| (d.path.clone(), Defs::Packed(&d.frame)))
+        .collect())
 }
 
 /// The search units of `symbols` at `symbols_version` (of the changed files only, with `base`),
@@ -1631,7 +1645,7 @@ async fn scan_definitions(
     let id = source.id.as_str();
     let lance_err =
         |t: &'static str| move |e: lance::Error| EngineError::Storage(StorageError::lance(t, e));
-    let mut pending: Vec<(String, Vec<search::SymbolInput>)> = Vec::new();
+    let mut pending: Vec<(String, Defs<'static>)> = Vec::new();
     let (mut pending_bytes, mut pending_units) = (0, 0);
     let ds = tables::open_table_for_pass(store, id, "symbols", symbols_version).await?;
     let mut scan = tables::bulk_scan(&ds);
@@ -1699,9 +1713,9 @@ async fn scan_definitions(
                         .await?;
                 }
                 pending_bytes += inputs.meta.get(p).map_or(0, |m| m.3);
-                pending.push((p.to_string(), Vec::new()));
+                pending.push((p.to_string(), Defs::Rows(Vec::new())));
             }
-            if let Some((_, syms)) = pending.last_mut() {
+            if let Some((_, Defs::Rows(syms))) = pending.last_mut() {
                 pending_units += 1;
                 syms.push(search::symbol_input(
                     &prefix,
@@ -1739,15 +1753,20 @@ struct SearchInputs<'a> {
     source_id: &'a str,
     meta: &'a HashMap<String, (String, String, i64, i64)>,
     doc_of: &'a HashMap<&'a str, u32>,
+    /// The source's identifier prefix (definitions' identifiers).
+    prefix: &'a str,
 }
 
 impl SearchInputs<'_> {
     /// Read the contents of `groups`' files and add them, with their definitions, to `builder`.
+    /// Each file's work — its definitions unpacked, its content decompressed, both tokenised —
+    /// is one task on the pool, so a batch waits once for its slowest file (three steps over
+    /// the batch, each waiting for its slowest, kept a core idle a sixth of the phase).
     async fn add(
         &self,
         done: &mut HashSet<String>,
         builder: &mut search::Builder,
-        groups: Vec<(String, Vec<search::SymbolInput>)>,
+        groups: Vec<(String, Defs<'_>)>,
     ) -> Result<()> {
         let Self {
             store,
@@ -1756,6 +1775,7 @@ impl SearchInputs<'_> {
             source_id,
             meta,
             doc_of,
+            prefix,
         } = *self;
         if groups.is_empty() {
             return Ok(());
@@ -1766,30 +1786,43 @@ impl SearchInputs<'_> {
             .filter(|(p, _)| doc_of.contains_key(p.as_str()) && meta.contains_key(p))
             .collect();
         let docs: Vec<u32> = groups.iter().map(|(p, _)| doc_of[p.as_str()]).collect();
-        let texts = trigram::read_texts(store, source_id, files_version, ix, &docs)
+        let frames = trigram::read_frames(store, source_id, files_version, ix, &docs)
             .await
             .map_err(|e| {
                 EngineError::Internal(format!("reading contents for the search index: {e}"))
             })?;
-        let files: Vec<search::FileInput> = groups
+        // A file's own unit goes with the first group that names it.
+        let jobs: Vec<_> = groups
             .into_iter()
-            .zip(texts)
-            .map(|((path, symbols), content)| {
-                let (identifier, language, lines, bytes) = meta[&path].clone();
+            .zip(docs)
+            .zip(frames)
+            .map(|(((path, defs), doc), frame)| {
                 let with_file_unit = done.insert(path.clone());
-                search::FileInput {
-                    path,
-                    identifier,
-                    language,
-                    lines,
-                    bytes,
-                    content,
-                    symbols,
-                    with_file_unit,
-                }
+                (path, defs, doc, frame, with_file_unit)
             })
             .collect();
-        tokio::task::block_in_place(|| builder.add_files(&files))
+        let files = tokio::task::block_in_place(|| {
+            jobs.into_par_iter()
+                .map(|(path, defs, doc, frame, with_file_unit)| {
+                    let symbols = defs.units(prefix, &path)?;
+                    let content = trigram::decompress_one(ix, doc, &frame).map_err(|e| {
+                        EngineError::Internal(format!("reading contents for the search index: {e}"))
+                    })?;
+                    let (identifier, language, lines, bytes) = meta[&path].clone();
+                    Ok(search::tokenise(&search::FileInput {
+                        path,
+                        identifier,
+                        language,
+                        lines,
+                        bytes,
+                        content,
+                        symbols,
+                        with_file_unit,
+                    }))
+                })
+                .collect::<Result<Vec<_>>>()
+        })?;
+        tokio::task::block_in_place(|| builder.add_tokenised(files))
             .map_err(|e| EngineError::Internal(format!("building the search index: {e}")))
     }
 }

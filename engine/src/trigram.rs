@@ -108,16 +108,27 @@ pub async fn read_texts(
     ix: &Contents,
     docs: &[u32],
 ) -> Result<Vec<String>, String> {
+    let frames = read_frames(store, source_id, version, ix, docs).await?;
+    // Decompress on every core (the caller is on a multi-thread runtime, like all of ours).
+    tokio::task::block_in_place(|| decompress(ix, docs, frames))
+}
+
+/// The compressed frames of `docs`' contents, in that order ([`decompress_one`] each).
+pub async fn read_frames(
+    store: &Store,
+    source_id: &str,
+    version: u64,
+    ix: &Contents,
+    docs: &[u32],
+) -> Result<Vec<bytes::Bytes>, String> {
     let ranges = docs
         .iter()
         .map(|&d| ix.frame_range(d).ok_or_else(|| format!("no document {d}")))
         .collect::<Result<Vec<_>, String>>()?;
-    let frames = store
+    store
         .get_ranges(&texts_path(source_id, version), &ranges)
         .await
-        .map_err(|e| e.to_string())?;
-    // Decompress on every core (the caller is on a multi-thread runtime, like all of ours).
-    tokio::task::block_in_place(|| decompress(ix, docs, frames))
+        .map_err(|e| e.to_string())
 }
 
 static LOADED: crate::derived::Cache<TrigramIndex> = crate::derived::Cache::new();
