@@ -23,9 +23,10 @@ fn lance_cpu_threads() {
         return;
     }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    // SAFETY: this is the first thing `main` does, so no other thread exists yet that could
-    // read or write the environment at the same time (the runtime, rayon's pool and Lance's
-    // pools are all started later, by `cli::main`).
+    // SAFETY: this is the first thing `main` does, so no thread that could read or write the
+    // environment at the same time exists yet: the runtime, rayon's pool and Lance's pools are
+    // all started later, by `cli::main`, and jemalloc's background threads (which may already
+    // run) read it only once, at jemalloc's initialisation, before `main` (`MALLOC_CONF`).
     #[allow(unsafe_code)]
     unsafe {
         std::env::set_var(THREADS, cores.to_string());
