@@ -642,7 +642,7 @@ pub struct Builder {
 
 /// The merging thread and the channel that feeds it.
 type MergerThread = (
-    std::sync::mpsc::SyncSender<Vec<FileOut>>,
+    std::sync::mpsc::SyncSender<Vec<Tokenised>>,
     std::thread::JoinHandle<std::io::Result<Merger>>,
 );
 
@@ -712,11 +712,11 @@ impl Builder {
 
     fn merging_into(mut m: Merger) -> Self {
         // One batch queued while one merges and the next is tokenised: each is tens of MB.
-        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<FileOut>>(1);
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Tokenised>>(1);
         let handle = std::thread::spawn(move || {
             for outs in rx {
                 for out in outs {
-                    m.merge(out)?;
+                    m.merge(out.0)?;
                 }
             }
             Ok(m)
@@ -733,9 +733,8 @@ impl Builder {
 
     /// Add files already tokenised ([`tokenise`]), in this order (merged behind).
     pub fn add_tokenised(&mut self, files: Vec<Tokenised>) -> std::io::Result<()> {
-        let outs: Vec<FileOut> = files.into_iter().map(|t| t.0).collect();
         let sent = match &self.merger {
-            Some((tx, _)) => tx.send(outs).is_ok(),
+            Some((tx, _)) => tx.send(files).is_ok(),
             None => false,
         };
         if sent {

@@ -1761,7 +1761,8 @@ impl SearchInputs<'_> {
     /// Read the contents of `groups`' files and add them, with their definitions, to `builder`.
     /// Each file's work — its definitions unpacked, its content decompressed, both tokenised —
     /// is one task on the pool, so a batch waits once for its slowest file (three steps over
-    /// the batch, each waiting for its slowest, kept a core idle a sixth of the phase).
+    /// the batch, each waiting for its slowest, left ~0.4 of the 2 cores idle through the
+    /// phase: docs/benchmarks.md, session 74).
     async fn add(
         &self,
         done: &mut HashSet<String>,
