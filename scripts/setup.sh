@@ -28,6 +28,8 @@ if [ "${QUARRY_SETUP_TESTS:-0}" = 1 ]; then
   command -v python3 >/dev/null 2>&1 || need+=(python3)
   python3 -m venv --help >/dev/null 2>&1 || need+=(python3-venv)
   command -v rg >/dev/null 2>&1 || need+=(ripgrep)
+  # Rate limits shared by replicas are tested against a real Redis (tests/tenancy.rs).
+  command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}" >&2

@@ -34,6 +34,10 @@ pub fn quarry_env(store: &Path, env: &[(&str, &str)], args: &[&str]) -> Output {
 }
 
 /// Run `quarry` and require success; returns stdout.
+/// Environment under which clean-up keeps only the previous snapshot, whenever it was
+/// replaced (no retention window), for tests that count what clean-up removes.
+pub const NO_RETENTION: &[(&str, &str)] = &[("QUARRY_SNAPSHOT_RETENTION_SECONDS", "0")];
+
 pub fn quarry_ok(store: &Path, args: &[&str]) -> String {
     quarry_ok_env(store, &[], args)
 }

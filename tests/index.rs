@@ -2029,7 +2029,13 @@ fn reindexing_keeps_only_the_published_and_previous_table_versions() {
     let dir = tmp.path().join("work").join("poly");
     copy_dir(&fixtures().join("polyglot"), &dir);
     let store = tmp.path().join("store");
-    let index = || quarry_ok(&store, &["index", dir.to_str().unwrap(), "--name", "poly"]);
+    let index = || {
+        quarry_ok_env(
+            &store,
+            NO_RETENTION,
+            &["index", dir.to_str().unwrap(), "--name", "poly"],
+        )
+    };
     index();
     let lib = dir.join("rust/src/lib.rs");
     let mut published = Vec::new();
@@ -2101,7 +2107,13 @@ fn many_small_updates_compact_the_files_table_without_changing_answers() {
         .unwrap();
     }
     let store = tmp.path().join("store");
-    let index = || quarry_ok(&store, &["index", dir.to_str().unwrap(), "--name", "many"]);
+    let index = || {
+        quarry_ok_env(
+            &store,
+            NO_RETENTION,
+            &["index", dir.to_str().unwrap(), "--name", "many"],
+        )
+    };
     index();
     // Each run changes one file: its new row goes to a fragment of its own, and its old row
     // is deleted from the first fragment, which therefore stays. Without compaction the

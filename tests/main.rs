@@ -10,6 +10,7 @@ mod common;
 mod deploy;
 mod grep;
 pub mod index;
+mod security;
 mod serve;
 mod tenancy;
 mod tools;

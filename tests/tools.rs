@@ -893,7 +893,13 @@ async fn semantic_search_index_lifecycle() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = fixture_repo("polyglot", tmp.path());
     let store = tmp.path().join("store");
-    let index = || quarry_ok(&store, &["index", dir.to_str().unwrap(), "--name", "poly"]);
+    let index = || {
+        quarry_ok_env(
+            &store,
+            NO_RETENTION,
+            &["index", dir.to_str().unwrap(), "--name", "poly"],
+        )
+    };
     index();
     let key = quarry_ok(&store, &["keys", "create"]).trim().to_string();
     let search_dir = std::fs::read_dir(store.join("sources"))

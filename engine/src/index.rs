@@ -144,6 +144,10 @@ pub struct IndexOptions {
     pub description: Option<String>,
     pub org: String,
     pub max_file_bytes: u64,
+    /// Set when the admin policy admitted the input: how its clone is confined.
+    pub admitted: Option<crate::location::Admitted>,
+    /// How long to wait for another run of the same source to finish (its lease).
+    pub lease_wait: Duration,
 }
 
 impl Default for IndexOptions {
@@ -154,6 +158,8 @@ impl Default for IndexOptions {
             description: None,
             org: quarry_storage::DEFAULT_ORG.to_string(),
             max_file_bytes: DEFAULT_MAX_FILE_BYTES,
+            admitted: None,
+            lease_wait: Duration::ZERO,
         }
     }
 }
@@ -197,6 +203,8 @@ struct Previous {
     /// A git source's published blob ids and stored lengths, by path (empty otherwise): a
     /// blob whose id is unchanged is not read again.
     blobs: blobs::Blobs,
+    /// Whether the published files table holds a path twice (see `index_leased`).
+    duplicated: bool,
 }
 
 /// Accumulated while the files table streams to storage.
@@ -672,8 +680,9 @@ fn failpoint(name: &str) {
 
 /// Fault-injection hook: whether `QUARRY_FAILPOINT` names this point, where the caller then
 /// fails as the fault it stands for would. Points: `search_frames` (this run's packed
-/// analyses do not decode when the search index reads them, as with a damaged scratch file).
-fn fault(name: &str) -> bool {
+/// analyses do not decode when the search index reads them, as with a damaged scratch file),
+/// `stalled_holder` (the run hangs for a minute after taking its lease, never renewing it).
+pub(crate) fn fault(name: &str) -> bool {
     std::env::var("QUARRY_FAILPOINT").is_ok_and(|v| v == name)
 }
 
@@ -689,12 +698,13 @@ pub async fn index_repository(
     progress.phase("resolving", None);
     let input_owned = input.to_string();
     let branch = opts.branch.clone();
+    let admitted = opts.admitted.clone();
     let resolved = tokio::task::spawn_blocking(move || {
-        ResolvedSource::resolve(&input_owned, branch.as_deref())
+        ResolvedSource::resolve(&input_owned, branch.as_deref(), admitted.as_ref())
     })
     .await
     .map_err(|e| EngineError::Internal(e.to_string()))??;
-    let mut warnings = resolved.warnings.clone();
+    let warnings = resolved.warnings.clone();
     for w in &warnings {
         progress.warn(w);
     }
@@ -703,7 +713,30 @@ pub async fn index_repository(
         .clone()
         .unwrap_or_else(|| resolved.default_name.clone());
     validate_name(&name)?;
-    let mut source = register(catalog, &name, &resolved, opts).await?;
+    let keeper =
+        crate::publish::LeaseKeeper::take(catalog, &opts.org, &name, opts.lease_wait).await?;
+    let result = index_leased(
+        catalog, resolved, &name, opts, progress, started, warnings, &keeper,
+    )
+    .await;
+    keeper.release().await;
+    result
+}
+
+/// The rest of an index run, under the source's lease.
+#[allow(clippy::too_many_arguments)]
+async fn index_leased(
+    catalog: &Catalog,
+    resolved: ResolvedSource,
+    name: &str,
+    opts: &IndexOptions,
+    progress: Arc<dyn Progress>,
+    started: Instant,
+    mut warnings: Vec<String>,
+    keeper: &crate::publish::LeaseKeeper,
+) -> Result<IndexReport> {
+    let mut source = register(catalog, name, &resolved, opts).await?;
+    let mut published = crate::publish::versions_of(source.snapshot.as_ref());
     let prefix = source.identifier_prefix().to_string();
 
     progress.phase("listing files", None);
@@ -729,7 +762,16 @@ pub async fn index_repository(
     // after (they would sit through resolution and the table writes, where a first index peaks).
     let parsing = quarry_analysis::analyze::dense::Keep::new();
     progress.phase("reading and parsing", Some(entries.len() as u64));
-    let pinned = source.snapshot.as_ref().map(|s| s.files);
+    // A published `files` holding a path twice (written by concurrent runs before leases) is
+    // replaced whole, as a first index would write it.
+    let pinned = source
+        .snapshot
+        .as_ref()
+        .map(|s| s.files)
+        .filter(|_| !previous.duplicated);
+    if previous.duplicated {
+        progress.warn("the published files table holds some paths twice: rewriting it whole");
+    }
     let previous_symbols = source.snapshot.as_ref().and_then(|s| s.symbols);
     let previous_edges = source.snapshot.as_ref().and_then(|s| s.edges);
     // Analyses wait for resolution with only their names in memory; the rest of each goes
@@ -879,7 +921,7 @@ pub async fn index_repository(
             analyzer: ANALYZER_VERSION,
         });
         source.updated_at = quarry_storage::catalog::now_rfc3339();
-        catalog.put_source(&source).await?;
+        crate::publish::publish(catalog, &mut source, &mut published, keeper).await?;
     }
 
     let reusable = source
@@ -1131,8 +1173,9 @@ pub async fn index_repository(
         analyzer: ANALYZER_VERSION,
     });
     source.updated_at = quarry_storage::catalog::now_rfc3339();
-    catalog.put_source(&source).await?;
-    // Indexes of versions before the previous snapshot's are no longer read by anyone.
+    crate::publish::publish(catalog, &mut source, &mut published, keeper).await?;
+    // Versions before the oldest retained snapshot's are no longer read by anyone.
+    let (pinned, previous_symbols, previous_edges) = crate::publish::keep_from(&source);
     if let Some(keep_from) = pinned
         && let Err(e) = trigram::remove_older(store, &source.id, keep_from).await
     {
@@ -1927,13 +1970,18 @@ async fn register(
         Some(s) if s.kind == SourceType::Workspace => Err(EngineError::Conflict(format!(
             "'{name}' is a workspace; choose another --name for the repository"
         ))),
-        Some(s) if s.url.as_deref() != Some(resolved.url.as_str()) => {
+        // (A record written before credentials were stripped compares without them.)
+        Some(s)
+            if s.url.as_deref().map(crate::location::redacted).as_deref()
+                != Some(resolved.url.as_str()) =>
+        {
             Err(EngineError::Conflict(format!(
                 "a repository named '{name}' already exists for {}; pass --name to register this one under another name",
                 s.url.as_deref().unwrap_or("another location")
             )))
         }
         Some(mut s) => {
+            s.url = Some(resolved.url.clone());
             if let Some(d) = &opts.description {
                 s.description = Some(d.clone());
             }
@@ -1955,6 +2003,7 @@ async fn register(
                 description: opts.description.clone(),
                 readiness: Readiness::NotReady,
                 snapshot: None,
+                retained: Vec::new(),
                 created_at: now.clone(),
                 updated_at: now,
             };
@@ -1977,13 +2026,19 @@ async fn load_previous(catalog: &Catalog, source: &DataSource) -> Result<Previou
             && snap.edges.is_some()
             && snap.analyzer == ANALYZER_VERSION,
         blobs: blobs::load(store, &source.id, snap.files).await,
+        duplicated: false,
     };
     for batch in tables::scan_columns(&files, "files", &["path", "hash"]).await? {
         let c = Columns::new(&batch);
         let (paths, hashes) = (c.str("path")?, c.str("hash")?);
         for i in 0..batch.num_rows() {
-            prev.files
-                .insert(paths.value(i).to_string(), hashes.value(i).to_string());
+            if prev
+                .files
+                .insert(paths.value(i).to_string(), hashes.value(i).to_string())
+                .is_some()
+            {
+                prev.duplicated = true;
+            }
         }
     }
     Ok(prev)

@@ -19,6 +19,10 @@ pub mod error;
 pub mod exec;
 /// The `index` pipeline: stream, analyse, resolve, commit.
 pub mod index;
+/// What a location string names (by git's rules), and what admin keys may register.
+pub mod location;
+/// Publishing a run: the source's lease, the record's compare-and-swap, retention.
+pub mod publish;
 /// Arrow results as JSON rows and text tables.
 pub mod render;
 /// The lexical search index `semantic_search` ranks with.

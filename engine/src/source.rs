@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use crate::error::{EngineError, Result};
+use crate::location::{self, Admitted, Location};
 
 /// Where to read a file's bytes.
 #[derive(Debug, Clone)]
@@ -57,6 +58,10 @@ fn git(args: &[&str], dir: Option<&Path>) -> Result<String> {
         cmd.arg("-C").arg(d);
     }
     cmd.args(args).env("GIT_TERMINAL_PROMPT", "0");
+    run_git(cmd)
+}
+
+fn run_git(mut cmd: Command) -> Result<String> {
     let out = cmd
         .output()
         .map_err(|e| EngineError::Source(format!("cannot run git (is it installed?): {e}")))?;
@@ -66,10 +71,6 @@ fn git(args: &[&str], dir: Option<&Path>) -> Result<String> {
         ));
     }
     Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
-}
-
-fn looks_like_url(s: &str) -> bool {
-    s.contains("://") || (s.starts_with("git@") && s.contains(':'))
 }
 
 /// `https://host/owner/name.git` → (owner, name).
@@ -82,11 +83,43 @@ pub fn owner_and_name(url: &str) -> Option<(String, String)> {
 }
 
 impl ResolvedSource {
-    /// Resolve a path or URL (and optional branch) to something indexable.
-    pub fn resolve(input: &str, branch: Option<&str>) -> Result<Self> {
-        if looks_like_url(input) {
-            return Self::clone_url(input, branch);
+    /// Resolve a path or URL (and optional branch) to something indexable. `admitted`, when
+    /// given, is what the admin policy let through for this input: a remote is then cloned
+    /// confined to its transport and its checked addresses.
+    pub fn resolve(input: &str, branch: Option<&str>, admitted: Option<&Admitted>) -> Result<Self> {
+        if let Some(Admitted {
+            url,
+            remote: Some((remote, addrs)),
+        }) = admitted
+        {
+            let (config, env, git_url) = location::confined_git(remote, addrs);
+            return Self::clone_url(&git_url, url, branch, &config, &env);
         }
+        match location::classify(input) {
+            Location::Local {
+                file_url: false, ..
+            } => Self::local(input, branch),
+            Location::Local { file_url: true, .. } => {
+                Self::clone_url(input, &location::redacted(input), branch, &[], &[])
+            }
+            Location::Remote(r) => {
+                let shown = if r.had_secret {
+                    r.url()
+                } else {
+                    input.to_string()
+                };
+                Self::clone_url(input, &shown, branch, &[], &[])
+            }
+            Location::Unsupported { scheme } => Err(EngineError::Source(format!(
+                "cannot index '{scheme}' locations: give a directory, or an https://, ssh://, git:// or file:// URL"
+            ))),
+            Location::Malformed(why) => Err(EngineError::Source(format!(
+                "'{input}' is not a location: {why}"
+            ))),
+        }
+    }
+
+    fn local(input: &str, branch: Option<&str>) -> Result<Self> {
         let path = Path::new(input);
         if !path.exists() {
             return Err(EngineError::Source(format!(
@@ -185,9 +218,17 @@ impl ResolvedSource {
         })
     }
 
-    fn clone_url(url: &str, branch: Option<&str>) -> Result<Self> {
-        let (owner, name) = owner_and_name(url).ok_or_else(|| {
-            EngineError::Source(format!("cannot tell a repository name from '{url}'"))
+    /// Clone `url` shallowly; `shown` is the location stored and shown (no secrets), `config`
+    /// and `env` confine git (an admin-registered remote's).
+    fn clone_url(
+        url: &str,
+        shown: &str,
+        branch: Option<&str>,
+        config: &[String],
+        env: &[(String, String)],
+    ) -> Result<Self> {
+        let (owner, name) = owner_and_name(shown).ok_or_else(|| {
+            EngineError::Source(format!("cannot tell a repository name from '{shown}'"))
         })?;
         let tmp = tempfile::Builder::new()
             .prefix("quarry-clone-")
@@ -197,19 +238,30 @@ impl ResolvedSource {
             })?;
         let target = tmp.path().join("repo.git");
         let target_s = target.to_string_lossy().to_string();
-        let mut args = vec![
+        let mut args: Vec<&str> = Vec::new();
+        for c in config {
+            args.extend(["-c", c.as_str()]);
+        }
+        args.extend([
             "clone",
             "--quiet",
             "--bare",
             "--depth",
             "1",
             "--single-branch",
-        ];
+        ]);
         if let Some(b) = branch {
             args.extend(["--branch", b]);
         }
         args.extend(["--", url, &target_s]);
-        if let Err(e) = git(&args, None) {
+        // Run in the empty temporary directory: git reads an scp-like string that exists as a
+        // relative path as that directory, and nothing exists there.
+        let mut cmd = Command::new("git");
+        cmd.current_dir(tmp.path())
+            .args(&args)
+            .env("GIT_TERMINAL_PROMPT", "0")
+            .envs(env.iter().map(|(k, v)| (k, v)));
+        if let Err(e) = run_git(cmd) {
             let msg = e.to_string();
             if let Some(b) = branch
                 && (msg.contains("not found in upstream") || msg.contains("Remote branch"))
@@ -219,13 +271,16 @@ impl ResolvedSource {
                     available: Vec::new(),
                 });
             }
-            return Err(EngineError::Source(format!("cannot clone '{url}': {msg}")));
+            return Err(EngineError::Source(format!(
+                "cannot clone '{shown}': {}",
+                location::redact_text(&msg, url, shown)
+            )));
         }
         let (branch, commit) = resolve_branch(&target, branch)?;
         Ok(ResolvedSource {
             default_name: name.clone(),
             full_name: format!("{owner}/{name}"),
-            url: url.to_string(),
+            url: shown.to_string(),
             branch: Some(branch),
             commit: Some(commit),
             origin: Origin::Git {
@@ -489,7 +544,7 @@ mod tests {
 
     #[test]
     fn missing_path_is_a_clear_error() {
-        let e = ResolvedSource::resolve("/definitely/not/here", None).unwrap_err();
+        let e = ResolvedSource::resolve("/definitely/not/here", None, None).unwrap_err();
         assert!(e.to_string().contains("does not exist"), "{e}");
     }
 }

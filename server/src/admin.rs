@@ -5,8 +5,9 @@
 //! caller's own organisation. Other keys get 403 `FORBIDDEN`.
 //!
 //! Indexing runs in the background (202 Accepted); poll `GET /api/admin/sources` for
-//! readiness. By default only remote git URLs can be registered: a local path or `file://`
-//! URL would let a tenant read the server's disk, so those need `--admin-local-sources`.
+//! readiness. What may be registered is `quarry_engine::location::AdminPolicy`'s to say
+//! (docs/operations.md, "Security model"): by default remote git URLs of hosts whose
+//! addresses are public, cloned confined to their transport and those addresses.
 
 use std::sync::Arc;
 
@@ -16,6 +17,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
 use quarry_engine::index::{self, IndexOptions};
+use quarry_engine::location;
 use quarry_storage::{ApiKey, Plan};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -80,7 +82,7 @@ async fn list_sources(
     let list: Vec<Value> = all
         .iter()
         .map(|s| {
-            let mut v = source_json(s);
+            let mut v = source_json(s, &who);
             if let Some(snap) = &s.snapshot {
                 v["files"] = json!(snap.stats.files);
                 v["symbols"] = json!(snap.stats.symbols);
@@ -102,11 +104,16 @@ struct Register {
     description: Option<String>,
 }
 
-fn is_remote(url: &str) -> bool {
-    ["https://", "http://", "ssh://", "git://"]
-        .iter()
-        .any(|p| url.starts_with(p))
-        || (url.contains('@') && url.contains(':') && !url.contains("://"))
+/// Admit a location by the server's policy, or the refusal as 403 (policy) or 400 (the
+/// request's own fault).
+async fn admit(state: &AppState, url: &str) -> Result<location::Admitted, ApiError> {
+    state.admin_policy.admit(url).await.map_err(|r| {
+        if r.is_forbidden() {
+            ApiError::new(StatusCode::FORBIDDEN, "FORBIDDEN", r.to_string())
+        } else {
+            bad(r.to_string())
+        }
+    })
 }
 
 async fn register_source(
@@ -117,13 +124,7 @@ async fn register_source(
 ) -> Result<Response, ApiError> {
     require_admin(&who)?;
     let r: Register = body(crate::http::parse_json_body(&headers, &raw)?)?;
-    if !state.admin_local_sources && !is_remote(&r.url) {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "FORBIDDEN",
-            "only remote git URLs (https://, ssh://, git://) can be registered here; local paths and file:// URLs need the server's --admin-local-sources",
-        ));
-    }
+    let admitted = admit(&state, &r.url).await?;
     if let Some(n) = &r.name {
         index::validate_name(n).map_err(|e| bad(e.to_string()))?;
     }
@@ -133,9 +134,14 @@ async fn register_source(
         description: r.description,
         org: who.org.clone(),
         max_file_bytes: index::DEFAULT_MAX_FILE_BYTES,
+        admitted: Some(admitted.clone()),
+        lease_wait: ADMIN_LEASE_WAIT,
     };
-    Ok(start_indexing(&state, r.url, opts))
+    Ok(start_indexing(&state, admitted.url, opts))
 }
+
+/// How long a background run waits for a run of the same source in progress.
+const ADMIN_LEASE_WAIT: std::time::Duration = std::time::Duration::from_secs(3600);
 
 /// Start an index run in the background; 202 with what was started.
 fn start_indexing(state: &AppState, url: String, opts: IndexOptions) -> Response {
@@ -171,14 +177,18 @@ async fn reindex(
     let Some(url) = ds.url.clone() else {
         return Err(bad(format!("'{source}' has no recorded location")));
     };
+    // The recorded location passes the same policy as a new one.
+    let admitted = admit(&state, &location::redacted(&url)).await?;
     let opts = IndexOptions {
         name: Some(ds.name.clone()),
         branch: ds.branch.clone(),
         description: ds.description.clone(),
         org: who.org.clone(),
         max_file_bytes: index::DEFAULT_MAX_FILE_BYTES,
+        admitted: Some(admitted.clone()),
+        lease_wait: ADMIN_LEASE_WAIT,
     };
-    Ok(start_indexing(&state, url, opts))
+    Ok(start_indexing(&state, admitted.url, opts))
 }
 
 fn key_json(k: &ApiKey) -> Value {

@@ -227,6 +227,8 @@ impl JwtConfig {
         };
         let mut validation = Validation::new(header.alg);
         validation.set_required_spec_claims(&["exp"]);
+        // A token whose `nbf` is still ahead (beyond the leeway) is not valid yet.
+        validation.validate_nbf = true;
         validation.leeway = 30;
         if let Some(iss) = &self.issuer {
             validation.set_issuer(&[iss]);

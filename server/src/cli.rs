@@ -116,6 +116,15 @@ struct ServeOptions {
     /// Let admin keys register local paths and file:// URLs (off: only remote git URLs).
     #[arg(long, env = "QUARRY_ADMIN_LOCAL_SOURCES")]
     admin_local_sources: bool,
+    /// The only hosts admin keys may register remotes of (comma-separated; `*.example.com`
+    /// admits subdomains). A listed host may resolve to an internal address; without the
+    /// list any host is admitted whose addresses are all public.
+    #[arg(long, env = "QUARRY_ADMIN_ALLOWED_HOSTS", value_delimiter = ',')]
+    admin_allowed_hosts: Vec<String>,
+    /// Keep rate-limit counters in this Redis (`redis://host:port/db`), shared by every
+    /// replica; without it each process counts on its own.
+    #[arg(long, env = "QUARRY_RATE_LIMIT_REDIS", hide_env_values = true)]
+    rate_limit_redis: Option<String>,
 }
 
 #[derive(Args)]
@@ -134,6 +143,10 @@ struct IndexArgs {
     /// Skip files larger than this many bytes.
     #[arg(long, default_value_t = index::DEFAULT_MAX_FILE_BYTES)]
     max_file_size: u64,
+    /// Wait up to this many seconds for another run of the same source to finish (by
+    /// default a second run exits at once, naming the run in progress).
+    #[arg(long, default_value_t = 0, value_name = "SECONDS")]
+    wait: u64,
 }
 
 #[derive(Subcommand)]
@@ -278,9 +291,13 @@ async fn run(cli: Cli) -> Result<()> {
             );
         }
         Command::Sources { json } => {
-            let list = sources::visible(&catalog, &Principal::org(&org)).await?;
+            let who = Principal::org(&org);
+            let list = sources::visible(&catalog, &who).await?;
             if json {
-                let v: Vec<_> = list.iter().map(crate::http::source_json).collect();
+                let v: Vec<_> = list
+                    .iter()
+                    .map(|s| crate::http::source_json(s, &who))
+                    .collect();
                 println!("{}", serde_json::to_string_pretty(&v)?);
             } else {
                 print_sources(&list);
@@ -329,6 +346,7 @@ async fn run(cli: Cli) -> Result<()> {
                 branch: None,
                 description: None,
                 max_file_size: index::DEFAULT_MAX_FILE_BYTES,
+                wait: 0,
             };
             index_cmd(&catalog, &org, &args).await?;
             let (_, secret) =
@@ -353,6 +371,8 @@ async fn index_cmd(catalog: &Catalog, org: &str, args: &IndexArgs) -> Result<()>
         description: args.description.clone(),
         org: org.to_string(),
         max_file_bytes: args.max_file_size,
+        admitted: None,
+        lease_wait: std::time::Duration::from_secs(args.wait),
     };
     let progress = Arc::new(CliProgress::new());
     let result = index::index_repository(catalog, &args.path, &opts, progress.clone()).await;
@@ -451,6 +471,7 @@ async fn create_workspace(
         description: description.or_else(|| existing.and_then(|e| e.description.clone())),
         readiness,
         snapshot: None,
+        retained: Vec::new(),
         created_at: existing
             .map(|e| e.created_at.clone())
             .unwrap_or_else(|| now.clone()),
@@ -745,8 +766,19 @@ async fn serve(
         catalog,
         mcp_allowed_hosts: hosts,
         jwt,
-        limiter: crate::limits::Limiter::default(),
-        admin_local_sources: options.admin_local_sources,
+        limiter: match &options.rate_limit_redis {
+            Some(url) => crate::limits::Limiter::shared(url).map_err(anyhow::Error::msg)?,
+            None => crate::limits::Limiter::default(),
+        },
+        admin_policy: quarry_engine::location::AdminPolicy {
+            allow_local: options.admin_local_sources,
+            allowed_hosts: options
+                .admin_allowed_hosts
+                .iter()
+                .map(|h| h.trim().to_string())
+                .filter(|h| !h.is_empty())
+                .collect(),
+        },
     };
     crate::http::serve(state, addr, move |bound| {
         println!("Quarry is serving on http://{bound} (store: {store_url})");

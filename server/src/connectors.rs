@@ -46,7 +46,7 @@ pub async fn dify_retrieval(
             );
         }
     };
-    let permit = match crate::http::admit(&state, &who) {
+    let permit = match crate::http::admit(&state, &who).await {
         Ok(p) => p,
         Err(refused) => {
             // Dify's shape; 1002 is its "access denied" code, the message says why.

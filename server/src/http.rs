@@ -37,8 +37,8 @@ pub struct AppState {
     pub jwt: Option<std::sync::Arc<crate::auth::JwtConfig>>,
     /// Rate limits by plan (in this process; see `limits`).
     pub limiter: crate::limits::Limiter,
-    /// Whether admin keys may register local paths and file:// URLs.
-    pub admin_local_sources: bool,
+    /// What admin keys may register (docs/operations.md, "Security model").
+    pub admin_policy: quarry_engine::location::AdminPolicy,
 }
 
 /// A SPEC 7.2 error response.
@@ -203,7 +203,7 @@ async fn require_key(State(state): State<AppState>, mut req: Request, next: Next
         .and_then(|v| v.to_str().ok());
     match crate::auth::authenticate(&state, header).await {
         Ok(Some(principal)) => {
-            let permit = match admit(&state, &principal) {
+            let permit = match admit(&state, &principal).await {
                 Ok(p) => p,
                 Err(refused) => return refused_response(&refused),
             };
@@ -226,13 +226,13 @@ async fn require_key(State(state): State<AppState>, mut req: Request, next: Next
 }
 
 /// Count a request against the caller's plan (`Ok(None)`: no plan, unlimited).
-pub fn admit(
+pub async fn admit(
     state: &AppState,
     who: &Principal,
 ) -> Result<Option<crate::limits::Permit>, crate::limits::Refused> {
     match &who.plan {
         None => Ok(None),
-        Some(plan) => state.limiter.admit(&who.subject, plan).map(Some),
+        Some(plan) => state.limiter.admit(&who.subject, plan).await.map(Some),
     }
 }
 
@@ -248,14 +248,22 @@ pub fn refused_response(r: &crate::limits::Refused) -> Response {
 }
 
 /// A data source as SPEC 2.1 shows it.
-pub fn source_json(s: &DataSource) -> Value {
+/// A data source as the API shows it to `who`. Locations never carry credentials (a record
+/// stored with them is shown without); a local path on the server is shown to admins only.
+pub fn source_json(s: &DataSource, who: &Principal) -> Value {
     let repo = s.kind == SourceType::Repository;
+    let url = s
+        .url
+        .as_deref()
+        .filter(|_| repo)
+        .filter(|u| who.admin || !quarry_engine::location::classify(u).is_local())
+        .map(quarry_engine::location::redacted);
     json!({
         "id": s.id,
         "name": s.name,
         "type": match s.kind { SourceType::Repository => "Repository", SourceType::Workspace => "Workspace" },
         "fullName": s.full_name,
-        "url": if repo { s.url.clone() } else { None },
+        "url": url,
         "branch": if repo { s.branch.clone() } else { None },
         "repositoryIds": if repo { None } else { s.repository_ids.clone() },
         "description": s.description,
@@ -313,15 +321,15 @@ async fn list(
             sources::Relevance::Ranked(ranked) => ranked
                 .into_iter()
                 .map(|(s, reason)| {
-                    let mut v = source_json(&s);
+                    let mut v = source_json(&s, who);
                     v["relevanceReason"] = Value::String(reason);
                     v
                 })
                 .collect(),
             // Fails open: the full list, without relevanceReason.
-            _ => listed.iter().map(source_json).collect(),
+            _ => listed.iter().map(|s| source_json(s, who)).collect(),
         },
-        _ => listed.iter().map(source_json).collect(),
+        _ => listed.iter().map(|s| source_json(s, who)).collect(),
     };
     Ok((items, total))
 }

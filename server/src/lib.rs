@@ -18,6 +18,8 @@ pub mod cli;
 pub mod connectors;
 pub mod http;
 pub mod limits;
+/// Rate-limit counters shared by replicas, in Redis.
+pub mod limits_redis;
 pub mod mcp;
 pub mod progress;
 pub mod query;

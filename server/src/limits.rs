@@ -7,9 +7,9 @@
 //! requests are admitted in any window, never more. Concurrency is counted while a request's
 //! handler runs (the permit is released when the response is produced).
 //!
-//! The state lives in this process. With several replicas behind a load balancer each replica
-//! counts on its own — see docs/operations.md for how to deploy that (route by key, or divide
-//! the numbers).
+//! The state lives in this process, or, with `--rate-limit-redis`, in Redis (`shared`), where
+//! every replica counts against the same windows and slots (docs/operations.md, "Rate limits
+//! across replicas").
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -27,10 +27,11 @@ struct Counter {
     in_flight: u32,
 }
 
-/// The in-process limiter shared by every route.
+/// The limiter shared by every route: in-process counters, and Redis when configured.
 #[derive(Clone, Default)]
 pub struct Limiter {
     counters: Arc<Mutex<HashMap<String, Counter>>>,
+    shared: Option<Arc<crate::limits_redis::Shared>>,
 }
 
 /// What a response reports about the caller's limit.
@@ -58,26 +59,99 @@ pub struct Refused {
     pub message: String,
 }
 
+/// Where an admitted request's concurrency slot is held.
+enum Slot {
+    Local(Limiter),
+    Shared(crate::limits_redis::SlotHandle),
+}
+
 /// An admitted request; releases its concurrency slot when dropped.
 pub struct Permit {
-    limiter: Limiter,
+    slot: Slot,
     subject: String,
     pub quota: Quota,
 }
 
 impl Drop for Permit {
     fn drop(&mut self) {
-        if let Ok(mut m) = self.limiter.counters.lock()
-            && let Some(c) = m.get_mut(&self.subject)
-        {
-            c.in_flight = c.in_flight.saturating_sub(1);
+        match &mut self.slot {
+            Slot::Local(limiter) => {
+                if let Ok(mut m) = limiter.counters.lock()
+                    && let Some(c) = m.get_mut(&self.subject)
+                {
+                    c.in_flight = c.in_flight.saturating_sub(1);
+                }
+            }
+            Slot::Shared(handle) => handle.release(),
         }
     }
 }
 
+/// Why the limits refuse a request, before its message is written.
+pub enum Exceeded {
+    Hourly,
+    Concurrent,
+}
+
+/// The refusal of `plan`'s limit, with `used` requests counted in the window ending `reset`.
+pub fn refusal(why: Exceeded, plan: &Plan, used: u64, reset: u64, now: u64) -> Refused {
+    let quota = Quota {
+        limit: plan.requests_per_hour,
+        remaining: plan.requests_per_hour.saturating_sub(used),
+        reset,
+    };
+    match why {
+        Exceeded::Hourly => {
+            let retry_after = reset.saturating_sub(now).max(1);
+            Refused {
+                quota,
+                retry_after,
+                message: format!(
+                    "rate limit exceeded: plan '{}' allows {} requests per hour; retry after {} (in {retry_after} s)",
+                    plan.name.as_str(),
+                    plan.requests_per_hour,
+                    quarry_storage::catalog::secs_rfc3339(reset)
+                ),
+            }
+        }
+        Exceeded::Concurrent => Refused {
+            quota,
+            retry_after: 1,
+            message: format!(
+                "too many concurrent requests: plan '{}' allows {} at a time; retry after 1 s, when one has finished",
+                plan.name.as_str(),
+                plan.concurrent
+            ),
+        },
+    }
+}
+
 impl Limiter {
+    /// A limiter whose counters live in Redis at `url` (in-process counters when it cannot
+    /// be reached).
+    pub fn shared(url: &str) -> Result<Self, String> {
+        Ok(Limiter {
+            counters: Arc::default(),
+            shared: Some(Arc::new(crate::limits_redis::Shared::new(url)?)),
+        })
+    }
+
     /// Admit one request of `subject` under `plan`, or refuse it.
-    pub fn admit(&self, subject: &str, plan: &Plan) -> Result<Permit, Refused> {
+    pub async fn admit(&self, subject: &str, plan: &Plan) -> Result<Permit, Refused> {
+        if let Some(shared) = &self.shared {
+            match shared.admit(subject, plan).await {
+                Ok(Ok((handle, quota))) => {
+                    return Ok(Permit {
+                        slot: Slot::Shared(handle),
+                        subject: subject.to_string(),
+                        quota,
+                    });
+                }
+                Ok(Err(refused)) => return Err(refused),
+                // Unreachable (logged there): this process's own counters stand in.
+                Err(()) => {}
+            }
+        }
         self.admit_at(subject, plan, now_secs())
     }
 
@@ -92,41 +166,22 @@ impl Limiter {
             c.used = 0;
         }
         let reset = c.window_start + WINDOW_SECS;
-        let quota = |used: u64| Quota {
-            limit: plan.requests_per_hour,
-            remaining: plan.requests_per_hour.saturating_sub(used),
-            reset,
-        };
         if c.used >= plan.requests_per_hour {
-            let retry_after = reset.saturating_sub(now).max(1);
-            return Err(Refused {
-                quota: quota(c.used),
-                retry_after,
-                message: format!(
-                    "rate limit exceeded: plan '{}' allows {} requests per hour; retry after {} (in {retry_after} s)",
-                    plan.name.as_str(),
-                    plan.requests_per_hour,
-                    quarry_storage::catalog::secs_rfc3339(reset)
-                ),
-            });
+            return Err(refusal(Exceeded::Hourly, plan, c.used, reset, now));
         }
         if c.in_flight >= plan.concurrent {
-            return Err(Refused {
-                quota: quota(c.used),
-                retry_after: 1,
-                message: format!(
-                    "too many concurrent requests: plan '{}' allows {} at a time; retry after 1 s, when one has finished",
-                    plan.name.as_str(),
-                    plan.concurrent
-                ),
-            });
+            return Err(refusal(Exceeded::Concurrent, plan, c.used, reset, now));
         }
         c.used += 1;
         c.in_flight += 1;
-        let quota = quota(c.used);
+        let quota = Quota {
+            limit: plan.requests_per_hour,
+            remaining: plan.requests_per_hour.saturating_sub(c.used),
+            reset,
+        };
         drop(m);
         Ok(Permit {
-            limiter: self.clone(),
+            slot: Slot::Local(self.clone()),
             subject: subject.to_string(),
             quota,
         })

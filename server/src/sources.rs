@@ -189,6 +189,7 @@ mod tests {
             description: None,
             readiness: Readiness::Ready,
             snapshot: None,
+            retained: Vec::new(),
             created_at: String::new(),
             updated_at: String::new(),
         }

@@ -98,8 +98,21 @@ pub struct DataSource {
     pub description: Option<String>,
     pub readiness: Readiness,
     pub snapshot: Option<Snapshot>,
+    /// Table versions of snapshots replaced less than the retention window ago, which
+    /// requests that began before the replacement may still read: clean-up keeps them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub retained: Vec<Retained>,
     pub created_at: String,
     pub updated_at: String,
+}
+
+/// A replaced snapshot's table versions, kept until `until` (seconds since the epoch).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Retained {
+    pub files: u64,
+    pub symbols: Option<u64>,
+    pub edges: Option<u64>,
+    pub until: u64,
 }
 
 impl DataSource {
@@ -608,6 +621,7 @@ mod tests {
             description: None,
             readiness: Readiness::NotReady,
             snapshot: None,
+            retained: Vec::new(),
             created_at: now_rfc3339(),
             updated_at: now_rfc3339(),
         };

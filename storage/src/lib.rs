@@ -6,6 +6,7 @@
 //! ```text
 //! catalog/sources/<id>.json     data sources (repositories, workspaces), readiness, snapshot
 //! catalog/keys/<id>.json        API keys (hash only)
+//! catalog/leases/<key>/<n>.json  who runs an index of a source now (lease generations)
 //! sources/<id>/files.lance      Lance datasets, one per table (schema::TABLES)
 //! sources/<id>/symbols.lance
 //! sources/<id>/edges.lance
@@ -26,6 +27,8 @@
 pub mod catalog;
 /// Errors by phase.
 pub mod error;
+/// One index run of a source at a time, across processes: leases by conditional put.
+pub mod lease;
 /// S3 clients for the catalog and for Lance.
 mod s3;
 /// Arrow schemas of the tables.

@@ -183,6 +183,21 @@ impl Store {
         Ok(())
     }
 
+    /// Create an object only if none exists at `rel` (a conditional put: on a local directory
+    /// and on S3 alike). `false` when one existed.
+    pub async fn create(&self, rel: &str, data: Vec<u8>) -> Result<bool> {
+        let path = self.path(rel);
+        let opts = object_store::PutOptions {
+            mode: object_store::PutMode::Create,
+            ..Default::default()
+        };
+        match self.object_store.put_opts(&path, data.into(), opts).await {
+            Ok(_) => Ok(true),
+            Err(object_store::Error::AlreadyExists { .. }) => Ok(false),
+            Err(e) => Err(StorageError::os(&path, e)),
+        }
+    }
+
     /// A scratch file for an object being built, so a large one (an index) need not be held in
     /// memory: under `.spool/` of a local store (the same disk as the result), else in the
     /// system's temporary directory (`TMPDIR`). Deleted when dropped.

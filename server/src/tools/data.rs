@@ -31,17 +31,23 @@ pub async fn get_data_sources(call: &Call<'_>, a: args::GetDataSources) -> ToolR
         None => (
             "not_requested",
             false,
-            listed.iter().map(source_json).collect(),
+            listed.iter().map(|s| source_json(s, call.who)).collect(),
         ),
-        Some(_) if call.who.public_chat => {
-            ("skipped", false, listed.iter().map(source_json).collect())
-        }
+        Some(_) if call.who.public_chat => (
+            "skipped",
+            false,
+            listed.iter().map(|s| source_json(s, call.who)).collect(),
+        ),
         Some(q) => match rank_relevance(q, &listed) {
-            Relevance::Skipped => ("skipped", false, listed.iter().map(source_json).collect()),
+            Relevance::Skipped => (
+                "skipped",
+                false,
+                listed.iter().map(|s| source_json(s, call.who)).collect(),
+            ),
             Relevance::NoMatch => (
                 "failed_open",
                 false,
-                listed.iter().map(source_json).collect(),
+                listed.iter().map(|s| source_json(s, call.who)).collect(),
             ),
             Relevance::Ranked(ranked) => (
                 "succeeded",
@@ -49,7 +55,7 @@ pub async fn get_data_sources(call: &Call<'_>, a: args::GetDataSources) -> ToolR
                 ranked
                     .into_iter()
                     .map(|(s, reason)| {
-                        let mut v = source_json(&s);
+                        let mut v = source_json(&s, call.who);
                         v["relevanceReason"] = Value::String(reason);
                         v
                     })

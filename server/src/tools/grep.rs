@@ -47,6 +47,20 @@ pub fn max_results(n: Option<u32>) -> Result<usize, ToolError> {
     Ok(n as usize)
 }
 
+/// Lines of context around each match, at most this many (docs/tools.md).
+pub const MAX_CONTEXT_LINES: u32 = 10;
+
+fn context_lines(n: Option<u32>) -> Result<usize, ToolError> {
+    match n.unwrap_or(0) {
+        n if n <= MAX_CONTEXT_LINES => Ok(n as usize),
+        n => Err(ToolError::new(
+            "invalid_argument",
+            format!("context_lines must be between 0 and {MAX_CONTEXT_LINES}, not {n}"),
+            format!("Pass context_lines between 0 and {MAX_CONTEXT_LINES} (default 0)"),
+        )),
+    }
+}
+
 /// The files to verify, in path order: `(data source, path, identifier)`; those that match by
 /// file name; contents already read (by identifier); and where the trigram indexes keep the
 /// others' contents (identifier → (index of `indexes`, document)).
@@ -237,7 +251,7 @@ pub async fn grep_search(call: &Call<'_>, a: args::GrepSearch) -> ToolResult {
         )
     })?;
     let limit = max_results(a.max_results)?;
-    let context = a.context_lines.unwrap_or(0).min(10) as usize;
+    let context = context_lines(a.context_lines)?;
     let sources = call.resolve_many(a.data_sources.as_deref())?;
     let filter = filter_of(
         a.paths.as_deref(),

@@ -21,6 +21,7 @@ use crate::http::AppState;
 use crate::sources::{Principal, RefError};
 
 pub mod args;
+pub mod bounds;
 mod data;
 mod files;
 mod graph;
@@ -308,6 +309,7 @@ pub async fn run(
     name: &str,
     args: Map<String, Value>,
 ) -> ToolResult {
+    bounds::check(name, &args)?;
     let visible = crate::sources::visible(&state.catalog, who)
         .await
         .map_err(ToolError::internal)?;

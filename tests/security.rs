@@ -1,0 +1,491 @@
+//! The trust boundary, probed as an attacker would over real HTTP: what admin keys may
+//! register (no server paths, no internal addresses), and credentials never stored or shown.
+
+use std::io::Read;
+use std::net::TcpListener;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::common::*;
+use crate::tools::{World, world, world_with_env};
+
+fn admin_key(w: &World) -> String {
+    quarry_ok(&w._tmp.path().join("store"), &["keys", "create", "--admin"])
+        .trim()
+        .to_string()
+}
+
+async fn register(w: &World, key: &str, url: &str) -> (u16, Value) {
+    let r = reqwest::Client::new()
+        .post(format!("{}/api/admin/sources", w.server.url))
+        .bearer_auth(key)
+        .json(&json!({"url": url, "name": "probe"}))
+        .send()
+        .await
+        .unwrap();
+    let status = r.status().as_u16();
+    (status, r.json().await.unwrap_or(Value::Null))
+}
+
+async fn source_count(w: &World, key: &str) -> usize {
+    let r = reqwest::Client::new()
+        .get(format!("{}/api/admin/sources", w.server.url))
+        .bearer_auth(key)
+        .send()
+        .await
+        .unwrap();
+    r.json::<Value>().await.unwrap().as_array().unwrap().len()
+}
+
+/// A loopback listener counting the connections it receives.
+fn listener() -> (u16, Arc<AtomicUsize>) {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    let hits = Arc::new(AtomicUsize::new(0));
+    let counted = hits.clone();
+    std::thread::spawn(move || {
+        for stream in l.incoming() {
+            counted.fetch_add(1, Ordering::SeqCst);
+            if let Ok(mut s) = stream {
+                let _ = s.set_read_timeout(Some(Duration::from_millis(200)));
+                let _ = s.read(&mut [0; 1024]);
+            }
+        }
+    });
+    (port, hits)
+}
+
+#[tokio::test]
+async fn admin_keys_cannot_register_any_form_of_a_server_path() {
+    let w = world();
+    let root = admin_key(&w);
+    let tmp = w._tmp.path();
+    // A directory whose name has the scp-like shape, and a symlink to a repository.
+    let odd = tmp.join("u@h:p");
+    std::fs::create_dir_all(&odd).unwrap();
+    let repo = fixture_repo("polyglot", &tmp.join("linked"));
+    let link = tmp.join("link");
+    std::os::unix::fs::symlink(&repo, &link).unwrap();
+    let marker = tmp.join("pwned");
+    let before = source_count(&w, &root).await;
+    let probes = [
+        // The probe that read /etc/passwd: '@' and ':' after a '/'.
+        "/usr/share/locale/en@quot/../../../../sys/dev/char/1:3/../../../../etc".to_string(),
+        "/usr/share/../../etc".to_string(),
+        "/etc".to_string(),
+        "../secret".to_string(),
+        "etc".to_string(),
+        "%2Fetc".to_string(),
+        "file:///etc".to_string(),
+        "FILE://localhost/etc".to_string(),
+        "file://user:pw@localhost/etc".to_string(),
+        odd.display().to_string(),
+        link.display().to_string(),
+        repo.display().to_string(),
+        format!("file://{}", repo.display()),
+        format!("ext::sh -c touch% {}", marker.display()),
+        "fd::0".to_string(),
+        "ftp://example.com/r.git".to_string(),
+        "ssh://-oProxyCommand=touch%20/tmp/x/r".to_string(),
+        "-oProxyCommand=x:y".to_string(),
+    ];
+    for url in &probes {
+        let (st, e) = register(&w, &root, url).await;
+        assert!(st == 403 || st == 400, "{url}: {st} {e} (must be refused)");
+        assert!(e["error"]["message"].is_string(), "{url}: {e}");
+    }
+    let (st, e) = register(&w, &root, &probes[0]).await;
+    assert_eq!((st, e["error"]["code"].as_str()), (403, Some("FORBIDDEN")));
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("--admin-local-sources"),
+        "{e}"
+    );
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(source_count(&w, &root).await, before);
+    assert!(!marker.exists());
+}
+
+#[tokio::test]
+async fn admin_urls_are_checked_against_the_addresses_they_resolve_to() {
+    let (port, hits) = listener();
+    let w = world();
+    let root = admin_key(&w);
+    for url in [
+        format!("http://127.0.0.1:{port}/anything.git"),
+        format!("http://localhost:{port}/anything.git"),
+        format!("https://localhost:{port}/anything.git"),
+        format!("http://2130706433:{port}/anything.git"),
+        format!("http://0x7f.1:{port}/anything.git"),
+        format!("http://[::ffff:127.0.0.1]:{port}/anything.git"),
+        format!("git://127.0.0.1:{port}/anything.git"),
+        format!("ssh://git@127.0.0.1:{port}/anything.git"),
+        format!("git@[127.0.0.1:{port}]:anything.git"),
+        "http://169.254.169.254/latest/meta-data".to_string(),
+        "http://10.0.0.1/r.git".to_string(),
+    ] {
+        let (st, e) = register(&w, &root, &url).await;
+        assert_eq!(
+            (st, e["error"]["code"].as_str()),
+            (403, Some("FORBIDDEN")),
+            "{url}: {e}"
+        );
+        assert!(
+            e["error"]["message"].as_str().unwrap().contains("internal"),
+            "{url}: {e}"
+        );
+    }
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert_eq!(hits.load(Ordering::SeqCst), 0, "the server connected");
+
+    // The operator can name hosts; the same request then goes out (and nothing else does).
+    let w = world_with_env(&[("QUARRY_ADMIN_ALLOWED_HOSTS", "localhost")]);
+    let root = admin_key(&w);
+    let (st, e) = register(&w, &root, "https://github.com/o/r.git").await;
+    assert_eq!(st, 403, "{e}");
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("localhost"),
+        "{e}"
+    );
+    let (st, e) = register(&w, &root, &format!("http://localhost:{port}/anything.git")).await;
+    assert_eq!(st, 202, "{e}");
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while hits.load(Ordering::SeqCst) == 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the allowed host was not fetched"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test]
+async fn credentials_in_urls_are_never_stored_or_shown() {
+    let w = world();
+    let store = w._tmp.path().join("store");
+    let root = admin_key(&w);
+    // Registering a URL with credentials is refused, without echoing them.
+    let (st, e) = register(&w, &root, "https://user:S3CRET@github.com/o/r.git").await;
+    assert_eq!(st, 400, "{e}");
+    let message = e["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("credential") && !message.contains("S3CRET"),
+        "{e}"
+    );
+    let (st, _) = register(&w, &root, "https://S3CRET@github.com/o/r.git").await;
+    assert_eq!(st, 400);
+
+    // The operator's CLI may clone with them; they are not kept.
+    let repo = fixture_repo("polyglot", &w._tmp.path().join("cred"));
+    let url = format!("file://user:S3CRET@localhost{}", repo.display());
+    quarry_ok(&store, &["index", &url, "--name", "cred"]);
+    let public = quarry_ok(&store, &["keys", "create", "--public-chat"])
+        .trim()
+        .to_string();
+    for key in [&public, &w.key, &root] {
+        let listed = w
+            .server
+            .get("/api/datasources/all", Some(key))
+            .await
+            .text()
+            .await
+            .unwrap();
+        assert!(listed.contains("\"cred\""), "{listed}");
+        assert!(!listed.contains("S3CRET"), "{listed}");
+        let (_, tool) = w
+            .server
+            .tool("get_data_sources", json!({"output_format": "json"}), key)
+            .await;
+        assert!(!tool.to_string().contains("S3CRET"), "{tool}");
+    }
+    assert!(!quarry_ok(&store, &["sources", "--json"]).contains("S3CRET"));
+    let mut stack = vec![store.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let p = entry.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let bytes = std::fs::read(&p).unwrap();
+                assert!(
+                    !bytes.windows(6).any(|x| x == b"S3CRET"),
+                    "stored in {}",
+                    p.display()
+                );
+            }
+        }
+    }
+    // Server paths of local sources are shown to admins only.
+    let shown = |v: &Value| {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == "polyglot")
+            .unwrap()["url"]
+            .clone()
+    };
+    let plain: Value = w
+        .server
+        .get("/api/datasources/all", Some(&w.key))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert!(shown(&plain).is_null(), "{plain}");
+    let admin: Value = w
+        .server
+        .get("/api/datasources/all", Some(&root))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert!(shown(&admin).as_str().unwrap().starts_with('/'), "{admin}");
+}
+
+/// Paths the published `files` table holds more than once.
+fn duplicated_paths(store: &std::path::Path, source: &str) -> Vec<String> {
+    let out = quarry_ok(
+        store,
+        &[
+            "sql",
+            "--source",
+            source,
+            "--json",
+            "SELECT path FROM files GROUP BY path HAVING COUNT(*) > 1",
+        ],
+    );
+    let v: Value = serde_json::from_str(&out).unwrap();
+    v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["path"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+#[test]
+fn concurrent_index_runs_of_one_source_are_serialised() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = tmp.path().join("store");
+    let repo = fixture_repo("polyglot", tmp.path());
+    let path = repo.to_str().unwrap().to_string();
+    quarry_ok(&store, &["index", &path, "--name", "p"]);
+    let (mut completed, mut refused) = (0, 0);
+    for round in 0..40 {
+        // An edit per round: a changed file and a new one.
+        std::fs::write(
+            repo.join("c/util.c"),
+            format!("int clamp(int v) {{ return v + {round}; }}\n"),
+        )
+        .unwrap();
+        std::fs::write(
+            repo.join(format!("c/round{round}.c")),
+            format!("int round_{round}(void) {{ return {round}; }}\n"),
+        )
+        .unwrap();
+        git(&repo, &["add", "-A"]);
+        git(&repo, &["commit", "-q", "-m", "edit"]);
+        let runs: Vec<_> = (0..2 + round % 2)
+            .map(|i| {
+                let mut cmd = std::process::Command::new(QUARRY);
+                cmd.env("QUARRY_STORE", &store)
+                    .args(["index", &path, "--name", "p"]);
+                // Half wait for the run in progress; the others exit at once, saying why.
+                if i % 2 == 1 {
+                    cmd.args(["--wait", "120"]);
+                }
+                cmd.stdout(std::process::Stdio::null())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for child in runs {
+            let out = child.wait_with_output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            if out.status.success() {
+                completed += 1;
+            } else {
+                assert!(
+                    stderr.contains("another index run of 'p' is in progress")
+                        && stderr.contains("since"),
+                    "round {round}: a run failed without saying why: {stderr}"
+                );
+                refused += 1;
+            }
+        }
+        let dups = duplicated_paths(&store, "p");
+        assert!(
+            dups.is_empty(),
+            "round {round}: duplicate rows for {dups:?}"
+        );
+        let n = sql(
+            &store,
+            "SELECT COUNT(*) AS n FROM files WHERE path LIKE 'c/round%'",
+        );
+        assert_eq!(n[0]["n"], round + 1, "round {round}");
+    }
+    assert!(completed >= 40, "{completed} completed, {refused} refused");
+}
+
+/// A crashed run's lease is free at once (its process is gone from this machine); a hung
+/// holder's is taken over after its time to live, and not before.
+#[test]
+fn a_dead_or_hung_holders_lease_is_taken_over() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = tmp.path().join("store");
+    let repo = fixture_repo("polyglot", tmp.path());
+    let path = repo.to_str().unwrap().to_string();
+    quarry_ok(&store, &["index", &path, "--name", "p"]);
+    std::fs::write(repo.join("c/late.c"), "int late(void) { return 1; }\n").unwrap();
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-q", "-m", "late"]);
+    // Killed while holding the lease (the failpoint aborts after writing files).
+    let out = quarry_env(
+        &store,
+        &[("QUARRY_FAILPOINT", "files_written")],
+        &["index", &path, "--name", "p"],
+    );
+    assert!(!out.status.success());
+    quarry_ok(&store, &["index", &path, "--name", "p"]);
+    let n = sql(
+        &store,
+        "SELECT COUNT(*) AS n FROM files WHERE path = 'c/late.c'",
+    );
+    assert_eq!(n[0]["n"], 1);
+
+    // A holder that hangs without renewing.
+    std::fs::write(repo.join("c/later.c"), "int later(void) { return 2; }\n").unwrap();
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-q", "-m", "later"]);
+    let mut hung = std::process::Command::new(QUARRY)
+        .env("QUARRY_STORE", &store)
+        .env("QUARRY_FAILPOINT", "stalled_holder")
+        .env("QUARRY_LEASE_SECONDS", "3")
+        .args(["index", &path, "--name", "p", "--wait", "30"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let held = std::time::Instant::now();
+    let err = loop {
+        let out = quarry(&store, &["index", &path, "--name", "p"]);
+        if !out.status.success() {
+            break String::from_utf8_lossy(&out.stderr).to_string();
+        }
+        assert!(
+            held.elapsed() < Duration::from_secs(20),
+            "the hung run never took the lease"
+        );
+    };
+    assert!(err.contains("in progress") && err.contains("pid"), "{err}");
+    std::thread::sleep(Duration::from_millis(3500));
+    quarry_ok(&store, &["index", &path, "--name", "p"]);
+    let n = sql(
+        &store,
+        "SELECT COUNT(*) AS n FROM files WHERE path = 'c/later.c'",
+    );
+    assert_eq!(n[0]["n"], 1);
+    let _ = hung.kill();
+    let _ = hung.wait();
+    assert!(duplicated_paths(&store, "p").is_empty());
+}
+
+/// Requests during back-to-back re-indexes read the snapshot they started with: clean-up
+/// keeps replaced snapshots for the retention window.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn readers_never_meet_files_that_clean_up_removed() {
+    let w = world();
+    let store = w._tmp.path().join("store");
+    let repo = w._tmp.path().join("polyglot");
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let calls = [
+        (
+            "get_artifact_relationships",
+            json!({"identifier": "fixtures/polyglot::c/util.c::clamp"}),
+        ),
+        (
+            "read_file",
+            json!({"path": "c/util.c", "data_source": "polyglot"}),
+        ),
+        (
+            "grep_search",
+            json!({"query": "clamp", "data_sources": ["polyglot"]}),
+        ),
+        (
+            "semantic_search",
+            json!({"question": "clamp a value", "data_sources": ["polyglot"]}),
+        ),
+        ("get_file_tree", json!({"data_source": "polyglot"})),
+    ];
+    let readers: Vec<_> = (0..2)
+        .map(|r| {
+            let (url, key, stop, calls) = (
+                w.server.url.clone(),
+                w.key.clone(),
+                stop.clone(),
+                calls.clone(),
+            );
+            tokio::spawn(async move {
+                let client = reqwest::Client::new();
+                let (mut n, mut failures) = (0usize, Vec::new());
+                while !stop.load(Ordering::SeqCst) {
+                    let (tool, mut args) = calls[(n + r) % calls.len()].clone();
+                    args["output_format"] = "json".into();
+                    let resp = client
+                        .post(format!("{url}/api/tools/{tool}"))
+                        .bearer_auth(&key)
+                        .json(&args)
+                        .send()
+                        .await
+                        .unwrap();
+                    let status = resp.status();
+                    let v: Value = resp.json().await.unwrap_or(Value::Null);
+                    if status != 200 || v["obj"].get("error").is_some() {
+                        failures.push(format!("{tool}: {status} {v}"));
+                    }
+                    n += 1;
+                }
+                (n, failures)
+            })
+        })
+        .collect();
+    for round in 0..30 {
+        std::fs::write(
+            repo.join("c/util.c"),
+            format!(
+                "int clamp(int v, int lo, int hi) {{ return v < lo ? lo : v > hi ? hi : v + {round}; }}\nint helper_{round}(void) {{ return clamp({round}, 0, 9); }}\n"
+            ),
+        )
+        .unwrap();
+        git(&repo, &["add", "-A"]);
+        git(&repo, &["commit", "-q", "-m", "edit"]);
+        let (store, path) = (store.clone(), repo.to_str().unwrap().to_string());
+        tokio::task::spawn_blocking(move || {
+            quarry_ok(&store, &["index", &path, "--name", "polyglot"])
+        })
+        .await
+        .unwrap();
+    }
+    stop.store(true, Ordering::SeqCst);
+    let mut total = 0;
+    for r in readers {
+        let (n, failures) = r.await.unwrap();
+        total += n;
+        assert!(
+            failures.is_empty(),
+            "{} of {n} failed: {:?}",
+            failures.len(),
+            &failures[..failures.len().min(3)]
+        );
+    }
+    assert!(total >= 60, "only {total} calls");
+}
