@@ -489,3 +489,100 @@ async fn readers_never_meet_files_that_clean_up_removed() {
     }
     assert!(total >= 60, "only {total} calls");
 }
+
+/// Smaller holes: each gets the error its protocol prescribes.
+#[tokio::test]
+async fn malformed_requests_get_their_protocols_errors() {
+    let w = world();
+    let mcp = |body: String| {
+        reqwest::Client::new()
+            .post(format!("{}/api/mcp", w.server.url))
+            .bearer_auth(&w.key)
+            .header("accept", "application/json, text/event-stream")
+            .header("content-type", "application/json")
+            .header("mcp-protocol-version", "2025-11-25")
+            .body(body)
+            .send()
+    };
+    // tools/call with arguments that are not an object: invalid params.
+    let r = mcp(json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+        "params": {"name": "grep_search", "arguments": ["clamp"]}})
+    .to_string())
+    .await
+    .unwrap();
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(
+        (v["id"].as_i64(), v["error"]["code"].as_i64()),
+        (Some(7), Some(-32602)),
+        "{v}"
+    );
+    // A batch: a JSON-RPC error, not plain text.
+    let r = mcp(json!([{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}]).to_string())
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 400);
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["error"]["code"], -32600, "{v}");
+    // A well-formed call still works through the same route.
+    let r = mcp(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "grep_search", "arguments": {"query": "clamp", "data_sources": ["polyglot"]}}})
+    .to_string())
+    .await
+    .unwrap();
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["result"]["isError"], false, "{v}");
+
+    // Ranges are refused, not clamped; oversized arguments are refused by name.
+    let (_, v) = w
+        .server
+        .tool(
+            "grep_search",
+            json!({"query": "clamp", "context_lines": 11}),
+            &w.key,
+        )
+        .await;
+    assert_eq!(v["obj"]["error"]["code"], "invalid_argument", "{v}");
+    let (_, v) = w
+        .server
+        .tool(
+            "semantic_search",
+            json!({"question": "word ".repeat(200_000)}),
+            &w.key,
+        )
+        .await;
+    assert_eq!(v["obj"]["error"]["code"], "invalid_argument");
+    assert!(
+        v["obj"]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("question"),
+        "{v}"
+    );
+}
+
+#[test]
+fn the_cli_refuses_bad_organisations_and_ends_quietly_on_a_closed_pipe() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = tmp.path().join("store");
+    for org in ["../x", "a/b", ""] {
+        let err = quarry_err(&store, &["--org", org, "sources"]);
+        assert!(err.contains("invalid organisation"), "{org}: {err}");
+    }
+    // `quarry keys list | head -0`: the reader is gone before the output is written.
+    for _ in 0..3 {
+        quarry_ok(&store, &["keys", "create"]);
+    }
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "'{QUARRY}' keys list | head -c 0; exit ${{PIPESTATUS:-0}}"
+        ))
+        .env("QUARRY_STORE", &store)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !stderr.contains("panicked") && !stderr.contains("backtrace"),
+        "{stderr}"
+    );
+}

@@ -420,6 +420,12 @@ async fn jwts_are_accepted_beside_api_keys() {
         None,
     );
     let no_exp = jwt(json!({"org": "default"}), Algorithm::HS256, &hs, None);
+    let not_yet = jwt(
+        json!({"org": "default", "exp": exp_in(3600), "nbf": exp_in(600)}),
+        Algorithm::HS256,
+        &hs,
+        None,
+    );
     let unsigned = format!(
         "{}.{}.",
         base64url(br#"{"alg":"none","typ":"JWT"}"#),
@@ -434,6 +440,7 @@ async fn jwts_are_accepted_beside_api_keys() {
         wrong,
         no_org,
         no_exp,
+        not_yet,
         unsigned,
         "a.b.c".to_string(),
     ] {

@@ -98,6 +98,25 @@ enum Command {
     },
 }
 
+/// A reader that closed the pipe (`quarry sources | head -1`) ends the command quietly, as
+/// SIGPIPE ends other tools, instead of `println!`'s panic with a backtrace. Exit status 141
+/// is what a shell reports for a process SIGPIPE ended.
+fn quiet_on_broken_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        default(info)
+    }));
+}
+
 /// Authentication and administration settings of `quarry serve`.
 #[derive(Args, Default)]
 struct ServeOptions {
@@ -232,6 +251,7 @@ enum OrgsCmd {
 
 /// Entry point of the binary.
 pub fn main() -> ExitCode {
+    quiet_on_broken_pipe();
     let cli = Cli::parse();
     tracing_subscriber::fmt()
         .with_env_filter(
@@ -273,6 +293,11 @@ fn open_catalog(store: &str) -> Result<Catalog> {
 async fn run(cli: Cli) -> Result<()> {
     let catalog = open_catalog(&cli.store)?;
     let org = cli.org.clone();
+    anyhow::ensure!(
+        quarry_storage::catalog::valid_id(&org),
+        "invalid organisation '{}': organisation names are 1-64 letters, digits, '_' or '-'",
+        org.escape_debug()
+    );
     match cli.command {
         Command::Index(args) => {
             index_cmd(&catalog, &org, &args).await?;

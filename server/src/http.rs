@@ -97,9 +97,13 @@ pub fn router(state: AppState) -> Router {
             "/chat/completions",
             post(crate::connectors::chat_completions),
         )
-        .route_service(
-            "/mcp",
-            crate::mcp::service(state.clone(), mcp_hosts(&state)),
+        .merge(
+            Router::new()
+                .route_service(
+                    "/mcp",
+                    crate::mcp::service(state.clone(), mcp_hosts(&state)),
+                )
+                .layer(middleware::from_fn(crate::mcp::screen)),
         )
         .nest("/admin", crate::admin::routes())
         .route_layer(middleware::from_fn_with_state(state.clone(), require_key));

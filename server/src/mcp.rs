@@ -135,6 +135,74 @@ impl ServerHandler for QuarryMcp {
     }
 }
 
+/// A JSON-RPC error response.
+fn rpc_error(
+    status: axum::http::StatusCode,
+    id: Value,
+    code: i32,
+    message: &str,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let body = serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}});
+    (status, axum::Json(body)).into_response()
+}
+
+/// What rmcp would answer imprecisely, answered before it: a JSON-RPC batch (which the
+/// streamable HTTP transport does not take) gets a JSON-RPC `-32600` instead of a plain-text
+/// 415, and `tools/call` whose `arguments` is not an object gets `-32602` (invalid params)
+/// instead of `-32601`.
+pub async fn screen(
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::http::StatusCode;
+    if req.method() != axum::http::Method::POST {
+        return next.run(req).await;
+    }
+    let (parts, body) = req.into_parts();
+    let bytes = match axum::body::to_bytes(body, crate::http::MAX_BODY_BYTES).await {
+        Ok(b) => b,
+        Err(_) => {
+            return rpc_error(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                Value::Null,
+                -32600,
+                &format!(
+                    "the request is larger than {} bytes",
+                    crate::http::MAX_BODY_BYTES
+                ),
+            );
+        }
+    };
+    match serde_json::from_slice::<Value>(&bytes) {
+        Ok(Value::Array(_)) => {
+            return rpc_error(
+                StatusCode::BAD_REQUEST,
+                Value::Null,
+                -32600,
+                "JSON-RPC batches are not supported: send one request per HTTP request",
+            );
+        }
+        Ok(Value::Object(m)) if m.get("method").and_then(Value::as_str) == Some("tools/call") => {
+            let args = m.get("params").and_then(|p| p.get("arguments"));
+            if args.is_some_and(|a| !a.is_object() && !a.is_null()) {
+                return rpc_error(
+                    StatusCode::OK,
+                    m.get("id").cloned().unwrap_or(Value::Null),
+                    -32602,
+                    "tools/call 'arguments' must be an object of the tool's arguments, e.g. {\"query\": \"…\"}",
+                );
+            }
+        }
+        _ => {}
+    }
+    next.run(axum::extract::Request::from_parts(
+        parts,
+        axum::body::Body::from(bytes),
+    ))
+    .await
+}
+
 /// The MCP service to mount at `/api/mcp` (behind the bearer middleware).
 pub fn service(
     state: AppState,
