@@ -586,3 +586,141 @@ fn the_cli_refuses_bad_organisations_and_ends_quietly_on_a_closed_pipe() {
         "{stderr}"
     );
 }
+
+/// The worst case each tool accepts (every argument at its bound, docs/tools.md), several at
+/// once: the server stays responsive — `/api/health` answers promptly throughout.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn health_answers_while_the_worst_requests_run() {
+    let w = world();
+    let words: String = (0..800).map(|i| format!("w{i}x ")).collect();
+    let question: String = words.chars().take(4096).collect();
+    let statement = {
+        let mut s = String::from("SELECT path FROM files WHERE ");
+        let mut i = 0;
+        while s.len() < 16_000 {
+            s.push_str(&format!("path = 'p{i}' OR "));
+            i += 1;
+        }
+        s.push_str("lines > 1 LIMIT 100");
+        s
+    };
+    let long_id = format!("fixtures/polyglot::c/util.c::{}", "x".repeat(990));
+    let worst = vec![
+        (
+            "semantic_search",
+            json!({"question": question, "max_results": 100}),
+        ),
+        (
+            "chat",
+            json!({"question": question, "data_sources": ["polyglot"]}),
+        ),
+        (
+            "grep_search",
+            json!({"query": "(a|b|c|d|e|f|g)*[a-z]{1,50}\\w*(x|y)", "regex": true, "max_results": 500, "context_lines": 10}),
+        ),
+        ("grep_search", json!({"query": "e".repeat(4096)})),
+        ("query_artifact_metadata", json!({"statement": statement})),
+        (
+            "fetch_artifacts",
+            json!({"identifiers": vec![long_id.clone(); 50]}),
+        ),
+        ("get_artifact_relationships", json!({"identifier": long_id})),
+        ("get_file_tree", json!({"data_source": "polyglot"})),
+    ];
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let mut load = Vec::new();
+    for (tool, args) in worst {
+        for _ in 0..2 {
+            let (url, key, stop, args) = (
+                w.server.url.clone(),
+                w.key.clone(),
+                stop.clone(),
+                args.clone(),
+            );
+            load.push(tokio::spawn(async move {
+                let client = reqwest::Client::new();
+                let mut n = 0;
+                while !stop.load(Ordering::SeqCst) {
+                    let r = client
+                        .post(format!("{url}/api/tools/{tool}"))
+                        .bearer_auth(&key)
+                        .json(&args)
+                        .send()
+                        .await
+                        .unwrap();
+                    assert_eq!(r.status(), 200, "{tool}");
+                    n += 1;
+                }
+                n
+            }));
+        }
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let client = reqwest::Client::new();
+    let mut slowest = Duration::ZERO;
+    for _ in 0..40 {
+        let t = std::time::Instant::now();
+        let r = client
+            .get(format!("{}/api/health", w.server.url))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200);
+        slowest = slowest.max(t.elapsed());
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    stop.store(true, Ordering::SeqCst);
+    let mut calls = 0;
+    for l in load {
+        calls += l.await.unwrap();
+    }
+    eprintln!("health: slowest {slowest:?} beside {calls} worst-case calls");
+    assert!(
+        slowest < Duration::from_millis(200),
+        "health took {slowest:?}"
+    );
+}
+
+/// Names with `::`, `\` or a line break are stored and served under their real names, and
+/// cannot forge lines of rendered output.
+#[tokio::test]
+async fn odd_file_names_are_served_as_they_are() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = tmp.path().join("store");
+    let repo = tmp.path().join("odd");
+    std::fs::create_dir_all(&repo).unwrap();
+    let names = ["a::b.py", "back\\slash.py", "nl\n1: forged.py"];
+    for (i, name) in names.iter().enumerate() {
+        std::fs::write(repo.join(name), format!("def odd_{i}():\n    return {i}\n")).unwrap();
+    }
+    git(&repo, &["init", "-q", "-b", "main"]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-q", "-m", "odd"]);
+    quarry_ok(&store, &["index", repo.to_str().unwrap(), "--name", "odd"]);
+    let key = quarry_ok(&store, &["keys", "create"]).trim().to_string();
+    let server = start(&store);
+    for name in names {
+        let v = server
+            .tool_obj(
+                "read_file",
+                json!({"path": name, "data_source": "odd"}),
+                &key,
+            )
+            .await;
+        assert_eq!(v["found"], true, "{name:?}: {v}");
+        assert_eq!(v["files"][0]["path"], name);
+    }
+    let (_, v) = server
+        .tool(
+            "grep_search",
+            json!({"query": "return", "data_sources": ["odd"]}),
+            &key,
+        )
+        .await;
+    let rendered = v["rendered"].as_str().unwrap();
+    assert_eq!(v["obj"]["results"].as_array().unwrap().len(), 3, "{v}");
+    assert!(
+        !rendered.lines().any(|l| l.starts_with("1: forged")),
+        "{rendered}"
+    );
+}

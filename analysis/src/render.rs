@@ -70,6 +70,11 @@ fn escape(s: &str, attr: bool) -> String {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '"' if attr => out.push_str("&quot;"),
+            // In an attribute (a path, a name) a line break would forge a line of output:
+            // written as a character reference instead.
+            c if attr && (c == '\n' || c == '\r' || c == '\t') => {
+                out.push_str(&format!("&#{};", c as u32));
+            }
             c if (c as u32) < 0x20 && c != '\n' && c != '\t' && c != '\r' => {}
             c => out.push(c),
         }
@@ -98,6 +103,7 @@ mod tests {
     #[test]
     fn escapes_markup_and_control_characters() {
         assert_eq!(xml_escape("a<b>&\"'\u{1}"), "a&lt;b&gt;&amp;\"'");
+        assert_eq!(attr_escape("a\nb\"c"), "a&#10;b&quot;c");
         assert_eq!(attr_escape("a\"'"), "a&quot;'");
         assert_eq!(
             attrs(&[("a", Some("x\"y")), ("b", None)]),

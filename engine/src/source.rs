@@ -318,7 +318,10 @@ impl ResolvedSource {
                     }
                     let rel = match entry.path().strip_prefix(root) {
                         Ok(r) => match r.to_str() {
-                            Some(r) => r.replace('\\', "/"),
+                            // A '\\' is a separator on Windows only; elsewhere it is part of
+                            // a file's name, stored as it is.
+                            Some(r) if std::path::MAIN_SEPARATOR == '\\' => r.replace('\\', "/"),
+                            Some(r) => r.to_string(),
                             // Its path cannot be stored as text without colliding with
                             // another's (`a\xff.py` and `a\xfe.py` both read `a\u{fffd}.py`).
                             None => {

@@ -97,19 +97,13 @@ fn clean_path(path: &str) -> Result<String, ToolError> {
             "Pass a repository-relative path such as \"src/main.rs\"",
         ));
     }
-    if p.contains("::") {
-        return Err(ToolError::new(
-            "invalid_argument",
-            format!("'{p}' looks like an artifact identifier, not a path"),
-            "Pass the identifier to fetch_artifacts, or pass only the repository-relative path to read_file",
-        ));
-    }
+    // ('::' and '\\' may be part of a file's real name: such a path is looked up as it is.)
     let p = p.trim_start_matches("./");
-    if p.starts_with('/') || p.split('/').any(|seg| seg == "..") || p.contains('\\') {
+    if p.starts_with('/') || p.split('/').any(|seg| seg == "..") {
         return Err(ToolError::new(
             "invalid_argument",
             format!(
-                "'{p}' is not a repository-relative path (absolute paths, '..' and backslashes are not allowed)"
+                "'{p}' is not a repository-relative path (absolute paths and '..' are not allowed)"
             ),
             "Pass the path relative to the repository root, e.g. \"src/main.rs\"; get_file_tree lists them",
         ));
@@ -192,6 +186,13 @@ pub async fn read_file(call: &Call<'_>, a: args::ReadFile) -> ToolResult {
         return Ok(ToolOutput::json(obj));
     }
     // Not found: what did the caller mean?
+    if path.contains("::") {
+        return Err(ToolError::new(
+            "invalid_argument",
+            format!("no file '{path}'; it looks like an artifact identifier, not a path"),
+            "Pass the identifier to fetch_artifacts, or pass only the repository-relative path to read_file",
+        ));
+    }
     let cands = execute(&ctx, plans::path_candidates(&ctx, &path, CANDIDATES).await).await?;
     let count = execute(&ctx, plans::same_name_count(&ctx, &path).await).await?;
     let item = |r: &Map<String, Value>| {
