@@ -343,6 +343,10 @@ fn kind_names(
 pub const PARSE_MEMORY_BUDGET: usize = 256 << 20;
 /// See [`PARSE_MEMORY_BUDGET`].
 pub const PARSE_BYTES_PER_BYTE: usize = 64;
+/// The most one file's parse may hold, whatever its size: a file past it (a well-formed one
+/// of ~15 MB and more, which `--max-file-size` admits only when raised far above its 1 MiB
+/// default) is stored without symbols or edges, counted as unanalysed, and still searched.
+pub const PARSE_MEMORY_CAP: usize = 512 << 20;
 
 /// Files at least this large are parsed and analysed one at a time in the process, each
 /// holding [`LARGE_PARSES`] until its tree's memory is free again. A tree takes ~35 bytes a
@@ -396,10 +400,12 @@ pub fn release_parse_memory() {
 }
 
 /// Analyse a file, giving the parse up when tree-sitter's memory for it passes
-/// [`PARSE_MEMORY_BUDGET`] (scaled by size). Languages without a grammar yield an empty
-/// analysis.
+/// [`PARSE_MEMORY_BUDGET`] (scaled by size, at most [`PARSE_MEMORY_CAP`]). Languages without a
+/// grammar yield an empty analysis.
 pub fn analyze_within_budget(lang: Lang, src: &str) -> Result<FileAnalysis, ParseGivenUp> {
-    let budget = PARSE_MEMORY_BUDGET.max(src.len().saturating_mul(PARSE_BYTES_PER_BYTE));
+    let budget = PARSE_MEMORY_BUDGET
+        .max(src.len().saturating_mul(PARSE_BYTES_PER_BYTE))
+        .min(PARSE_MEMORY_CAP);
     analyze_with_budget(lang, src, budget)
 }
 

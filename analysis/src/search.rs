@@ -481,11 +481,33 @@ pub fn tokenise(file: &FileInput) -> Tokenised {
     Tokenised(analyse(file))
 }
 
+/// Bytes of one file's content the search index tokenises (whole lines, from the start): the
+/// index's memory per file stays bounded whatever `--max-file-size` admits (grep reads every
+/// byte). Above the default `--max-file-size`, so a default index is not affected.
+pub const MAX_TOKENISED_BYTES: usize = 8 << 20;
+
+/// The longest prefix of `text` of whole lines within `max` bytes (the first line's start
+/// within `max`, should a single line be longer).
+fn bounded_prefix(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    match text[..end].rfind('\n') {
+        Some(nl) => &text[..=nl],
+        None => &text[..end],
+    }
+}
+
 fn analyse<'a>(file: &'a FileInput) -> FileOut {
     let mut dict = Interner::default();
     let mut path_terms = Vec::new();
     for_each_term(&file.path, |t| path_terms.push(dict.id(t)));
-    let lines: Vec<&str> = crate::grep::lines(&file.content).collect();
+    let content = bounded_prefix(&file.content, MAX_TOKENISED_BYTES);
+    let lines: Vec<&str> = crate::grep::lines(content).collect();
 
     // Each line belongs to the innermost definition whose range holds it.
     let n = file.symbols.len();
@@ -2399,5 +2421,13 @@ mod tests {
             .map(|r| bytes::Bytes::copy_from_slice(&object[r.start as usize..r.end as usize]))
             .collect();
         ix.records(units, wanted, bytes).unwrap()
+    }
+
+    #[test]
+    fn one_files_tokens_are_bounded() {
+        assert_eq!(bounded_prefix("ab\ncd\n", 4), "ab\n");
+        assert_eq!(bounded_prefix("abcdef", 3), "abc");
+        assert_eq!(bounded_prefix("é", 1), "");
+        assert_eq!(bounded_prefix("short", 100), "short");
     }
 }
