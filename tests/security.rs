@@ -594,6 +594,13 @@ async fn health_answers_while_the_worst_requests_run() {
     let w = world();
     let words: String = (0..800).map(|i| format!("w{i}x ")).collect();
     let question: String = words.chars().take(4096).collect();
+    let mut huge = String::new();
+    for i in 0.. {
+        if huge.len() > 960_000 {
+            break;
+        }
+        huge.push_str(&format!("w{i}x "));
+    }
     let statement = {
         let mut s = String::from("SELECT path FROM files WHERE ");
         let mut i = 0;
@@ -608,17 +615,29 @@ async fn health_answers_while_the_worst_requests_run() {
     let worst = vec![
         (
             "semantic_search",
-            json!({"question": question, "max_results": 100}),
+            json!({"question": question, "max_results": 100, "data_sources": ["polyglot"]}),
         ),
         (
             "chat",
             json!({"question": question, "data_sources": ["polyglot"]}),
         ),
+        // Past the bound, 960 KB of distinct words: refused at once, not ranked for seconds.
+        (
+            "semantic_search",
+            json!({"question": huge, "data_sources": ["polyglot"]}),
+        ),
+        (
+            "chat",
+            json!({"question": huge, "data_sources": ["polyglot"]}),
+        ),
         (
             "grep_search",
-            json!({"query": "(a|b|c|d|e|f|g)*[a-z]{1,50}\\w*(x|y)", "regex": true, "max_results": 500, "context_lines": 10}),
+            json!({"query": "(a|b|c|d|e|f|g)*[a-z]{1,50}\\w*(x|y)", "regex": true, "max_results": 500, "context_lines": 10, "data_sources": ["polyglot"]}),
         ),
-        ("grep_search", json!({"query": "e".repeat(4096)})),
+        (
+            "grep_search",
+            json!({"query": "e".repeat(4096), "data_sources": ["polyglot"]}),
+        ),
         ("query_artifact_metadata", json!({"statement": statement})),
         (
             "fetch_artifacts",
