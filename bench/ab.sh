@@ -5,9 +5,8 @@
 #
 # Indexes CORPUS_DIR into a fresh temporary store with each binary in turn, RUNS rounds, and
 # prints each run's wall seconds, CPU seconds (user + system) and peak RSS (KB), then each
-# binary's means. The machine's speed drifts by ±10 % over minutes (docs/benchmarks.md,
-# session 38): alternating the binaries within one sitting is what makes a few per cent
-# visible. Needs /usr/bin/time.
+# binary's means. The machine's speed drifts by ±10 % over minutes: alternating the binaries
+# within one sitting is what makes a few per cent visible. Needs /usr/bin/time.
 set -euo pipefail
 [ $# -ge 3 ] || { sed -n 2,10p "$0" >&2; exit 2; }
 RUNS="$1"; CORPUS="$2"; shift 2

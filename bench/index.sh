@@ -23,7 +23,7 @@ command -v ctags >/dev/null || { echo "install universal-ctags (apt-get install 
 # counts) of process $1, sampled every 50 ms until it exits; in KB. `RssAnon` from
 # /proc/PID/status, read and waited for by bash's builtins: reading `smaps_rollup` walks the
 # process's page tables under its memory-map lock, and with an `awk` and a `sleep` forked per
-# sample that cost the measured first index ~6 % of its wall time (docs/benchmarks.md, session 39).
+# sample that cost the measured first index ~6 % of its wall time.
 peak_anon() {
   local pid="$1" peak=0 key kb rest tick
   exec {tick}<> <(:)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Instructions executed by a first index, per binary: valgrind's callgrind counts them, the
 # same for the same binary and input whatever else the machine is doing — unlike wall or CPU
-# time on a shared 2-core host, which drift by ±10–30 % (docs/benchmarks.md, sessions 52, 56).
+# time on a shared 2-core host, which drift by ±10–30 %.
 #
 #   bash bench/instructions.sh CORPUS_DIR BINARY_A [BINARY_B ...]
 #

@@ -10,7 +10,7 @@ binary's code pages the run has mapped, whatever the corpus). Prints a markdown 
 writes OUT.svg: per corpus, that peak as a stacked bar beside a bar of the source indexed
 (the `indexed … MB` of quarry's summary). Corpora are shown in the order given, each named by
 its LABEL, else by its directory's name.
-Needs: python3, a built `quarry`. docs/benchmarks.md, session 41.
+Needs: python3, a built `quarry`.
 """
 import html
 import os

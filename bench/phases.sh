@@ -26,7 +26,7 @@ for run in $(seq "$RUNS"); do
     now=$(date +%s%N)
     ticks=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || true)
     # From `status`, as bench/index.sh reads it: `smaps_rollup` walks the page tables under
-    # the process's memory-map lock (docs/benchmarks.md, session 39).
+    # the process's memory-map lock.
     mem=$(awk '/^RssAnon:/ { a = $2 } /^VmRSS:/ { r = $2 } END { print a + 0, r + 0 }' \
       "/proc/$pid/status" 2>/dev/null || true)
     [ -n "$ticks" ] && [ -n "$mem" ] && echo "$(( (now - start) / 1000000 )) $ticks $mem" >> "$WORK/samples"

@@ -9,7 +9,7 @@ lines name them) its wall and CPU seconds and the CPU seconds of each thread gro
 (`quarry-cpu` is the rayon pool, `lance-cpu` Lance's encoder, `quarry-trigrams` the trigram
 builder; unnamed threads, such as a table write's producer, carry the binary's name). With
 PHASE_PREFIX, also a timeline of that phase: each thread's cores per 250 ms. A phase whose
-threads add up to well under 2 cores on 2 is waiting on itself (docs/benchmarks.md, session 37).
+threads add up to well under 2 cores on 2 is waiting on itself.
 """
 import bisect
 import collections

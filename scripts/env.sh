@@ -5,7 +5,7 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/quarry-target}"
 # jemalloc (the global allocator, alloc/src/lib.rs) from Debian's libjemalloc-dev, which
 # setup.sh installs: the same jemalloc 5.3 that tikv-jemalloc-sys bundles, already compiled
 # (position-independent, static), instead of its configure script and make — ~140 CPU s of a
-# clean build (docs/benchmarks.md, session 33). Without the package (another distribution, or
+# clean build. Without the package (another distribution, or
 # another major version) the crate builds its bundled copy as before. Changing this variable
 # rebuilds tikv-jemalloc-sys and the crates above it once.
 if [ -z "${JEMALLOC_OVERRIDE:-}" ]; then

@@ -6,7 +6,7 @@ runs them, for the linker to place together (server/build.rs passes the file to 
 Why: the binary's code is ~120 MB, of which an index runs ~6–7 MB scattered all over it, and
 the kernel maps code 64 KiB around every page executed, so a first index of the registry copy
 held ~50 MB of code pages (~70 MB in its search phase) — a quarter of its peak resident memory.
-Placed together, the same code is ~25 MB of pages (docs/benchmarks.md, session 42).
+Placed together, the same code is ~25 MB of pages.
 
 How: each workload runs under valgrind's callgrind (every function executed, however rarely,
 which sampling would miss); the names it reports that the binary defines (`nm`) are written in

@@ -5,7 +5,7 @@
 //! every absolute address in it (vtables, string tables: ~800 000 of them in the dev build).
 //! As RELA entries those are a 19 MB table the loader reads whole, and its pages stay resident
 //! for the life of the process: 19 MB of every `quarry index`'s peak and of a served index's
-//! memory, and ~3 ms of each start (docs/benchmarks.md, session 25). Packed, the same
+//! memory, and ~3 ms of each start. Packed, the same
 //! relocations are a bitmap of ~165 KB. The executable stays position-independent (its address
 //! is still randomised); only the table's encoding changes.
 //!
@@ -20,7 +20,7 @@
 //! `--symbol-ordering-file`. The binary's code is ~120 MB and an index runs ~6–7 MB of it,
 //! scattered; the kernel maps code 64 KiB around every page executed, so a first index of the
 //! registry copy held ~50–70 MB of code pages. Placed together, ~30; a served process's 35 →
-//! 21 MB (docs/benchmarks.md, session 42). Layout only: a name the binary does not
+//! 21 MB. Layout only: a name the binary does not
 //! define (code changed since the list was made, or another compiler) is skipped. Used when
 //! the build's linker takes the option (an empty program is linked with it first): the
 //! toolchain's own LLD does (Rust 1.90 and later on x86-64 Linux), GNU ld does not.

@@ -351,7 +351,7 @@ pub const PARSE_MEMORY_CAP: usize = 512 << 20;
 /// Files at least this large are parsed and analysed one at a time in the process, each
 /// holding [`LARGE_PARSES`] until its tree's memory is free again. A tree takes ~35 bytes a
 /// byte (a 0.9 MB Rust file ~30 MB of arena), so two large files parsed at once were a first
-/// index's highest moments while files were parsed (docs/benchmarks.md, session 40). Files
+/// index's highest moments while files were parsed. Files
 /// this large are few (38 of the cargo registry copy's 19 000), so the other threads seldom
 /// wait; smaller files never do.
 pub const LARGE_PARSE_BYTES: usize = 256 << 10;

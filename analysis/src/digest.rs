@@ -13,7 +13,7 @@
 //! rewrites both tables whole and writes it. A digest is xxh3-128 of the row values as
 //! written ([`Hasher`]): the digests only tell this store's own rows apart (a collision between
 //! two versions of one file's rows is a 2^-128 chance), so a cryptographic hash is not needed,
-//! and SHA-256 of every row was ~0.7 % of a first index's CPU (docs/benchmarks.md, session 70).
+//! and SHA-256 of every row was ~0.7 % of a first index's CPU.
 
 use std::collections::HashMap;
 

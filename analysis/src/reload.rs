@@ -1,8 +1,8 @@
 //! Analyses rebuilt from the published `symbols` and `edges` rows, for the unchanged files of
 //! a re-index: resolution needs every file's analysis, and only the changed files are parsed
 //! again. Per row of both tables, so here, optimised (at opt-level 0 in the engine this loop
-//! was ~1.5 s of a small change's re-index of the registry copy: docs/benchmarks.md,
-//! session 33); the engine streams the batches to it.
+//! was ~1.5 s of a small change's re-index of the registry copy); the engine streams the
+//! batches to it.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

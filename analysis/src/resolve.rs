@@ -339,9 +339,9 @@ const MAX_INCLUDE_CLOSURE: usize = 4096;
 /// In [`Index::includes`]: an `#include` of a header the repository lacks (not a standard one).
 const NO_FILE: u32 = u32::MAX;
 
-/// What a name with many candidates keeps beside them. Maps by file, by (file, parent) and by
-/// directory were kept here too until session 14: 1.85 M entries on the cargo registry, about
-/// half of the resolver's 125 MB; binary searches over the candidates answer the same.
+/// What a name with many candidates keeps beside them. No maps by file, by (file, parent) or
+/// by directory: on the cargo registry they were 1.85 M entries, about half of the resolver's
+/// memory, and binary searches over the candidates answer the same.
 #[derive(Default)]
 struct CandMaps<'a> {
     /// First candidate whose parent's last segment is this name (`Type` in `Type::f`).
@@ -565,7 +565,7 @@ fn key_hash((class, family, name): CandKey<'_>) -> u64 {
 /// Each candidate key's candidates: a range of `cand_list`. The table holds only a key's
 /// number and class; its family and name are its first candidate's, so no key is stored (a
 /// map of `(class, family, &str)` keys was 17 MB of the registry copy's 31 MB index,
-/// docs/benchmarks.md, session 36).
+/// docs/benchmarks.md).
 #[derive(Default)]
 struct CandTable {
     /// (key number, class).
@@ -814,7 +814,7 @@ struct RustCrates {
     /// Per crate, the other crates it names ([`reached_crates`]), sorted: asked once per
     /// candidate in another crate, so answered by a binary search rather than by comparing
     /// every `use` head of the crate with the other's name (~4 % of writing `edges` on the
-    /// cargo registry, session 62).
+    /// cargo registry).
     reached: Vec<Vec<u32>>,
 }
 

@@ -40,7 +40,7 @@ pub const STREAM_FILES: usize = 256;
 /// chunk of files is cut by size too, since a few generated files (API bindings) hold tens of
 /// thousands of definitions each — 256 of them made a 90 MB batch of edges on the registry.
 /// 1 MiB of analyses makes ~4–8 MB of edge rows and batch; at 4 MiB the largest chunk's rows
-/// and batch were ~40 MB of the first index's peak (docs/benchmarks.md, session 34). Two
+/// and batch were ~40 MB of the first index's peak. Two
 /// chunks are made at once (the engine's `stream_table`), so each is half that.
 pub const STREAM_BYTES: usize = 1 << 19;
 

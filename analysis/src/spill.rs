@@ -24,8 +24,8 @@ use crate::derived::put_varint;
 /// lists held are live through the parse (trigrams) or the search phase, and the last run's
 /// while the runs are merged (the trigram index's beside the `edges` write); at 8 MiB rather
 /// than 32 each phase's live heap on the registry copy is ~30 MB lower, for ~4× as many runs
-/// to merge, read [`READ_AHEAD`] ahead each (docs/benchmarks.md, session 25). The trigram
-/// builder counts 8 bytes a posting (its pending entries, session 35): ~1 M postings a run,
+/// to merge, read [`READ_AHEAD`] ahead each. The trigram
+/// builder counts 8 bytes a posting (its pending entries): ~1 M postings a run,
 /// ~30 runs for the registry copy's 273 MB.
 pub const SPILL_AT: usize = 8 << 20;
 

@@ -200,7 +200,7 @@ pub struct Builder {
     /// they came (documents ascending); sorted, they are the run's lists in trigram order.
     /// Eight bytes a posting where a list per trigram in a hash map held ~5× that (varints in
     /// vectors with spare capacity, the map's table): that map was the largest part of a
-    /// first index's peak (docs/benchmarks.md, session 35).
+    /// first index's peak.
     pending: Vec<u64>,
     /// The first document of `pending` (its entries hold documents relative to it).
     pending_base: u32,
@@ -221,7 +221,7 @@ const PENDING_DOC_BITS: u32 = 24;
 /// [`Builder::add_batch`] finds trigrams and compresses contents in parallel this many bytes
 /// of contents at a time: what a part holds until it is folded in (each file's distinct
 /// trigrams, 8 bytes each, and its frame, allocated at zstd's bound) is ~3× its contents, so
-/// a file stream's whole 8 MiB chunk at once held ~25 MB (docs/benchmarks.md, session 40).
+/// a file stream's whole 8 MiB chunk at once held ~25 MB.
 const PARALLEL_BYTES: usize = 1 << 20;
 
 /// A pending posting: trigram (24 bits), document relative to the run's first (24 bits),

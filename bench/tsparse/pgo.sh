@@ -8,7 +8,7 @@
 # (third_party/grammars/tree-sitter-rust) at -O3 as `cc` builds them, once plain and once
 # with -fprofile-use from a training run over every other crate of CORPUS_DIR, then parses the
 # other crates' .rs files with each binary in turn, PAIRS times (default 6), printing the
-# parse's thread CPU seconds of each. docs/benchmarks.md, session 69, has the result.
+# parse's thread CPU seconds of each. docs/benchmarks.md has the result.
 # Needs gcc.
 set -euo pipefail
 [ $# -ge 1 ] || { sed -n 2,12p "$0" >&2; exit 2; }

@@ -1,7 +1,7 @@
 //! For git sources: each indexed file's blob id and stored length, per `files` version, so a
 //! re-index reads only the blobs whose id changed. Reading every blob through `git cat-file`
 //! was ~10 s of an unchanged re-index of the registry copy as a git repository (7–8× faster
-//! than its first index, where a directory's is ~45×: docs/benchmarks.md, session 33).
+//! than its first index, where a directory's is ~45×).
 //!
 //! One object per `files` version, `sources/<id>/blobs/files-<v>.blobs`, written after the
 //! table and removed with the versions it describes. Without it (a directory source, an older

@@ -370,8 +370,7 @@ impl InlineTrigrams {
 /// Holds a first index's trigram builder back from finishing (merging its posting lists,
 /// ~2 s of one core and ~10 MB of read buffers and directory on the registry copy) until it is
 /// dropped or [`Self::open`]ed: the `edges` write, where a first index peaks, opens it once
-/// the edges are written, so the merge runs beside the `symbols` write instead
-/// (docs/benchmarks.md, session 35).
+/// the edges are written, so the merge runs beside the `symbols` write instead.
 struct TrigramGate(Mutex<Option<std::sync::mpsc::Sender<()>>>);
 
 impl TrigramGate {
@@ -385,8 +384,7 @@ impl TrigramGate {
 /// A chunk of the file stream: up to this many bytes of contents or files. Several chunks'
 /// contents are in flight at once (being read and parsed, in the `files` batch Lance encodes,
 /// at the trigram builder); 8 MiB instead of 16 lowered a first index's peak anonymous memory
-/// on the registry copy from 234 to 208–220 MB at the same CPU time (docs/benchmarks.md,
-/// session 24).
+/// on the registry copy from 234 to 208–220 MB at the same CPU time.
 const CHUNK_BYTES: u64 = 8 * 1024 * 1024;
 const CHUNK_FILES: usize = 1024;
 
@@ -1442,7 +1440,7 @@ const SEARCH_BATCH_BYTES: i64 = 4 << 20;
 /// See [`SEARCH_BATCH_FILES`]. A unit's input, record and tokens are ~1 KB whatever its
 /// file's size, and a few files declare thousands (`libc`'s constants: ~2 000 in 200 KB), so
 /// a batch of them within the byte bound held ~40 000 units, a ~45 MB spike above the
-/// phase's level on the registry (docs/benchmarks.md, session 42).
+/// phase's level on the registry.
 const SEARCH_BATCH_UNITS: usize = 8192;
 
 /// Whether a search batch of `files` files, `bytes` bytes of contents and `units` definitions
@@ -1805,7 +1803,7 @@ impl SearchInputs<'_> {
     /// Each file's work — its definitions unpacked, its content decompressed, both tokenised —
     /// is one task on the pool, so a batch waits once for its slowest file (three steps over
     /// the batch, each waiting for its slowest, left ~0.4 of the 2 cores idle through the
-    /// phase: docs/benchmarks.md, session 74).
+    /// phase).
     async fn add(
         &self,
         done: &mut HashSet<String>,
@@ -2047,7 +2045,7 @@ async fn load_previous(catalog: &Catalog, source: &DataSource) -> Result<Previou
 /// Rows of `symbols` and `edges` read per scan when loading the unchanged analyses
 /// ([`tables::scan_stream_ranged`]): on the registry copy's small change, the loading phase's
 /// live heap peaked at 117 MB with whole-table scans, 82 MB with 2^18 rows (0.2–0.7 CPU s
-/// more), 69 MB with 2^17 (~0.8 s more) (docs/benchmarks.md, session 36).
+/// more), 69 MB with 2^17 (~0.8 s more).
 const LOAD_SCAN_ROWS: u64 = 1 << 18;
 
 /// The published analyses (symbols and raw edges) of the given files.
@@ -2158,7 +2156,7 @@ async fn load_go_builds(
 
 /// Lance writers of the `symbols` table, in parallel ([`stream_table`]): its pages are
 /// encoded on one thread per writer, and with one its producer waited on the encoder a third
-/// of the time (docs/benchmarks.md, session 38).
+/// of the time.
 const SYMBOLS_WRITERS: usize = 2;
 
 /// How many of a table's chunks [`stream_table`] makes at once, in parallel (each is at most
@@ -2207,7 +2205,7 @@ where
                     // Chunks are made a few at a time, each on a pool thread: one chunk's
                     // steps (unpacking, resolving, digesting in parallel, then tallying and
                     // building its batch alone) left both cores and Lance's encoder waiting
-                    // on one another, ~1.55 cores in all (docs/benchmarks.md, session 37).
+                    // on one another, ~1.55 cores in all.
                     for window in run.chunks(CHUNKS_AT_ONCE) {
                         let made: Vec<Result<(RecordBatch, u64)>> =
                             window.par_iter().map(|c| make_batch(c.clone())).collect();

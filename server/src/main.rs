@@ -13,7 +13,7 @@ fn main() -> std::process::ExitCode {
 /// the cores less `LANCE_IO_CORE_RESERVATION` (2), at least 1: on a 2-core machine one thread,
 /// which every table write's page encoding then waits on (the `symbols` write kept 1.55 of 2
 /// cores busy; with two threads 1.85, and a first index of the registry copy took 2 % less
-/// wall time at the same CPU: docs/benchmarks.md, session 74). Lance reads the variable once,
+/// wall time at the same CPU). Lance reads the variable once,
 /// when its pool is first used.
 fn lance_cpu_threads() {
     const THREADS: &str = "LANCE_CPU_THREADS";

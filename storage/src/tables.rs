@@ -39,15 +39,11 @@ pub async fn write_table(
 
 /// Column buffer of the file writer, per column, for the tables written whole at the end of
 /// an index run (`symbols`, 21 columns; `edges`, 11), where Lance's default is 8 MiB: 168 and
-/// 88 MiB held while each is written, at the run's peak. At 3 MiB (sessions 10–24) the
-/// registry's first index peaked ~485 → ~413 MB at the same speed, a small change ~540 →
-/// ~527 MB, and the smaller pages compressed better (`edges` 80 → 55 MB, `symbols` 173 → 162
-/// MB). Session 10 had measured the search phase's scan of `symbols` peaking much higher on
-/// smaller pages; since session 14 (jemalloc, and that scan reading fewer columns) it does
-/// not (docs/benchmarks.md). At 1 MiB (session 25) the first index peaks ~10 MB lower again, `symbols` is 99 → 94 MB,
-/// `edges` the same, and `bench/query.sh` answers as fast. A first index's `files` table
-/// (contents) too since session 42: its 8 MiB buffers held a deep copy of each chunk's
-/// contents (a 19 MB corpus's first index peaked 102–108 → 94–95 MB); the table's size and a
+/// 88 MiB held while each is written, at the run's peak. Smaller pages also compress better,
+/// and the search phase's scan of `symbols` (which reads few columns) does not peak higher on
+/// them. At 1 MiB the registry's first index peaks ~80 MB lower than at 8 MiB at the same
+/// speed, and `bench/query.sh` answers as fast. A first index's `files` table (contents) too:
+/// its 8 MiB buffers held a deep copy of each chunk's contents; the table's size and a
 /// `read_file`'s time are the same.
 const COLUMN_BUFFER_BYTES: u64 = 1 << 20;
 
@@ -97,7 +93,7 @@ const PASS_METADATA_CACHE_BYTES: usize = 4 << 20;
 /// cache for the next read of the same file. A server reads a published table again and
 /// again; a re-index reads the previous version once: kept in the process's session, the
 /// registry copy's `symbols` and `edges` left ~30 MB cached through the rest of a small
-/// change's re-index, at its peak (docs/benchmarks.md, session 36).
+/// change's re-index, at its peak.
 fn pass_session() -> Arc<lance::session::Session> {
     static SESSION: std::sync::OnceLock<Arc<lance::session::Session>> = std::sync::OnceLock::new();
     SESSION
@@ -235,7 +231,7 @@ async fn scan_rows(
 /// every page of its columns that its rows touch before its first batch, and holds that to
 /// its end: for the whole of `symbols` and `edges` that was ~60 MB of the registry copy's
 /// small-change re-index (dictionaries, the row indexes of variable-width values); a range
-/// of rows holds only its own pages' (docs/benchmarks.md, session 36).
+/// of rows holds only its own pages'.
 pub async fn scan_stream_ranged(
     ds: &Dataset,
     table: &'static str,
@@ -294,7 +290,7 @@ fn stream_write_params(table: &str, columns: usize) -> WriteParams {
 /// Lance writer of its own (into fragments of its own), and committed as one new version: the
 /// rows of the first reader, then the second's, and so on. One Lance writer encodes a table's
 /// pages one after another on one thread; writing `symbols` (21 columns) it kept the index
-/// run waiting with a core idle (docs/benchmarks.md, session 38). Nothing is published until
+/// run waiting with a core idle. Nothing is published until
 /// every writer is done: a failing one fails the whole write, and the files the others wrote
 /// belong to no version.
 pub async fn write_table_readers(

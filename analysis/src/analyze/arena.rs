@@ -3,7 +3,7 @@
 //! A file's syntax tree lives only while the file is analysed. Freeing it node by node
 //! (`ts_tree_delete`: a reference count decremented atomically per subtree, then `free`)
 //! and allocating it node by node through the general allocator were together ~4 % of a first
-//! index's CPU (docs/benchmarks.md, session 26). So tree-sitter allocates from this thread's
+//! index's CPU. So tree-sitter allocates from this thread's
 //! arena while [`Scope`] is held: an allocation is a pointer bump, a `free` of arena memory
 //! does nothing, and the tree is never deleted (`forget`); leaving the scope makes the whole
 //! arena reusable at once. The parser itself is made and deleted inside the scope too, so
@@ -116,8 +116,7 @@ impl Arena {
     ///
     /// Inlined into the allocator's entry points, with the rare cases out of line: tree-sitter
     /// allocates once per reduction and per large leaf, and as a call of its own this cost ~60
-    /// instructions an allocation, most of them saving and restoring registers
-    /// (docs/benchmarks.md, session 61).
+    /// instructions an allocation, most of them saving and restoring registers.
     #[inline]
     fn bump(&mut self, size: usize) -> Option<*mut u8> {
         let size = size.max(1).checked_next_multiple_of(ALIGN)?;

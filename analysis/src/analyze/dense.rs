@@ -6,7 +6,7 @@
 //! sharing a value. Tree-sitter's `ts_language_lookup` answers a small state by scanning its
 //! groups one symbol at a time, and the parse asks for every token and every reduction: the
 //! scans were ~6.5 % of the analysis's samples on the registry copy (`ts_language_table_entry`),
-//! and a first index of it takes ~6 % less CPU with dense tables (docs/benchmarks.md, session 28).
+//! and a first index of it takes ~6 % less CPU with dense tables.
 //!
 //! [`dense`] copies a grammar's `TSLanguage` with every state made large: the small states' groups
 //! written out into dense rows, and `large_state_count` set to `state_count`, so that every
@@ -20,8 +20,8 @@
 //! A copy is used through a [`Grammar`] lease, and freed once a parse phase is over: while a
 //! [`Keep`] is held (an index run's reading and parsing) the copies stay built; when the last
 //! `Keep` drops, they are freed as soon as no lease is out — their memory would otherwise sit
-//! through resolution and the table writes, where a first index peaks (docs/benchmarks.md,
-//! session 34). Without any `Keep` (tests, tools) they live for the process, as before.
+//! through resolution and the table writes, where a first index peaks. Without any `Keep`
+//! (tests, tools) they live for the process.
 //!
 //! The copy relies on the layout of `struct TSLanguage` in `tree_sitter/parser.h`, which every
 //! grammar crate vendors: its head (up to `small_parse_table_map`) is the same in ABI 14 and 15,
@@ -208,8 +208,7 @@ pub fn dense(language: Language) -> Grammar {
 /// this grammar since the copies were last freed reaches the copy's size, the generated
 /// grammar before. The trees are the same either way; a language with little code in a
 /// repository does not cost the memory of a copy larger than its source (the cargo
-/// registry's 14 C++ files, 137 KB, against the C++ copy's 9.3 MB; docs/benchmarks.md,
-/// session 40).
+/// registry's 14 C++ files, 137 KB, against the C++ copy's 9.3 MB).
 pub fn for_source(language: Language, source_len: usize) -> Grammar {
     lease(language, Some(source_len))
 }

@@ -71,7 +71,7 @@ struct Span {
 }
 
 /// One symbol's names, in 16 bytes (24 with a span each: ~3.8 MB more of the registry copy's
-/// names, held from the parse through the table writes; docs/benchmarks.md, session 40).
+/// names, held from the parse through the table writes).
 /// Lengths of 2¹⁶ − 1 bytes or more do not fit: such a symbol's entry says [`WIDE`] and its
 /// spans are in [`Names::wide`].
 struct NameEntry {
@@ -116,7 +116,7 @@ pub struct Names {
     /// A bit per hash of every name in `imports` ([`import_bit`]): a name whose bit is clear
     /// is not imported, found without reading the list. Resolution asks for every name it
     /// looks up, and most are not imported (`new`, `clone`): the list's scan was ~5 % of
-    /// writing `edges` on the cargo registry (session 62).
+    /// writing `edges` on the cargo registry.
     import_bits: [u64; 4],
     /// Inheritance and implementation: (the type's qualified name, the base type's name, its
     /// qualifier); also a type alias's references, the types it names.

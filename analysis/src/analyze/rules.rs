@@ -67,7 +67,7 @@ impl<'t> Path<'t> {
         if list {
             // One pass over the children (tree-sitter's `ts_node_children`, patched in): each
             // `child(i)` walks the children from the first, and a cursor's step re-derives its
-            // parent's iterator and moves twice (~500 instructions a step, session 26).
+            // parent's iterator and moves twice (~500 instructions a step).
             node.append_children(&mut self.siblings);
         }
         run..self.siblings.len()
@@ -122,7 +122,7 @@ impl<'a, 't> Up<'a, 't> {
     /// The parent of `n`: answered from the path when `n` is on it or a child of a node on
     /// it (the visited node's children mostly: the rules look at what they are about to
     /// resolve), else asked of the tree (`Node::parent` searches down from the root: ~10 000
-    /// instructions a call on the registry's files, session 57).
+    /// instructions a call on the registry's files).
     pub fn parent(self, n: Node<'t>) -> Option<Node<'t>> {
         let p = self.path;
         match p.nodes.iter().rposition(|a| a.id() == n.id()) {
