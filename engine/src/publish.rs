@@ -1,6 +1,7 @@
 //! Publishing an index run (docs/operations.md, "Concurrent writers" and "Retention"): runs
 //! of one source hold its lease, so they happen one at a time across processes and hosts; a
-//! run publishes only when the catalog record still holds the snapshot it started from; and
+//! run publishes only when the catalog record still holds the snapshot it started from (a
+//! compare and swap of the record where the store provides one); and
 //! a replaced snapshot's table versions stay readable for the retention window.
 
 use std::sync::Arc;
@@ -108,16 +109,22 @@ pub async fn publish(
     keeper: &LeaseKeeper,
 ) -> Result<()> {
     keeper.check().await?;
-    let current = catalog.source(&source.id).await?;
+    let (current, version) = match catalog.source_versioned(&source.id).await? {
+        Some((record, version)) => (Some(record), Some(version)),
+        None => (None, None),
+    };
+    let changed = || {
+        EngineError::Conflict(format!(
+            "the catalog record of '{}' changed while this run indexed it (another writer \
+             published): nothing was published; run the index again",
+            source.name
+        ))
+    };
     let now_published = current
         .as_ref()
         .and_then(|c| versions_of(c.snapshot.as_ref()));
     if now_published != *published {
-        return Err(EngineError::Conflict(format!(
-            "the catalog record of '{}' changed while this run indexed it (another writer \
-             published): nothing was published; run the index again",
-            source.name
-        )));
+        return Err(changed());
     }
     let now = now_secs();
     let mut retained = current.map(|c| c.retained).unwrap_or_default();
@@ -134,7 +141,10 @@ pub async fn publish(
         });
     }
     source.retained = retained;
-    catalog.put_source(source).await?;
+    // Compare and swap against the record just read (where the store provides it: S3).
+    if !catalog.put_source_if(source, version.as_ref()).await? {
+        return Err(changed());
+    }
     *published = new;
     Ok(())
 }

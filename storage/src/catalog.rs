@@ -370,6 +370,41 @@ impl Catalog {
         self.read_json(&source_path(id)).await
     }
 
+    /// One data source and the version of its record, for [`Catalog::put_source_if`].
+    pub async fn source_versioned(
+        &self,
+        id: &str,
+    ) -> Result<Option<(DataSource, crate::store::ObjectVersion)>> {
+        if !valid_id(id) {
+            return Ok(None);
+        }
+        let rel = source_path(id);
+        match self.store.get_versioned(&rel).await? {
+            None => Ok(None),
+            Some((bytes, version)) => serde_json::from_slice(&bytes)
+                .map(|ds| Some((ds, version)))
+                .map_err(|e| StorageError::CorruptCatalog {
+                    path: rel,
+                    reason: e.to_string(),
+                }),
+        }
+    }
+
+    /// Replace a data source record only if it is still at `version` (compare and swap where
+    /// the store provides it, `Store::put_if`); `false` when another writer changed it.
+    pub async fn put_source_if(
+        &self,
+        ds: &DataSource,
+        version: Option<&crate::store::ObjectVersion>,
+    ) -> Result<bool> {
+        let rel = source_path(&ds.id);
+        let bytes = serde_json::to_vec_pretty(ds).map_err(|e| StorageError::CorruptCatalog {
+            path: rel.clone(),
+            reason: e.to_string(),
+        })?;
+        self.store.put_if(&rel, bytes, version).await
+    }
+
     /// Insert or replace a data source record (atomic).
     pub async fn put_source(&self, ds: &DataSource) -> Result<()> {
         self.write_json(&source_path(&ds.id), ds).await
@@ -603,6 +638,40 @@ mod tests {
         expired.expires_at = Some(now_secs() - 1);
         cat.put_key(&expired).await.unwrap();
         assert!(cat.authenticate("qry_old").await.unwrap().is_none());
+    }
+
+    #[tokio::test]
+    async fn a_record_is_replaced_only_at_the_version_read() {
+        let cat = Catalog::new(Store::open("memory://").unwrap());
+        let mut ds = DataSource {
+            id: new_id("repo"),
+            org: DEFAULT_ORG.into(),
+            name: "cas".into(),
+            kind: SourceType::Repository,
+            full_name: None,
+            url: None,
+            branch: None,
+            repository_ids: None,
+            description: None,
+            readiness: Readiness::NotReady,
+            snapshot: None,
+            retained: Vec::new(),
+            created_at: now_rfc3339(),
+            updated_at: now_rfc3339(),
+        };
+        assert!(cat.put_source_if(&ds, None).await.unwrap());
+        assert!(
+            !cat.put_source_if(&ds, None).await.unwrap(),
+            "exists already"
+        );
+        let (_, v1) = cat.source_versioned(&ds.id).await.unwrap().unwrap();
+        ds.description = Some("first".into());
+        assert!(cat.put_source_if(&ds, Some(&v1)).await.unwrap());
+        // A second writer that read the same version loses.
+        ds.description = Some("second".into());
+        assert!(!cat.put_source_if(&ds, Some(&v1)).await.unwrap());
+        let (now, _) = cat.source_versioned(&ds.id).await.unwrap().unwrap();
+        assert_eq!(now.description.as_deref(), Some("first"));
     }
 
     #[tokio::test]

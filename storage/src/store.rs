@@ -27,6 +27,10 @@ impl std::fmt::Debug for Store {
     }
 }
 
+/// The version of a stored object, as a conditional replacement compares it.
+#[derive(Debug, Clone)]
+pub struct ObjectVersion(object_store::UpdateVersion);
+
 impl Store {
     /// Open a store from a URL or a local path (relative paths are resolved against the
     /// current directory; the directory is created when missing).
@@ -181,6 +185,61 @@ impl Store {
             .await
             .map_err(|e| StorageError::os(&path, e))?;
         Ok(())
+    }
+
+    /// Read an object and the version a conditional replacement ([`Store::put_if`]) compares
+    /// against; `None` when it does not exist.
+    pub async fn get_versioned(&self, rel: &str) -> Result<Option<(Vec<u8>, ObjectVersion)>> {
+        let path = self.path(rel);
+        match self.object_store.get(&path).await {
+            Ok(r) => {
+                let version = ObjectVersion(object_store::UpdateVersion {
+                    e_tag: r.meta.e_tag.clone(),
+                    version: r.meta.version.clone(),
+                });
+                let bytes = r.bytes().await.map_err(|e| StorageError::os(&path, e))?;
+                Ok(Some((Vec::from(bytes), version)))
+            }
+            Err(object_store::Error::NotFound { .. }) => Ok(None),
+            Err(e) => Err(StorageError::os(&path, e)),
+        }
+    }
+
+    /// Replace the object at `rel` only if it is still at `version` (`None`: only if none
+    /// exists): `false` when another writer changed it first. S3 and the in-memory store
+    /// compare and swap atomically; a local directory has no conditional replacement, so
+    /// there the object is replaced whatever it holds (writers of one source are serialised
+    /// by its lease, `lease.rs`).
+    pub async fn put_if(
+        &self,
+        rel: &str,
+        data: Vec<u8>,
+        version: Option<&ObjectVersion>,
+    ) -> Result<bool> {
+        let Some(version) = version else {
+            return self.create(rel, data).await;
+        };
+        let path = self.path(rel);
+        let opts = object_store::PutOptions {
+            mode: object_store::PutMode::Update(version.0.clone()),
+            ..Default::default()
+        };
+        match self
+            .object_store
+            .put_opts(&path, data.clone().into(), opts)
+            .await
+        {
+            Ok(_) => Ok(true),
+            Err(
+                object_store::Error::Precondition { .. }
+                | object_store::Error::AlreadyExists { .. },
+            ) => Ok(false),
+            Err(object_store::Error::NotImplemented { .. }) => {
+                self.put(rel, data).await?;
+                Ok(true)
+            }
+            Err(e) => Err(StorageError::os(&path, e)),
+        }
     }
 
     /// Create an object only if none exists at `rel` (a conditional put: on a local directory
