@@ -6,6 +6,9 @@
 //! reactor, so this main builds a tokio runtime per file (as DataFusion's runner does).
 //!
 //! Run one file: `cargo test --test sqllogictests -- files` (a substring of the file name).
+//! Rewrite the expected results from what the engine answers now (the completion mode, as
+//! DataFusion's runner has): `cargo test --test sqllogictests -- --complete [files]`, then
+//! review the diff.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -205,6 +208,7 @@ fn slt_files(filter: Option<&str>) -> Vec<(PathBuf, Mode)> {
 fn main() -> std::process::ExitCode {
     // Accept (and ignore) libtest flags cargo may pass; a bare argument filters files.
     let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
+    let complete = std::env::args().any(|a| a == "--complete");
     let tmp = tempfile::tempdir().expect("tempdir");
     let store_dir = tmp.path().join("store");
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/polyglot");
@@ -246,13 +250,27 @@ fn main() -> std::process::ExitCode {
                 async move { Ok(QuarryDb { catalog, mode }) }
             });
             runner.with_column_validator(sqllogictest::strict_column_validator);
-            runner.run_file_async(file).await
+            if complete {
+                runner
+                    .update_test_file(
+                        file,
+                        " ",
+                        sqllogictest::default_validator,
+                        sqllogictest::default_normalizer,
+                        sqllogictest::strict_column_validator,
+                    )
+                    .await
+                    .map_err(|e| e.to_string())
+            } else {
+                runner.run_file_async(file).await.map_err(|e| e.to_string())
+            }
         });
         let name = file
             .strip_prefix(Path::new(env!("CARGO_MANIFEST_DIR")).join("../sqllogictests"))
             .unwrap_or(file)
             .display();
         match result {
+            Ok(()) if complete => println!("completed {name}"),
             Ok(()) => println!("ok     {name}"),
             Err(e) => {
                 failed += 1;
