@@ -1,5 +1,5 @@
 //! Dense vectors for `semantic_search`, from a local model folder
-//! (`QUARRY_EMBEDDINGS_MODEL_DIR`, a static model: [`crate::static_model`]) or an
+//! (`QUARRY_EMBEDDINGS_MODEL_DIR`, a static model: [`quarry_analysis::static_model`]) or an
 //! OpenAI-compatible embeddings endpoint (`POST {QUARRY_EMBEDDINGS_URL}/embeddings`).
 //! Optional: with no provider configured, search is the lexical index alone
 //! ([`crate::search`]), with no network and no model.
@@ -51,7 +51,7 @@ enum Source {
         url: String,
         key: Option<String>,
     },
-    Folder(Arc<crate::static_model::StaticModel>),
+    Folder(Arc<quarry_analysis::static_model::StaticModel>),
 }
 
 impl std::fmt::Debug for Provider {
@@ -66,7 +66,7 @@ impl std::fmt::Debug for Provider {
 impl Provider {
     /// The configured provider:
     /// - `QUARRY_EMBEDDINGS_MODEL_DIR`: a local model folder (Model2Vec layout; see
-    ///   [`crate::static_model`]). Takes precedence over an endpoint. A folder that cannot be
+    ///   [`quarry_analysis::static_model`]). Takes precedence over an endpoint. A folder that cannot be
     ///   loaded is warned about (once per process) and search stays lexical.
     /// - `QUARRY_EMBEDDINGS_URL` (base URL of an OpenAI-compatible API),
     ///   `QUARRY_EMBEDDINGS_MODEL` (default `text-embedding-3-small`),
@@ -79,7 +79,7 @@ impl Provider {
                 .filter(|v| !v.is_empty())
         };
         if let Some(dir) = var("QUARRY_EMBEDDINGS_MODEL_DIR") {
-            return match crate::static_model::cached(std::path::Path::new(&dir)) {
+            return match quarry_analysis::static_model::cached(std::path::Path::new(&dir)) {
                 Ok(m) => Some(Provider {
                     model: m.name.clone(),
                     batch: 1024,

@@ -21,19 +21,19 @@ use quarry_storage::schema::{EDGES, FILES, SYMBOLS};
 use quarry_storage::{Catalog, DataSource, IndexStats, Readiness, Snapshot, SourceType, tables};
 use rayon::prelude::*;
 
-use crate::analyze::packed::{FrameFile, Packed};
-use crate::analyze::{self, FileAnalysis};
-use crate::batch::{BatchBuilder, Cells, Columns, opt_str};
 use crate::digest::{self, RowDigest};
 use crate::error::{EngineError, Result};
-use crate::lang::Lang;
-use crate::resolve::{self, FileInput, file_identifier};
 use crate::source::{Entry, ResolvedSource};
 use crate::{blobs, embed, search, trigram};
+use quarry_analysis::analyze::packed::{FrameFile, Packed};
+use quarry_analysis::analyze::{self, FileAnalysis};
+use quarry_analysis::batch::{BatchBuilder, Cells, Columns, opt_str};
 pub use quarry_analysis::file::count_lines;
 use quarry_analysis::file::{classify_content, classify_path, hash_bytes};
 use quarry_analysis::gobuild;
+use quarry_analysis::lang::Lang;
 use quarry_analysis::reload::Loader;
+use quarry_analysis::resolve::{self, FileInput, file_identifier};
 use quarry_analysis::rows::{self, stream_chunks};
 use quarry_storage::StorageError;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -1362,7 +1362,7 @@ fn search_batch_full(files: usize, bytes: i64, units: usize) -> bool {
 /// analysis's frame (the same rows the `symbols` table was written from), read back per batch.
 struct Definitions {
     path: String,
-    frame: crate::analyze::packed::Frame,
+    frame: quarry_analysis::analyze::packed::Frame,
     /// How many of its symbols are search units (known from the names, before unpacking).
     units: usize,
 }
@@ -1549,7 +1549,7 @@ async fn build_search(
 /// ([`SearchInputs::add`]).
 enum Defs<'a> {
     Rows(Vec<search::SymbolInput>),
-    Packed(&'a crate::analyze::packed::Frame),
+    Packed(&'a quarry_analysis::analyze::packed::Frame),
 }
 
 impl Defs<'_> {

@@ -34,7 +34,7 @@ pub mod trigram;
 
 pub use error::{EngineError, Result};
 
-// The CPU-bound modules live in `quarry-analysis` (compiled optimised, beside Lance); they keep
-// their paths here. `derived`, `digest`, `render`, `search` and `trigram` above add their I/O
-// to the module of the same name there.
-pub use quarry_analysis::{analyze, batch, grep, lang, resolve, spill, static_model, text};
+// The CPU-bound modules live in `quarry-analysis` (compiled optimised, beside Lance) and are
+// used from there. `derived`, `digest`, `render`, `search` and `trigram` above are this
+// crate's I/O for the analysis module of the same name: each stores and loads what that one
+// builds, so the two share a name on purpose.

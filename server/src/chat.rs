@@ -56,7 +56,7 @@ async fn gather(
             .find(|r| r.id == data_source)
             .map(|r| r.identifier_prefix())
             .unwrap_or("");
-        quarry_engine::resolve::file_identifier(prefix, path)
+        quarry_analysis::resolve::file_identifier(prefix, path)
     };
     for h in &hits {
         file_ids.push(file_id(h.row.s("data_source"), h.row.s("path")));
@@ -91,7 +91,7 @@ async fn gather(
         } else {
             (h.row.i("start_line"), h.row.i("end_line"))
         };
-        let code: Vec<&str> = quarry_engine::grep::lines(content)
+        let code: Vec<&str> = quarry_analysis::grep::lines(content)
             .skip((start - 1).max(0) as usize)
             .take((end - start + 1).clamp(0, QUOTE_LINES) as usize)
             .collect();

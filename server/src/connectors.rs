@@ -221,7 +221,7 @@ async fn retrieve(
             .unwrap_or_default();
         let language = match stored.get(&path) {
             Some(l) => l.as_str(),
-            None => quarry_engine::lang::Lang::detect(&path)
+            None => quarry_analysis::lang::Lang::detect(&path)
                 .map(|l| l.name())
                 .unwrap_or("text"),
         };
@@ -301,7 +301,7 @@ async fn stored_languages(
     let mut paths: Vec<&str> = results
         .iter()
         .filter_map(|r| r["location"]["path"].as_str())
-        .filter(|p| quarry_engine::lang::content_decides(p))
+        .filter(|p| quarry_analysis::lang::content_decides(p))
         .collect();
     paths.sort_unstable();
     paths.dedup();

@@ -21,7 +21,7 @@ const PREVIEW: usize = 5;
 /// Lines `start..=end` (1-based) of `content`, each prefixed with its number and a colon.
 pub fn numbered(content: &str, start: i64, end: i64) -> String {
     let mut out = String::new();
-    for (i, line) in quarry_engine::grep::lines(content).enumerate() {
+    for (i, line) in quarry_analysis::grep::lines(content).enumerate() {
         let n = i as i64 + 1;
         if n < start {
             continue;
@@ -40,7 +40,7 @@ pub fn numbered(content: &str, start: i64, end: i64) -> String {
 /// Lines `start..=end` (1-based) of `content`, as they are.
 fn slice_lines(content: &str, start: i64, end: i64) -> String {
     let mut out = String::new();
-    for (i, line) in quarry_engine::grep::lines(content).enumerate() {
+    for (i, line) in quarry_analysis::grep::lines(content).enumerate() {
         let n = i as i64 + 1;
         if n >= start && n <= end {
             out.push_str(line);
@@ -433,7 +433,7 @@ pub async fn fetch_artifacts(call: &Call<'_>, a: args::FetchArtifacts) -> ToolRe
     let mut file_ids: Vec<String> = ids.clone();
     for s in &symbols {
         if let Some(r) = repos.iter().find(|r| r.id == s.s("data_source")) {
-            file_ids.push(quarry_engine::resolve::file_identifier(
+            file_ids.push(quarry_analysis::resolve::file_identifier(
                 r.identifier_prefix(),
                 s.s("path"),
             ));
@@ -508,7 +508,7 @@ pub async fn fetch_artifacts(call: &Call<'_>, a: args::FetchArtifacts) -> ToolRe
             let repo = repos.iter().find(|r| r.id == s.s("data_source"));
             let fid = repo
                 .map(|r| {
-                    quarry_engine::resolve::file_identifier(r.identifier_prefix(), s.s("path"))
+                    quarry_analysis::resolve::file_identifier(r.identifier_prefix(), s.s("path"))
                 })
                 .unwrap_or_default();
             let content = file_of(&fid)

@@ -1,7 +1,7 @@
 //! `grep_search`: candidate files from a plan (filters and the literals every match must
 //! contain prune them), verified line by line with ripgrep's semantics.
 
-use quarry_engine::grep::{FileHit, MAX_LINES_PER_FILE, Pattern};
+use quarry_analysis::grep::{FileHit, MAX_LINES_PER_FILE, Pattern};
 use quarry_planner::tools::{self as plans, SearchFilter};
 use std::collections::{HashMap, HashSet};
 
@@ -152,7 +152,7 @@ async fn from_trigram_indexes(
         let prefix = repo.identifier_prefix();
         let paths = ix.paths();
         let n = out.indexes.len();
-        let id_of = |p: &str| quarry_engine::resolve::file_identifier(prefix, p);
+        let id_of = |p: &str| quarry_analysis::resolve::file_identifier(prefix, p);
         let docs: Vec<u32> = match ix.candidates_of_runs(pattern.runs()) {
             Some(docs) => docs,
             None => (0..paths.len() as u32).collect(),
@@ -310,11 +310,11 @@ pub async fn grep_search(call: &Call<'_>, a: args::GrepSearch) -> ToolResult {
             .collect();
         let files = files_all.clone();
         // In small batches, so little is verified past the file that ends the answer.
-        let mut verified: Vec<quarry_engine::grep::Found> = Vec::with_capacity(files.len());
+        let mut verified: Vec<quarry_analysis::grep::Found> = Vec::with_capacity(files.len());
         for (i, (id, f)) in files.into_iter().enumerate() {
             if i == verified.len() {
                 let batch = &files_all[i..(i + VERIFY_BATCH).min(files_all.len())];
-                let more: Vec<quarry_engine::grep::Found> = tokio::task::block_in_place(|| {
+                let more: Vec<quarry_analysis::grep::Found> = tokio::task::block_in_place(|| {
                     use rayon::prelude::*;
                     batch
                         .par_iter()
@@ -364,7 +364,7 @@ pub async fn grep_search(call: &Call<'_>, a: args::GrepSearch) -> ToolResult {
     } else {
         "Read around a match with read_file (path, start_line) or fetch_artifacts; for concepts, use semantic_search.".to_string()
     };
-    let mut rendered = quarry_engine::grep::render_results(&blocks, results.len(), truncated);
+    let mut rendered = quarry_analysis::grep::render_results(&blocks, results.len(), truncated);
     rendered.push_str(&hint);
     // The results are moved in (`json!` would deep-copy them).
     let mut obj = Map::new();

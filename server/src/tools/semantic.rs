@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 
-use quarry_engine::text::{STOPWORDS, query_terms, tokens};
+use quarry_analysis::text::{STOPWORDS, query_terms, tokens};
 use quarry_planner::tools::{self as plans};
 use quarry_storage::DataSource;
 use serde_json::{Map, Value, json};
@@ -331,7 +331,7 @@ async fn sizes(
                 .find(|r| r.id == h.row.s("data_source"))
                 .map(|r| r.identifier_prefix())
                 .unwrap_or("");
-            quarry_engine::resolve::file_identifier(prefix, h.row.s("path"))
+            quarry_analysis::resolve::file_identifier(prefix, h.row.s("path"))
         }
     };
     // Hits from a search index carry their size; table rows need their file's lines.
@@ -363,7 +363,7 @@ async fn sizes(
                 .iter()
                 .find(|f| f.s("identifier") == id)
                 .map(|f| {
-                    quarry_engine::grep::lines(f.s("content"))
+                    quarry_analysis::grep::lines(f.s("content"))
                         .enumerate()
                         .filter(|(i, _)| (*i as i64 + 1) >= s && (*i as i64 + 1) <= e)
                         .map(|(_, l)| l.len() + 1)
