@@ -271,28 +271,38 @@ fn duplicated_paths(store: &std::path::Path, source: &str) -> Vec<String> {
         .collect()
 }
 
+/// The polyglot fixture as a git repository under `dir`, indexed as `p`: (store, repository,
+/// its path).
+fn indexed_polyglot(dir: &std::path::Path) -> (std::path::PathBuf, std::path::PathBuf, String) {
+    let store = dir.join("store");
+    let repo = fixture_repo("polyglot", dir);
+    let path = repo.to_str().unwrap().to_string();
+    quarry_ok(&store, &["index", &path, "--name", "p"]);
+    (store, repo, path)
+}
+
+/// Write `files` (path, content) into `repo` and commit them.
+fn commit_files(repo: &std::path::Path, files: &[(&str, &str)]) {
+    for (rel, content) in files {
+        std::fs::write(repo.join(rel), content).unwrap();
+    }
+    git(repo, &["add", "-A"]);
+    git(repo, &["commit", "-q", "-m", "edit"]);
+}
+
 #[test]
 fn concurrent_index_runs_of_one_source_are_serialised() {
     let tmp = tempfile::tempdir().unwrap();
-    let store = tmp.path().join("store");
-    let repo = fixture_repo("polyglot", tmp.path());
-    let path = repo.to_str().unwrap().to_string();
-    quarry_ok(&store, &["index", &path, "--name", "p"]);
+    let (store, repo, path) = indexed_polyglot(tmp.path());
     let (mut completed, mut refused) = (0, 0);
     for round in 0..40 {
         // An edit per round: a changed file and a new one.
-        std::fs::write(
-            repo.join("c/util.c"),
+        let (changed, added) = (
             format!("int clamp(int v) {{ return v + {round}; }}\n"),
-        )
-        .unwrap();
-        std::fs::write(
-            repo.join(format!("c/round{round}.c")),
             format!("int round_{round}(void) {{ return {round}; }}\n"),
-        )
-        .unwrap();
-        git(&repo, &["add", "-A"]);
-        git(&repo, &["commit", "-q", "-m", "edit"]);
+        );
+        let new_path = format!("c/round{round}.c");
+        commit_files(&repo, &[("c/util.c", &changed), (&new_path, &added)]);
         let runs: Vec<_> = (0..2 + round % 2)
             .map(|i| {
                 let mut cmd = std::process::Command::new(QUARRY);
@@ -341,13 +351,8 @@ fn concurrent_index_runs_of_one_source_are_serialised() {
 #[test]
 fn a_dead_or_hung_holders_lease_is_taken_over() {
     let tmp = tempfile::tempdir().unwrap();
-    let store = tmp.path().join("store");
-    let repo = fixture_repo("polyglot", tmp.path());
-    let path = repo.to_str().unwrap().to_string();
-    quarry_ok(&store, &["index", &path, "--name", "p"]);
-    std::fs::write(repo.join("c/late.c"), "int late(void) { return 1; }\n").unwrap();
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "-q", "-m", "late"]);
+    let (store, repo, path) = indexed_polyglot(tmp.path());
+    commit_files(&repo, &[("c/late.c", "int late(void) { return 1; }\n")]);
     // Killed while holding the lease (the failpoint aborts after writing files).
     let out = quarry_env(
         &store,
@@ -363,9 +368,7 @@ fn a_dead_or_hung_holders_lease_is_taken_over() {
     assert_eq!(n[0]["n"], 1);
 
     // A holder that hangs without renewing.
-    std::fs::write(repo.join("c/later.c"), "int later(void) { return 2; }\n").unwrap();
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "-q", "-m", "later"]);
+    commit_files(&repo, &[("c/later.c", "int later(void) { return 2; }\n")]);
     let mut hung = std::process::Command::new(QUARRY)
         .env("QUARRY_STORE", &store)
         .env("QUARRY_FAILPOINT", "stalled_holder")

@@ -1082,35 +1082,35 @@ async fn index_leased(
     source.updated_at = quarry_storage::catalog::now_rfc3339();
     crate::publish::publish(catalog, &mut source, &mut published, keeper).await?;
     // Versions before the oldest retained snapshot's are no longer read by anyone.
-    let (pinned, previous_symbols, previous_edges) = crate::publish::keep_from(&source);
-    if let Some(keep_from) = pinned
+    let (keep_files, keep_symbols, keep_edges) = crate::publish::keep_from(&source);
+    if let Some(keep_from) = keep_files
         && let Err(e) = trigram::remove_older(store, &source.id, keep_from).await
     {
         progress.warn(&format!("old trigram indexes were not removed: {e}"));
     }
-    if let Some(keep_from) = previous_symbols
+    if let Some(keep_from) = keep_symbols
         && let Err(e) = search::remove_older(store, &source.id, keep_from).await
     {
         progress.warn(&format!("old search indexes were not removed: {e}"));
     }
-    if let Some(keep_from) = previous_symbols
+    if let Some(keep_from) = keep_symbols
         && let Err(e) = digest::remove_older(store, &source.id, keep_from).await
     {
         progress.warn(&format!("old row digests were not removed: {e}"));
     }
-    if let Some(keep_from) = pinned
+    if let Some(keep_from) = keep_files
         && let Err(e) = blobs::remove_older(store, &source.id, keep_from).await
     {
         progress.warn(&format!("old blob ids were not removed: {e}"));
     }
     // Likewise the tables' older versions (a large change writes whole new versions of
     // `symbols` and `edges`; a small one deletes and appends, leaving versions in between):
-    // the previous snapshot's stay, for servers still answering from it.
+    // the retained snapshots' stay, for requests and servers still answering from them.
     let mut reclaimed_bytes = 0;
     for (table, current, keep_from) in [
-        ("files", files_version, pinned),
-        ("symbols", symbols_version, previous_symbols),
-        ("edges", edges_version, previous_edges),
+        ("files", files_version, keep_files),
+        ("symbols", symbols_version, keep_symbols),
+        ("edges", edges_version, keep_edges),
     ] {
         let Some(keep_from) = keep_from else { continue };
         match tables::remove_versions_before(store, &source.id, table, current, keep_from).await {

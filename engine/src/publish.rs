@@ -48,10 +48,11 @@ impl LeaseKeeper {
     /// Take the lease of source `name` of `org`, waiting up to `wait` for a run holding it.
     pub async fn take(catalog: &Catalog, org: &str, name: &str, wait: Duration) -> Result<Self> {
         let ttl = seconds("QUARRY_LEASE_SECONDS", lease::DEFAULT_TTL);
-        let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
-            .map(|h| h.trim().to_string())
-            .unwrap_or_else(|_| "localhost".into());
-        let holder = format!("quarry index on {host}, pid {}", std::process::id());
+        let holder = format!(
+            "quarry index on {}, pid {}",
+            lease::host_name(),
+            std::process::id()
+        );
         let key = format!("{org}\u{0}{name}");
         let lease = match Lease::acquire(catalog.store(), &key, &holder, ttl, wait).await? {
             Ok(lease) => lease,

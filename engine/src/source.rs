@@ -102,13 +102,8 @@ impl ResolvedSource {
             Location::Local { file_url: true, .. } => {
                 Self::clone_url(input, &location::redacted(input), branch, &[], &[])
             }
-            Location::Remote(r) => {
-                let shown = if r.had_secret {
-                    r.url()
-                } else {
-                    input.to_string()
-                };
-                Self::clone_url(input, &shown, branch, &[], &[])
+            Location::Remote(_) => {
+                Self::clone_url(input, &location::redacted(input), branch, &[], &[])
             }
             Location::Unsupported { scheme } => Err(EngineError::Source(format!(
                 "cannot index '{scheme}' locations: give a directory, or an https://, ssh://, git:// or file:// URL"

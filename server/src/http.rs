@@ -260,7 +260,9 @@ pub fn source_json(s: &DataSource, who: &Principal) -> Value {
         .url
         .as_deref()
         .filter(|_| repo)
-        .filter(|u| who.admin || !quarry_engine::location::classify(u).is_local())
+        // (A recorded local path is absolute or a `file://` URL: local by its shape alone, so no
+        // file-system lookup per listed source.)
+        .filter(|u| who.admin || !quarry_engine::location::classify_with(u, |_| false).is_local())
         .map(quarry_engine::location::redacted);
     json!({
         "id": s.id,

@@ -44,6 +44,15 @@ pub struct Quota {
 }
 
 impl Quota {
+    /// `plan`'s quota with `used` requests counted in the window ending at `reset`.
+    pub fn of(plan: &Plan, used: u64, reset: u64) -> Self {
+        Quota {
+            limit: plan.requests_per_hour,
+            remaining: plan.requests_per_hour.saturating_sub(used),
+            reset,
+        }
+    }
+
     pub fn headers(&self, h: &mut HeaderMap) {
         h.insert("x-ratelimit-limit", HeaderValue::from(self.limit));
         h.insert("x-ratelimit-remaining", HeaderValue::from(self.remaining));
@@ -95,11 +104,7 @@ pub enum Exceeded {
 
 /// The refusal of `plan`'s limit, with `used` requests counted in the window ending `reset`.
 pub fn refusal(why: Exceeded, plan: &Plan, used: u64, reset: u64, now: u64) -> Refused {
-    let quota = Quota {
-        limit: plan.requests_per_hour,
-        remaining: plan.requests_per_hour.saturating_sub(used),
-        reset,
-    };
+    let quota = Quota::of(plan, used, reset);
     match why {
         Exceeded::Hourly => {
             let retry_after = reset.saturating_sub(now).max(1);
@@ -174,11 +179,7 @@ impl Limiter {
         }
         c.used += 1;
         c.in_flight += 1;
-        let quota = Quota {
-            limit: plan.requests_per_hour,
-            remaining: plan.requests_per_hour.saturating_sub(c.used),
-            reset,
-        };
+        let quota = Quota::of(plan, c.used, reset);
         drop(m);
         Ok(Permit {
             slot: Slot::Local(self.clone()),

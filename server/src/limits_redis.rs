@@ -189,11 +189,7 @@ impl Shared {
                     key: slots,
                     id,
                 },
-                Quota {
-                    limit: plan.requests_per_hour,
-                    remaining: plan.requests_per_hour.saturating_sub(used),
-                    reset,
-                },
+                Quota::of(plan, used, reset),
             )),
             0 => Err(refusal(Exceeded::Hourly, plan, used, reset, now_secs())),
             _ => Err(refusal(Exceeded::Concurrent, plan, used, reset, now_secs())),

@@ -35,14 +35,25 @@ struct Record {
     machine: String,
 }
 
+fn read_trimmed(path: &str) -> Option<String> {
+    std::fs::read_to_string(path)
+        .ok()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+}
+
+/// This machine's host name (Linux), for naming a lease's holder.
+pub fn host_name() -> String {
+    read_trimmed("/proc/sys/kernel/hostname").unwrap_or_else(|| "localhost".into())
+}
+
 /// This machine: its host name and the kernel's boot id (Linux), or nothing where unknown.
 fn this_machine() -> String {
-    let read = |p: &str| std::fs::read_to_string(p).map(|s| s.trim().to_string());
     match (
-        read("/proc/sys/kernel/hostname"),
-        read("/proc/sys/kernel/random/boot_id"),
+        read_trimmed("/proc/sys/kernel/hostname"),
+        read_trimmed("/proc/sys/kernel/random/boot_id"),
     ) {
-        (Ok(host), Ok(boot)) if !host.is_empty() && !boot.is_empty() => format!("{host}/{boot}"),
+        (Some(host), Some(boot)) => format!("{host}/{boot}"),
         _ => String::new(),
     }
 }

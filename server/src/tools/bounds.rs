@@ -29,12 +29,18 @@ fn max_chars(tool: &str, arg: &str) -> usize {
     }
 }
 
-fn too_long(arg: &str, n: usize, max: usize) -> ToolError {
-    ToolError::new(
+/// A repairable error when `s` has more than `max` characters. Counting stops past the
+/// bound: a megabyte is not walked to say so, only to name its length.
+fn check_length(arg: &str, s: &str, max: usize) -> Result<(), ToolError> {
+    if s.chars().take(max + 1).count() <= max {
+        return Ok(());
+    }
+    let n = s.chars().count();
+    Err(ToolError::new(
         "invalid_argument",
         format!("'{arg}' has {n} characters; at most {max} are accepted"),
         format!("Shorten '{arg}' to at most {max} characters"),
-    )
+    ))
 }
 
 /// Check every argument of a call of `tool` against its bound.
@@ -42,13 +48,7 @@ pub fn check(tool: &str, args: &Map<String, Value>) -> Result<(), ToolError> {
     for (arg, value) in args {
         let max = max_chars(tool, arg);
         match value {
-            Value::String(s) => {
-                // Counting stops past the bound: a megabyte is not walked to say so.
-                let n = s.chars().take(max + 1).count();
-                if n > max {
-                    return Err(too_long(arg, s.chars().count(), max));
-                }
-            }
+            Value::String(s) => check_length(arg, s, max)?,
             Value::Array(items) => {
                 if items.len() > MAX_LIST_ITEMS {
                     return Err(ToolError::new(
@@ -63,14 +63,8 @@ pub fn check(tool: &str, args: &Map<String, Value>) -> Result<(), ToolError> {
                     ));
                 }
                 for item in items {
-                    if let Value::String(s) = item
-                        && s.chars().take(MAX_NAME_CHARS + 1).count() > MAX_NAME_CHARS
-                    {
-                        return Err(too_long(
-                            &format!("{arg}[]"),
-                            s.chars().count(),
-                            MAX_NAME_CHARS,
-                        ));
+                    if let Value::String(s) = item {
+                        check_length(&format!("{arg}[]"), s, MAX_NAME_CHARS)?;
                     }
                 }
             }
