@@ -40,6 +40,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 mod failpoints;
 mod previous;
+mod publish;
 mod register;
 mod search_units;
 mod stream;
@@ -49,7 +50,7 @@ mod write_rows;
 use self::failpoints::failpoint;
 pub(crate) use self::failpoints::fault;
 pub use self::register::validate_name;
-use self::{previous::*, register::*, search_units::*, stream::*, trigrams::*, write_rows::*};
+use self::{previous::*, register::*, search_units::*, stream::*, trigrams::*};
 
 /// Bump when analysis output changes, so re-indexing does not reuse stale analyses
 /// (CHANGELOG.md says what each version changed).
@@ -152,7 +153,66 @@ pub async fn index_repository(
     result
 }
 
-/// The rest of an index run, under the source's lease.
+/// What an index run carries from phase to phase.
+struct Run<'r> {
+    catalog: &'r Catalog,
+    store: &'r quarry_storage::Store,
+    opts: &'r IndexOptions,
+    progress: Arc<dyn Progress>,
+    keeper: &'r crate::publish::LeaseKeeper,
+    /// The source's catalog record: published with the files on a first index, then whole.
+    source: DataSource,
+    /// The versions last read or published, which the next publish compares and swaps.
+    published: Option<crate::publish::Versions>,
+    /// The identifiers' prefix, the source's `owner/repo`.
+    prefix: String,
+    /// The run's counts, complete after the rows phase.
+    stats: IndexStats,
+}
+
+/// The files phase's outcome, read by the phases after it.
+struct FilesWritten {
+    version: u64,
+    /// Whether this run wrote a new version of `files` (false: nothing changed).
+    changed: bool,
+    commit: Option<String>,
+    previous: Arc<Previous>,
+    /// The published `files` version updated in place; `None` when the table was written whole.
+    pinned: Option<u64>,
+    /// The previous snapshot's `symbols` and `edges` versions.
+    previous_rows: (Option<u64>, Option<u64>),
+    acc: Arc<Mutex<Accum>>,
+    /// Where the packed analyses wait for resolution ([`frame_file`]).
+    frames: Option<Arc<FrameFile>>,
+    /// A first index's trigram builder, fed by the stream ([`InlineTrigrams`]).
+    trigram_thread: Option<std::thread::JoinHandle<FinishedTrigrams>>,
+    trigram_gate: Option<TrigramGate>,
+}
+
+/// The trigram index's work that runs on beside the rows phase.
+struct TrigramsRunning {
+    /// A first index's builder thread, finishing the index the stream fed.
+    finishing: Option<std::thread::JoinHandle<FinishedTrigrams>>,
+    /// An in-place update of the published index; `false` when that could not be read.
+    updating: Option<tokio::task::JoinHandle<bool>>,
+}
+
+/// An in-place update's paths: those present now, and those new or changed.
+type Delta = (HashSet<String>, HashSet<String>);
+
+/// Each listed file's path, language and fresh analysis (`None`: unchanged, published).
+type Analysed = Vec<(String, &'static str, Option<Arc<Packed>>)>;
+
+/// The rows phase's outcome.
+struct RowsWritten {
+    symbols: u64,
+    edges: u64,
+    /// This run's fresh definitions, for the search phase (`None`: the published rows stand).
+    defs: Option<Vec<Definitions>>,
+}
+
+/// The rest of an index run, under the source's lease: its phases in order
+/// (docs/architecture.md, "An index run").
 #[allow(clippy::too_many_arguments)]
 async fn index_leased(
     catalog: &Catalog,
@@ -164,499 +224,46 @@ async fn index_leased(
     mut warnings: Vec<String>,
     keeper: &crate::publish::LeaseKeeper,
 ) -> Result<IndexReport> {
-    let mut source = register(catalog, name, &resolved, opts).await?;
-    let mut published = crate::publish::versions_of(source.snapshot.as_ref());
-    let prefix = source.identifier_prefix().to_string();
-
-    progress.phase("listing files", None);
-    let (resolved, entries, skipped_list) = tokio::task::spawn_blocking(move || {
-        let mut skipped = Vec::new();
-        let entries = resolved.entries(&mut skipped)?;
-        Ok::<_, EngineError>((resolved, entries, skipped))
-    })
-    .await
-    .map_err(|e| EngineError::Internal(e.to_string()))??;
-
-    let previous = Arc::new(load_previous(catalog, &source).await?);
-    let acc = Arc::new(Mutex::new(Accum::default()));
-    {
-        let mut a = acc
-            .lock()
-            .map_err(|_| EngineError::Internal("poisoned".into()))?;
-        for (_, reason) in &skipped_list {
-            *a.stats.skipped.entry(reason.to_string()).or_default() += 1;
-        }
-    }
-    // The grammars' dense parse tables stay built while the files are parsed, and are freed
-    // after (they would sit through resolution and the table writes, where a first index peaks).
-    let parsing = quarry_analysis::analyze::dense::Keep::new();
-    progress.phase("reading and parsing", Some(entries.len() as u64));
-    // A published `files` holding a path twice (written by concurrent runs before leases) is
-    // replaced whole, as a first index would write it.
-    let pinned = source
-        .snapshot
-        .as_ref()
-        .map(|s| s.files)
-        .filter(|_| !previous.duplicated);
-    if previous.duplicated {
-        progress.warn("the published files table holds some paths twice: rewriting it whole");
-    }
-    let previous_symbols = source.snapshot.as_ref().and_then(|s| s.symbols);
-    let previous_edges = source.snapshot.as_ref().and_then(|s| s.edges);
-    // Analyses wait for resolution with only their names in memory; the rest of each goes
-    // to a scratch file (kept in memory should none be possible here).
-    let frames = frame_file(catalog.store());
-    // A first index writes every file's row in listing order: the trigram index is built
-    // from the same stream (an update keeps its in-place path below).
-    let (trigram_feed, mut trigram_thread, trigram_gate) = match pinned
-        .is_none()
-        .then(|| InlineTrigrams::spawn(catalog.store()))
-    {
-        Some(Some((feed, thread, gate))) => (Some(feed), Some(thread), Some(gate)),
-        _ => (None, None, None),
+    let source = register(catalog, name, &resolved, opts).await?;
+    let mut run = Run {
+        catalog,
+        store: catalog.store(),
+        opts,
+        progress,
+        keeper,
+        published: crate::publish::versions_of(source.snapshot.as_ref()),
+        prefix: source.identifier_prefix().to_string(),
+        source,
+        stats: IndexStats::default(),
     };
-    let stream = FileStream {
-        frames: frames.clone(),
-        entries: entries.into_iter(),
-        reader: resolved.reader()?,
-        previous: previous.clone(),
-        acc: acc.clone(),
-        prefix: prefix.clone(),
-        source_id: source.id.clone(),
-        max_file_bytes: opts.max_file_bytes,
-        progress: progress.clone(),
-        only_changes: pinned.is_some(),
-        trigrams: trigram_feed,
-    };
-    let store = catalog.store();
-    let (files_version, files_changed) = match pinned {
-        None => {
-            let reader = RecordBatchIterator::new(run_ahead(stream), FILES.clone());
-            let v =
-                tables::write_table_reader(store, &source.id, "files", Box::new(reader)).await?;
-            (v, true)
-        }
-        Some(version) => {
-            update_files(
-                store,
-                &source.id,
-                version,
-                run_ahead(stream),
-                &acc,
-                &previous,
-            )
-            .await?
-        }
-    };
-    drop(parsing);
-    tokio::task::block_in_place(quarry_analysis::analyze::release_parse_memory);
-    let commit = resolved.commit.clone();
-    drop(resolved);
-    // A git source's blob ids beside the files version they describe (also when the files did
-    // not change but an older run wrote none), so the next run reads only changed blobs.
-    {
-        let ids = std::mem::take(
-            &mut acc
-                .lock()
-                .map_err(|_| EngineError::Internal("poisoned".into()))?
-                .blobs,
-        );
-        if !ids.is_empty()
-            && (files_changed || previous.blobs.is_empty())
-            && let Err(e) = blobs::save(store, &source.id, files_version, &ids).await
-        {
-            // The next re-index then reads every blob.
-            tracing::warn!("storing the blob ids: {e}");
-        }
-    }
-    // The trigram index grep prunes with; rebuilt whenever the files changed.
-    // (Also when an older run, or an older Quarry, published files without it.)
-    // (And when the published one is in an older format: its magic bytes are checked.)
-    // After an in-place update of the files table, the derived indexes are updated too (when
-    // the change was small enough to hold): the paths present now, and the files whose rows
-    // were appended (new and changed) with their contents.
-    let delta = match pinned {
-        Some(_) if files_changed => {
-            let mut a = acc
-                .lock()
-                .map_err(|_| EngineError::Internal("poisoned".into()))?;
-            let present: HashSet<String> = a.analysed.iter().map(|(p, _, _)| p.clone()).collect();
-            a.changed.take().map(|changed| (present, changed))
-        }
-        _ => None,
-    };
-    // Both ways of finishing the trigram index run beside the analyses' resolution and
-    // writes, and are joined before the search phase (which reads the contents from it).
-    let mut finishing_trigrams = None;
-    let mut updating_trigrams = None;
-    // The search index update needs only the paths: the contents go to the trigram update.
-    let (delta, changed_contents): (Option<(HashSet<String>, HashSet<String>)>, _) = match delta {
-        Some((present, changed)) => {
-            let paths = changed.iter().map(|(p, _)| p.clone()).collect();
-            (Some((present, paths)), Some(changed))
-        }
-        None => (None, None),
-    };
-    if files_changed || !trigram::is_current(store, &source.id, files_version).await {
-        match (pinned, &delta, changed_contents, trigram_thread.take()) {
-            // A small change: the published index is updated from its kept documents and
-            // the changed files' contents, on a task of its own (its ~1 core beside the
-            // loading of the unchanged analyses, which keeps ~1 of 2 busy).
-            (Some(old), Some((present, _)), Some(changed), _) => {
-                progress.phase(
-                    &format!(
-                        "indexing content (trigrams): updating {} changed files, beside the \
-                         next phases",
-                        changed.len()
-                    ),
-                    None,
-                );
-                let (store, id, present) = (store.clone(), source.id.clone(), present.clone());
-                updating_trigrams = Some(tokio::spawn(async move {
-                    let versions = (old, files_version);
-                    update_trigrams(&store, &id, versions, &present, &changed).await
-                }));
-            }
-            // The stream is done and its sender dropped: the builder thread is finishing the
-            // index (merging its posting lists).
-            (_, _, _, Some(thread)) => finishing_trigrams = Some(thread),
-            _ => {
-                progress.phase("indexing content (trigrams)", None);
-                let built = build_trigrams(store, &source.id, files_version).await;
-                warn_without_trigrams(progress.as_ref(), built);
-            }
-        }
-    }
+    let mut files = run.write_files(resolved).await?; // stream.rs
+    let (trigrams, delta) = run.start_trigrams(&mut files).await?; // trigrams.rs
     failpoint("files_written");
-
-    let Accum {
-        analysed,
-        mut stats,
-        ..
-    } = std::mem::take(
-        &mut *acc
-            .lock()
-            .map_err(|_| EngineError::Internal("poisoned".into()))?,
-    );
-    if source.snapshot.is_none() {
-        source.readiness = Readiness::PartiallyReady;
-        source.snapshot = Some(Snapshot {
-            files: files_version,
-            symbols: None,
-            edges: None,
-            commit: commit.clone(),
-            indexed_at: quarry_storage::catalog::now_rfc3339(),
-            stats: stats.clone(),
-            analyzer: ANALYZER_VERSION,
-        });
-        source.updated_at = quarry_storage::catalog::now_rfc3339();
-        crate::publish::publish(catalog, &mut source, &mut published, keeper).await?;
+    let analysed = run.take_analyses(&files)?;
+    if run.source.snapshot.is_none() {
+        run.publish_files(&files).await?; // publish.rs
     }
-
-    let reusable = source
-        .snapshot
-        .as_ref()
-        .filter(|s| !files_changed && s.analyzer == ANALYZER_VERSION)
-        .and_then(|s| Some((s.symbols?, s.edges?, s.stats.symbols, s.stats.edges)));
-    // With fresh analyses, the search index takes its definitions from their frames (`defs`)
-    // rather than reading the `symbols` table back.
-    let (symbols_version, edges_version, defs) = match reusable {
-        Some((sv, ev, n_symbols, n_edges)) => {
-            // Nothing changed: the published analysis stands.
-            stats.symbols = n_symbols;
-            stats.edges = n_edges;
-            (sv, ev, None)
-        }
-        None => {
-            // Unchanged files take their published analysis; load only those.
-            let missing: FxHashSet<&str> = analysed
-                .iter()
-                .filter(|(_, _, a)| a.is_none())
-                .map(|(p, _, _)| p.as_str())
-                .collect();
-            let mut loaded = if missing.is_empty() {
-                FxHashMap::default()
-            } else {
-                progress.phase("loading unchanged analyses", None);
-                load_previous_analyses(catalog, &source, &missing, frames.as_ref()).await?
-            };
-            // Each unchanged file's loaded analysis (already packed) beside it; a file the
-            // tables hold no row of had an empty analysis.
-            let analysed: Vec<(String, &'static str, Arc<Packed>)> = analysed
-                .into_iter()
-                .map(|(p, l, a)| {
-                    let a = match a.or_else(|| loaded.remove(&p)) {
-                        Some(a) => a,
-                        None => Arc::new(Packed::new(&FileAnalysis::default()).map_err(|e| {
-                            EngineError::Internal(format!("packing an analysis: {e}"))
-                        })?),
-                    };
-                    Ok((p, l, a))
-                })
-                .collect::<Result<_>>()?;
-            progress.phase("resolving edges", Some(analysed.len() as u64));
-            let inputs: Vec<FileInput> = analysed
-                .iter()
-                .map(|(path, lang, a)| FileInput {
-                    path,
-                    language: lang,
-                    names: a.names(),
-                })
-                .collect();
-            let mut resolver = resolve::Resolver::new(&inputs);
-            let id = source.id.clone();
-            let ids = (id.as_str(), prefix.as_str());
-            let chunks = stream_chunks(analysed.iter().map(|(_, _, a)| a.raw_len()));
-            // Each file's digests of its rows (edges, symbols), published with the tables.
-            let mut digests = vec![([0; 16], [0; 16]); analysed.len()];
-            let rows = RowsCx {
-                store,
-                files: rows::Files {
-                    ids,
-                    analysed: &analysed,
-                },
-                chunks: &chunks,
-                progress: progress.as_ref(),
-                files_version,
-                trigram_gate: trigram_gate.as_ref(),
-            };
-            // After a small change, only the rows of the files whose rows differ are
-            // rewritten (needs the published rows' digests).
-            let published = match (previous_symbols, previous_edges, pinned) {
-                (Some(sv), Some(ev), Some(_)) if previous.reusable => {
-                    digest::load(store, &id, (sv, ev))
-                        .await
-                        .map(|d| (d, (sv, ev)))
-                }
-                _ => None,
-            };
-            let updated = match &published {
-                Some((old, versions)) => {
-                    update_rows(&rows, &mut resolver, old, *versions, &mut digests).await?
-                }
-                None => None,
-            };
-            let (sv, ev, n_symbols, n_edges) = match updated {
-                Some(done) => done,
-                None => write_rows(&rows, &mut resolver, &mut digests)?,
-            };
-            let by_path: digest::Digests = analysed
-                .iter()
-                .zip(&digests)
-                .map(|((path, _, _), d)| (path.clone(), *d))
-                .collect();
-            if let Err(e) = digest::save(store, &id, (sv, ev), &by_path).await {
-                // The next re-index then rewrites both tables whole.
-                tracing::warn!("storing the row digests: {e}");
-            }
-            drop(by_path);
-            stats.symbols = n_symbols;
-            stats.edges = n_edges;
-            failpoint("symbols_written");
-            // Both borrow `analysed`, which gives up its names here.
-            drop(resolver);
-            drop(inputs);
-            // Each file's frame, without the names held beside it. The frames are in the
-            // scratch file (in memory only when the store could not make one, `frame_file`).
-            let defs: Vec<Definitions> = analysed
-                .into_iter()
-                .map(|(path, _, a)| {
-                    let names = a.names();
-                    let units = (0..names.symbol_count())
-                        .filter(|&i| search::is_unit(names.kind(i)))
-                        .count();
-                    Definitions {
-                        path,
-                        frame: a.frame(),
-                        units,
-                    }
-                })
-                .collect();
-            (sv, ev, Some(defs))
-        }
-    };
-
-    if let Some(task) = updating_trigrams {
-        if !task.is_finished() {
-            progress.phase("indexing content (trigrams): finishing the update", None);
-        }
-        // `false` (logged): the published index could not be read; build from the table.
-        if !task.await.unwrap_or(false) {
-            progress.phase("indexing content (trigrams)", None);
-            let built = build_trigrams(store, &source.id, files_version).await;
-            warn_without_trigrams(progress.as_ref(), built);
-        }
-    }
-    if let Some(thread) = finishing_trigrams {
-        // Opened by the `edges` write; this is for any run that did not reach it.
-        if let Some(gate) = &trigram_gate {
-            gate.open();
-        }
-        let built = match tokio::task::block_in_place(|| thread.join()) {
-            Ok(Ok((grams, texts))) => {
-                trigram::save_files(store, &source.id, files_version, grams, texts)
-                    .await
-                    .map_err(EngineError::from)
-            }
-            finished => {
-                let why = match finished {
-                    Ok(Err(e)) => e,
-                    _ => "its thread panicked".to_string(),
-                };
-                tracing::warn!("building the trigram index while streaming: {why}");
-                progress.phase("indexing content (trigrams)", None);
-                build_trigrams(store, &source.id, files_version).await
-            }
-        };
-        warn_without_trigrams(progress.as_ref(), built);
-    }
-
-    // The search index semantic_search ranks with; rebuilt whenever the symbols changed
-    // (or are published without one, by an earlier run or an older Quarry).
-    if !search::is_current(store, &source.id, symbols_version).await {
-        // Updated from the previous snapshot's index when only some files changed (and the
-        // analyser did not: the unchanged files' definitions are then the published ones).
-        let base = match (previous_symbols, &delta) {
-            (Some(old), Some((present, changed))) if previous.reusable => Some(SearchBase {
-                old,
-                present,
-                changed,
-            }),
-            _ => None,
-        };
-        let mut updated = false;
-        if let Some(base) = base {
-            progress.phase(
-                &format!(
-                    "indexing for search: updating {} changed files",
-                    base.changed.len()
-                ),
-                None,
-            );
-            let built = build_search(
-                store,
-                &source,
-                (files_version, symbols_version),
-                defs.as_deref(),
-                Some(base),
-            );
-            match built.await {
-                Ok(()) => updated = true,
-                Err(e) => tracing::warn!("updating the search index: {e}; rebuilding it"),
-            }
-        }
-        if !updated {
-            progress.phase("indexing for search", None);
-        }
-        if !updated {
-            let versions = (files_version, symbols_version);
-            let mut built = build_search(store, &source, versions, defs.as_deref(), None).await;
-            if let Err(e) = &built
-                && defs.is_some()
-            {
-                // This run's packed analyses would not do (a damaged scratch file): the
-                // `symbols` version just written holds the same definitions.
-                tracing::warn!(
-                    "building the search index from this run's analyses: {e}; reading the \
-                     definitions from symbols instead"
-                );
-                built = build_search(store, &source, versions, None, None).await;
-            }
-            if let Err(e) = built {
-                progress.warn(&format!(
-                    "the search index was not built ({e}); semantic search will rank table rows"
-                ));
-            }
-        }
-    }
-
-    // Dense vectors, when an embeddings endpoint is configured (QUARRY_EMBEDDINGS_URL).
-    if let Some(provider) = embed::Provider::from_env()
-        && search::is_current(store, &source.id, symbols_version).await
-        && !embed::exists(store, &source.id, symbols_version, &provider.model).await
-    {
-        let units = search::load(store, &source.id, symbols_version)
-            .await
-            .map_or(0, |ix| ix.units());
-        progress.phase(
-            &format!("embedding with {} ({} units)", provider.model, units),
-            Some(units as u64),
-        );
-        let advance = |n: usize| progress.advance(n as u64, 0);
-        if let Err(e) = embed::build(store, &source.id, symbols_version, &provider, &advance).await
-        {
-            progress.warn(&format!(
-                "no dense vectors ({e}); semantic search stays lexical for this repository"
-            ));
-        }
-    }
-
-    source.readiness = Readiness::Ready;
-    source.snapshot = Some(Snapshot {
-        files: files_version,
-        symbols: Some(symbols_version),
-        edges: Some(edges_version),
-        commit,
-        indexed_at: quarry_storage::catalog::now_rfc3339(),
-        stats: stats.clone(),
-        analyzer: ANALYZER_VERSION,
-    });
-    source.updated_at = quarry_storage::catalog::now_rfc3339();
-    crate::publish::publish(catalog, &mut source, &mut published, keeper).await?;
-    // Versions before the oldest retained snapshot's are no longer read by anyone.
-    let (keep_files, keep_symbols, keep_edges) = crate::publish::keep_from(&source);
-    if let Some(keep_from) = keep_files
-        && let Err(e) = trigram::remove_older(store, &source.id, keep_from).await
-    {
-        progress.warn(&format!("old trigram indexes were not removed: {e}"));
-    }
-    if let Some(keep_from) = keep_symbols
-        && let Err(e) = search::remove_older(store, &source.id, keep_from).await
-    {
-        progress.warn(&format!("old search indexes were not removed: {e}"));
-    }
-    if let Some(keep_from) = keep_symbols
-        && let Err(e) = digest::remove_older(store, &source.id, keep_from).await
-    {
-        progress.warn(&format!("old row digests were not removed: {e}"));
-    }
-    if let Some(keep_from) = keep_files
-        && let Err(e) = blobs::remove_older(store, &source.id, keep_from).await
-    {
-        progress.warn(&format!("old blob ids were not removed: {e}"));
-    }
-    // Likewise the tables' older versions (a large change writes whole new versions of
-    // `symbols` and `edges`; a small one deletes and appends, leaving versions in between):
-    // the retained snapshots' stay, for requests and servers still answering from them.
-    let mut reclaimed_bytes = 0;
-    for (table, current, keep_from) in [
-        ("files", files_version, keep_files),
-        ("symbols", symbols_version, keep_symbols),
-        ("edges", edges_version, keep_edges),
-    ] {
-        let Some(keep_from) = keep_from else { continue };
-        match tables::remove_versions_before(store, &source.id, table, current, keep_from).await {
-            Ok(bytes) => reclaimed_bytes += bytes,
-            Err(e) => progress.warn(&format!("old versions of {table} were not removed: {e}")),
-        }
-    }
+    let rows = run.write_rows(&files, analysed).await?; // write_rows.rs
+    run.finish_trigrams(trigrams, &files).await; // trigrams.rs
+    run.index_search(&files, &delta, &rows).await; // search_units.rs
+    run.embed(rows.symbols).await; // search_units.rs
+    run.publish_ready(&files, &rows).await?; // publish.rs
+    let reclaimed_bytes = run.remove_older(&files, &rows).await; // publish.rs
     warnings.extend(
-        stats
+        run.stats
             .skipped
             .get("symlink")
             .map(|n| format!("{n} symlinks were not followed")),
     );
     Ok(IndexReport {
-        source,
-        stats,
+        source: run.source,
+        stats: run.stats,
         elapsed: started.elapsed(),
         warnings,
         reclaimed_bytes,
     })
 }
 
-/// Relationship counts per symbol number: [incoming calls, outgoing calls, incoming
-/// references] — what ArtifactQuery's relationship fields mean (docs/artifactquery.md).
 /// Summaries for the CLI: counts by language, sorted by file count.
 pub fn languages_by_count(stats: &IndexStats) -> Vec<(String, u64)> {
     let mut v: Vec<_> = stats

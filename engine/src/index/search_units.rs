@@ -442,3 +442,106 @@ impl SearchInputs<'_> {
             .map_err(|e| EngineError::Internal(format!("building the search index: {e}")))
     }
 }
+
+impl Run<'_> {
+    /// Build the search index of the new `symbols` version, or update the previous one.
+    pub(super) async fn index_search(
+        &self,
+        files: &FilesWritten,
+        delta: &Option<Delta>,
+        rows: &RowsWritten,
+    ) {
+        let (store, progress) = (self.store, self.progress.clone());
+        let source = &self.source;
+        let files_version = files.version;
+        let previous_symbols = files.previous_rows.0;
+        let previous = &files.previous;
+        let symbols_version = rows.symbols;
+        let defs = &rows.defs;
+        // The search index semantic_search ranks with; rebuilt whenever the symbols changed
+        // (or are published without one, by an earlier run or an older Quarry).
+        if !search::is_current(store, &source.id, symbols_version).await {
+            // Updated from the previous snapshot's index when only some files changed (and the
+            // analyser did not: the unchanged files' definitions are then the published ones).
+            let base = match (previous_symbols, &delta) {
+                (Some(old), Some((present, changed))) if previous.reusable => Some(SearchBase {
+                    old,
+                    present,
+                    changed,
+                }),
+                _ => None,
+            };
+            let mut updated = false;
+            if let Some(base) = base {
+                progress.phase(
+                    &format!(
+                        "indexing for search: updating {} changed files",
+                        base.changed.len()
+                    ),
+                    None,
+                );
+                let built = build_search(
+                    store,
+                    &source,
+                    (files_version, symbols_version),
+                    defs.as_deref(),
+                    Some(base),
+                );
+                match built.await {
+                    Ok(()) => updated = true,
+                    Err(e) => tracing::warn!("updating the search index: {e}; rebuilding it"),
+                }
+            }
+            if !updated {
+                progress.phase("indexing for search", None);
+            }
+            if !updated {
+                let versions = (files_version, symbols_version);
+                let mut built = build_search(store, &source, versions, defs.as_deref(), None).await;
+                if let Err(e) = &built
+                    && defs.is_some()
+                {
+                    // This run's packed analyses would not do (a damaged scratch file): the
+                    // `symbols` version just written holds the same definitions.
+                    tracing::warn!(
+                        "building the search index from this run's analyses: {e}; reading the \
+                     definitions from symbols instead"
+                    );
+                    built = build_search(store, &source, versions, None, None).await;
+                }
+                if let Err(e) = built {
+                    progress.warn(&format!(
+                        "the search index was not built ({e}); semantic search will rank table rows"
+                    ));
+                }
+            }
+        }
+    }
+
+    /// Embed the search units, when an embeddings endpoint is configured.
+    pub(super) async fn embed(&self, symbols_version: u64) {
+        let (store, progress) = (self.store, self.progress.clone());
+        let source = &self.source;
+        // Dense vectors, when an embeddings endpoint is configured (QUARRY_EMBEDDINGS_URL).
+        if let Some(provider) = embed::Provider::from_env()
+            && search::is_current(store, &source.id, symbols_version).await
+            && !embed::exists(store, &source.id, symbols_version, &provider.model).await
+        {
+            let units = search::load(store, &source.id, symbols_version)
+                .await
+                .map_or(0, |ix| ix.units());
+            progress.phase(
+                &format!("embedding with {} ({} units)", provider.model, units),
+                Some(units as u64),
+            );
+            let advance = |n: usize| progress.advance(n as u64, 0);
+            if let Err(e) =
+                embed::build(store, &source.id, symbols_version, &provider, &advance).await
+            {
+                progress.warn(&format!(
+                    "no dense vectors ({e}); semantic search stays lexical for this repository"
+                ));
+            }
+        }
+    }
+}

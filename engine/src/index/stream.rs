@@ -433,3 +433,141 @@ pub(super) async fn update_files(
         None => (version, false),
     })
 }
+
+impl Run<'_> {
+    /// List the files and stream them, read, classified and analysed, to the `files` table;
+    /// store a git source's blob ids beside it.
+    pub(super) async fn write_files(&mut self, resolved: ResolvedSource) -> Result<FilesWritten> {
+        let (catalog, opts) = (self.catalog, self.opts);
+        let progress = self.progress.clone();
+        let source = &self.source;
+        let prefix = &self.prefix;
+        progress.phase("listing files", None);
+        let (resolved, entries, skipped_list) = tokio::task::spawn_blocking(move || {
+            let mut skipped = Vec::new();
+            let entries = resolved.entries(&mut skipped)?;
+            Ok::<_, EngineError>((resolved, entries, skipped))
+        })
+        .await
+        .map_err(|e| EngineError::Internal(e.to_string()))??;
+
+        let previous = Arc::new(load_previous(catalog, &source).await?);
+        let acc = Arc::new(Mutex::new(Accum::default()));
+        {
+            let mut a = acc
+                .lock()
+                .map_err(|_| EngineError::Internal("poisoned".into()))?;
+            for (_, reason) in &skipped_list {
+                *a.stats.skipped.entry(reason.to_string()).or_default() += 1;
+            }
+        }
+        // The grammars' dense parse tables stay built while the files are parsed, and are freed
+        // after (they would sit through resolution and the table writes, where a first index peaks).
+        let parsing = quarry_analysis::analyze::dense::Keep::new();
+        progress.phase("reading and parsing", Some(entries.len() as u64));
+        // A published `files` holding a path twice (written by concurrent runs before leases) is
+        // replaced whole, as a first index would write it.
+        let pinned = source
+            .snapshot
+            .as_ref()
+            .map(|s| s.files)
+            .filter(|_| !previous.duplicated);
+        if previous.duplicated {
+            progress.warn("the published files table holds some paths twice: rewriting it whole");
+        }
+        let previous_symbols = source.snapshot.as_ref().and_then(|s| s.symbols);
+        let previous_edges = source.snapshot.as_ref().and_then(|s| s.edges);
+        // Analyses wait for resolution with only their names in memory; the rest of each goes
+        // to a scratch file (kept in memory should none be possible here).
+        let frames = frame_file(catalog.store());
+        // A first index writes every file's row in listing order: the trigram index is built
+        // from the same stream (an update keeps its in-place path below).
+        let (trigram_feed, trigram_thread, trigram_gate) = match pinned
+            .is_none()
+            .then(|| InlineTrigrams::spawn(catalog.store()))
+        {
+            Some(Some((feed, thread, gate))) => (Some(feed), Some(thread), Some(gate)),
+            _ => (None, None, None),
+        };
+        let stream = FileStream {
+            frames: frames.clone(),
+            entries: entries.into_iter(),
+            reader: resolved.reader()?,
+            previous: previous.clone(),
+            acc: acc.clone(),
+            prefix: prefix.clone(),
+            source_id: source.id.clone(),
+            max_file_bytes: opts.max_file_bytes,
+            progress: progress.clone(),
+            only_changes: pinned.is_some(),
+            trigrams: trigram_feed,
+        };
+        let store = catalog.store();
+        let (files_version, files_changed) = match pinned {
+            None => {
+                let reader = RecordBatchIterator::new(run_ahead(stream), FILES.clone());
+                let v = tables::write_table_reader(store, &source.id, "files", Box::new(reader))
+                    .await?;
+                (v, true)
+            }
+            Some(version) => {
+                update_files(
+                    store,
+                    &source.id,
+                    version,
+                    run_ahead(stream),
+                    &acc,
+                    &previous,
+                )
+                .await?
+            }
+        };
+        drop(parsing);
+        tokio::task::block_in_place(quarry_analysis::analyze::release_parse_memory);
+        let commit = resolved.commit.clone();
+        drop(resolved);
+        // A git source's blob ids beside the files version they describe (also when the files did
+        // not change but an older run wrote none), so the next run reads only changed blobs.
+        {
+            let ids = std::mem::take(
+                &mut acc
+                    .lock()
+                    .map_err(|_| EngineError::Internal("poisoned".into()))?
+                    .blobs,
+            );
+            if !ids.is_empty()
+                && (files_changed || previous.blobs.is_empty())
+                && let Err(e) = blobs::save(store, &source.id, files_version, &ids).await
+            {
+                // The next re-index then reads every blob.
+                tracing::warn!("storing the blob ids: {e}");
+            }
+        }
+        Ok(FilesWritten {
+            version: files_version,
+            changed: files_changed,
+            commit,
+            previous,
+            pinned,
+            previous_rows: (previous_symbols, previous_edges),
+            acc,
+            frames,
+            trigram_thread,
+            trigram_gate,
+        })
+    }
+
+    /// The analyses the files phase gathered (`None` for an unchanged file), and its counts.
+    pub(super) fn take_analyses(&mut self, files: &FilesWritten) -> Result<Analysed> {
+        let Accum {
+            analysed, stats, ..
+        } = std::mem::take(
+            &mut *files
+                .acc
+                .lock()
+                .map_err(|_| EngineError::Internal("poisoned".into()))?,
+        );
+        self.stats = stats;
+        Ok(analysed)
+    }
+}

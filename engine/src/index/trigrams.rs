@@ -307,3 +307,131 @@ pub(super) async fn update_trigrams(
         }
     }
 }
+
+impl Run<'_> {
+    /// Start the trigram index: finishing the one built from the stream, updating the
+    /// published one from the changed files, or building it from the table. Returns what
+    /// runs on, and the paths present and changed of an in-place update (the search phase's
+    /// update reads them).
+    pub(super) async fn start_trigrams(
+        &mut self,
+        files: &mut FilesWritten,
+    ) -> Result<(TrigramsRunning, Option<Delta>)> {
+        let (store, progress) = (self.store, self.progress.clone());
+        let source = &self.source;
+        let (files_version, files_changed, pinned) = (files.version, files.changed, files.pinned);
+        let acc = &files.acc;
+        let trigram_thread = &mut files.trigram_thread;
+        // The trigram index grep prunes with; rebuilt whenever the files changed.
+        // (Also when an older run, or an older Quarry, published files without it.)
+        // (And when the published one is in an older format: its magic bytes are checked.)
+        // After an in-place update of the files table, the derived indexes are updated too (when
+        // the change was small enough to hold): the paths present now, and the files whose rows
+        // were appended (new and changed) with their contents.
+        let delta = match pinned {
+            Some(_) if files_changed => {
+                let mut a = acc
+                    .lock()
+                    .map_err(|_| EngineError::Internal("poisoned".into()))?;
+                let present: HashSet<String> =
+                    a.analysed.iter().map(|(p, _, _)| p.clone()).collect();
+                a.changed.take().map(|changed| (present, changed))
+            }
+            _ => None,
+        };
+        // Both ways of finishing the trigram index run beside the analyses' resolution and
+        // writes, and are joined before the search phase (which reads the contents from it).
+        let mut finishing_trigrams = None;
+        let mut updating_trigrams = None;
+        // The search index update needs only the paths: the contents go to the trigram update.
+        let (delta, changed_contents): (Option<(HashSet<String>, HashSet<String>)>, _) = match delta
+        {
+            Some((present, changed)) => {
+                let paths = changed.iter().map(|(p, _)| p.clone()).collect();
+                (Some((present, paths)), Some(changed))
+            }
+            None => (None, None),
+        };
+        if files_changed || !trigram::is_current(store, &source.id, files_version).await {
+            match (pinned, &delta, changed_contents, trigram_thread.take()) {
+                // A small change: the published index is updated from its kept documents and
+                // the changed files' contents, on a task of its own (its ~1 core beside the
+                // loading of the unchanged analyses, which keeps ~1 of 2 busy).
+                (Some(old), Some((present, _)), Some(changed), _) => {
+                    progress.phase(
+                        &format!(
+                            "indexing content (trigrams): updating {} changed files, beside the \
+                         next phases",
+                            changed.len()
+                        ),
+                        None,
+                    );
+                    let (store, id, present) = (store.clone(), source.id.clone(), present.clone());
+                    updating_trigrams = Some(tokio::spawn(async move {
+                        let versions = (old, files_version);
+                        update_trigrams(&store, &id, versions, &present, &changed).await
+                    }));
+                }
+                // The stream is done and its sender dropped: the builder thread is finishing the
+                // index (merging its posting lists).
+                (_, _, _, Some(thread)) => finishing_trigrams = Some(thread),
+                _ => {
+                    progress.phase("indexing content (trigrams)", None);
+                    let built = build_trigrams(store, &source.id, files_version).await;
+                    warn_without_trigrams(progress.as_ref(), built);
+                }
+            }
+        }
+        let running = TrigramsRunning {
+            finishing: finishing_trigrams,
+            updating: updating_trigrams,
+        };
+        Ok((running, delta))
+    }
+
+    /// Join the trigram index's work, building it from the table if that failed.
+    pub(super) async fn finish_trigrams(&self, running: TrigramsRunning, files: &FilesWritten) {
+        let (store, progress) = (self.store, self.progress.clone());
+        let source = &self.source;
+        let files_version = files.version;
+        let trigram_gate = &files.trigram_gate;
+        let TrigramsRunning {
+            finishing: finishing_trigrams,
+            updating: updating_trigrams,
+        } = running;
+        if let Some(task) = updating_trigrams {
+            if !task.is_finished() {
+                progress.phase("indexing content (trigrams): finishing the update", None);
+            }
+            // `false` (logged): the published index could not be read; build from the table.
+            if !task.await.unwrap_or(false) {
+                progress.phase("indexing content (trigrams)", None);
+                let built = build_trigrams(store, &source.id, files_version).await;
+                warn_without_trigrams(progress.as_ref(), built);
+            }
+        }
+        if let Some(thread) = finishing_trigrams {
+            // Opened by the `edges` write; this is for any run that did not reach it.
+            if let Some(gate) = &trigram_gate {
+                gate.open();
+            }
+            let built = match tokio::task::block_in_place(|| thread.join()) {
+                Ok(Ok((grams, texts))) => {
+                    trigram::save_files(store, &source.id, files_version, grams, texts)
+                        .await
+                        .map_err(EngineError::from)
+                }
+                finished => {
+                    let why = match finished {
+                        Ok(Err(e)) => e,
+                        _ => "its thread panicked".to_string(),
+                    };
+                    tracing::warn!("building the trigram index while streaming: {why}");
+                    progress.phase("indexing content (trigrams)", None);
+                    build_trigrams(store, &source.id, files_version).await
+                }
+            };
+            warn_without_trigrams(progress.as_ref(), built);
+        }
+    }
+}

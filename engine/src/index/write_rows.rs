@@ -360,3 +360,154 @@ pub(super) async fn rewrite_in_place(
     )
     .await?)
 }
+
+impl Run<'_> {
+    /// Resolve the edges and write `symbols` and `edges` (or keep the published ones when
+    /// nothing changed), with their row digests.
+    pub(super) async fn write_rows(
+        &mut self,
+        files: &FilesWritten,
+        analysed: Analysed,
+    ) -> Result<RowsWritten> {
+        let (catalog, store) = (self.catalog, self.store);
+        let progress = self.progress.clone();
+        let source = &self.source;
+        let prefix = &self.prefix;
+        let stats = &mut self.stats;
+        let (files_version, files_changed) = (files.version, files.changed);
+        let (previous_symbols, previous_edges) = files.previous_rows;
+        let pinned = files.pinned;
+        let previous = &files.previous;
+        let frames = &files.frames;
+        let trigram_gate = &files.trigram_gate;
+        let reusable = source
+            .snapshot
+            .as_ref()
+            .filter(|s| !files_changed && s.analyzer == ANALYZER_VERSION)
+            .and_then(|s| Some((s.symbols?, s.edges?, s.stats.symbols, s.stats.edges)));
+        // With fresh analyses, the search index takes its definitions from their frames (`defs`)
+        // rather than reading the `symbols` table back.
+        let (symbols_version, edges_version, defs) = match reusable {
+            Some((sv, ev, n_symbols, n_edges)) => {
+                // Nothing changed: the published analysis stands.
+                stats.symbols = n_symbols;
+                stats.edges = n_edges;
+                (sv, ev, None)
+            }
+            None => {
+                // Unchanged files take their published analysis; load only those.
+                let missing: FxHashSet<&str> = analysed
+                    .iter()
+                    .filter(|(_, _, a)| a.is_none())
+                    .map(|(p, _, _)| p.as_str())
+                    .collect();
+                let mut loaded = if missing.is_empty() {
+                    FxHashMap::default()
+                } else {
+                    progress.phase("loading unchanged analyses", None);
+                    load_previous_analyses(catalog, &source, &missing, frames.as_ref()).await?
+                };
+                // Each unchanged file's loaded analysis (already packed) beside it; a file the
+                // tables hold no row of had an empty analysis.
+                let analysed: Vec<(String, &'static str, Arc<Packed>)> = analysed
+                    .into_iter()
+                    .map(|(p, l, a)| {
+                        let a =
+                            match a.or_else(|| loaded.remove(&p)) {
+                                Some(a) => a,
+                                None => Arc::new(Packed::new(&FileAnalysis::default()).map_err(
+                                    |e| EngineError::Internal(format!("packing an analysis: {e}")),
+                                )?),
+                            };
+                        Ok((p, l, a))
+                    })
+                    .collect::<Result<_>>()?;
+                progress.phase("resolving edges", Some(analysed.len() as u64));
+                let inputs: Vec<FileInput> = analysed
+                    .iter()
+                    .map(|(path, lang, a)| FileInput {
+                        path,
+                        language: lang,
+                        names: a.names(),
+                    })
+                    .collect();
+                let mut resolver = resolve::Resolver::new(&inputs);
+                let id = source.id.clone();
+                let ids = (id.as_str(), prefix.as_str());
+                let chunks = stream_chunks(analysed.iter().map(|(_, _, a)| a.raw_len()));
+                // Each file's digests of its rows (edges, symbols), published with the tables.
+                let mut digests = vec![([0; 16], [0; 16]); analysed.len()];
+                let rows = RowsCx {
+                    store,
+                    files: rows::Files {
+                        ids,
+                        analysed: &analysed,
+                    },
+                    chunks: &chunks,
+                    progress: progress.as_ref(),
+                    files_version,
+                    trigram_gate: trigram_gate.as_ref(),
+                };
+                // After a small change, only the rows of the files whose rows differ are
+                // rewritten (needs the published rows' digests).
+                let published = match (previous_symbols, previous_edges, pinned) {
+                    (Some(sv), Some(ev), Some(_)) if previous.reusable => {
+                        digest::load(store, &id, (sv, ev))
+                            .await
+                            .map(|d| (d, (sv, ev)))
+                    }
+                    _ => None,
+                };
+                let updated = match &published {
+                    Some((old, versions)) => {
+                        update_rows(&rows, &mut resolver, old, *versions, &mut digests).await?
+                    }
+                    None => None,
+                };
+                let (sv, ev, n_symbols, n_edges) = match updated {
+                    Some(done) => done,
+                    None => write_rows(&rows, &mut resolver, &mut digests)?,
+                };
+                let by_path: digest::Digests = analysed
+                    .iter()
+                    .zip(&digests)
+                    .map(|((path, _, _), d)| (path.clone(), *d))
+                    .collect();
+                if let Err(e) = digest::save(store, &id, (sv, ev), &by_path).await {
+                    // The next re-index then rewrites both tables whole.
+                    tracing::warn!("storing the row digests: {e}");
+                }
+                drop(by_path);
+                stats.symbols = n_symbols;
+                stats.edges = n_edges;
+                failpoint("symbols_written");
+                // Both borrow `analysed`, which gives up its names here.
+                drop(resolver);
+                drop(inputs);
+                // Each file's frame, without the names held beside it. The frames are in the
+                // scratch file (in memory only when the store could not make one, `frame_file`).
+                let defs: Vec<Definitions> = analysed
+                    .into_iter()
+                    .map(|(path, _, a)| {
+                        let names = a.names();
+                        let units = (0..names.symbol_count())
+                            .filter(|&i| search::is_unit(names.kind(i)))
+                            .count();
+                        Definitions {
+                            path,
+                            frame: a.frame(),
+                            units,
+                        }
+                    })
+                    .collect();
+                (sv, ev, Some(defs))
+            }
+        };
+
+        Ok(RowsWritten {
+            symbols: symbols_version,
+            edges: edges_version,
+            defs,
+        })
+    }
+}
