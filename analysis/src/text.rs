@@ -314,7 +314,7 @@ mod tests {
             "a_b x1 42 ÄrgerÜber\tfooBar«baz»qux",
             "émigréCase über_Straße ΣΊΣΥΦΟΣ",
             include_str!("text.rs"),
-            include_str!("search.rs"),
+            include_str!("search/ranker.rs"),
         ];
         for text in texts {
             for line in text.lines() {
