@@ -40,6 +40,26 @@ impl Lang {
         }
     }
 
+    /// The language stored under `name` (the inverse of [`Lang::name`] for the analysed
+    /// languages); any other name is `Other("text")`, which no rule tells apart.
+    pub fn from_name(name: &str) -> Lang {
+        match name {
+            "rust" => Lang::Rust,
+            "python" => Lang::Python,
+            "javascript" => Lang::JavaScript,
+            "typescript" => Lang::TypeScript,
+            "tsx" => Lang::Tsx,
+            "go" => Lang::Go,
+            "java" => Lang::Java,
+            "c" => Lang::C,
+            "cpp" => Lang::Cpp,
+            "csharp" => Lang::CSharp,
+            "ruby" => Lang::Ruby,
+            "php" => Lang::Php,
+            _ => Lang::Other("text"),
+        }
+    }
+
     /// The tree-sitter grammar, for analysed languages, with its parse table dense in every
     /// state ([`crate::analyze::dense`]): a lease that parsers and trees made with it must not
     /// outlive.

@@ -48,7 +48,7 @@ impl<'a> Resolver<'a> {
                         _ => return None,
                     };
                 let go_new = || {
-                    (f.language == "go")
+                    (f.lang == Lang::Go)
                         .then(|| crate::analyze::returns::go_new(text))
                         .flatten()
                 };
@@ -208,7 +208,7 @@ impl<'a> Resolver<'a> {
                 // are calls on `self`; the stored qualifier stays as written.
                 let qualifier = match (kind, e.source.as_deref(), e.qualifier.as_deref()) {
                     (EdgeKind::Calls, Some(q), Some(written))
-                        if f.language == "go"
+                        if f.lang == Lang::Go
                             && own.get(q).and_then(|&si| {
                                 go_receiver(&analysis.symbols[si as usize].signature)
                             }) == Some(written) =>
@@ -289,7 +289,7 @@ impl<'a> Resolver<'a> {
                         // (`declared_type_member`) — unless the inner call's target was a guess,
                         // whose type may not be the value's.
                         match found {
-                            Some(None) if f.language == "go" && j.is_some_and(|j| guessed[j]) => {
+                            Some(None) if f.lang == Lang::Go && j.is_some_and(|j| guessed[j]) => {
                                 None
                             }
                             found => found,
@@ -308,7 +308,7 @@ impl<'a> Resolver<'a> {
                     }
                     // Go: on a package-level variable of this package or an imported one.
                     (None, EdgeKind::Calls | EdgeKind::References, None, Some(q))
-                        if f.language == "go" && q != "self" =>
+                        if f.lang == Lang::Go && q != "self" =>
                     {
                         *vars_before
                             .entry((kind, &*e.target_name, q))
@@ -316,7 +316,7 @@ impl<'a> Resolver<'a> {
                     }
                     // Python: on a module variable made by a call (the file's or imported).
                     (None, EdgeKind::Calls | EdgeKind::References, None, Some(q))
-                        if f.language == "python" =>
+                        if f.lang == Lang::Python =>
                     {
                         *vars_before
                             .entry((kind, &*e.target_name, q))
@@ -329,7 +329,7 @@ impl<'a> Resolver<'a> {
                 // An unqualified call in a method of a language that calls its own members
                 // without `this` is first looked for on the instance.
                 let on_instance = match (kind, e.source.as_deref(), qualifier) {
-                    (EdgeKind::Calls, Some(q), None) if implicit_this(f.language) => own
+                    (EdgeKind::Calls, Some(q), None) if implicit_this(f.lang) => own
                         .get(q)
                         .filter(|&&si| {
                             matches!(analysis.symbols[si as usize].kind, "method" | "constructor")
@@ -353,12 +353,12 @@ impl<'a> Resolver<'a> {
                     // PHP's names go through their `use` in `pick` (`Index::php_class`): `new
                     // FilterDirectory()` after `use …\Filter\Directory as FilterDirectory` is
                     // that `Directory`, not the file's own namespace's.
-                    _ if f.language == "php" => (None, None),
+                    _ if f.lang == Lang::Php => (None, None),
                     (_, None) => (renamed(&e.target_name), None),
                     // Python's and Go's receivers are looked up through their import in `pick`,
                     // which tells two aliases of one name apart (`flags as compute_flags`) and
                     // finds a Go package by its path (`jsonrpc2 "…/jsonrpc2_v2"`).
-                    (_, Some(_)) if matches!(f.language, "python" | "go") => (None, None),
+                    (_, Some(_)) if matches!(f.lang, Lang::Python | Lang::Go) => (None, None),
                     (_, Some(q)) => {
                         let head_end = q.find(['.', ':']).unwrap_or(q.len());
                         let q = renamed(&q[..head_end]).map(|o| format!("{o}{}", &q[head_end..]));
@@ -394,7 +394,7 @@ impl<'a> Resolver<'a> {
                                 let q = q.trim();
                                 q.starts_with("self.") || q.starts_with("this.")
                             });
-                        let owner = if delegates || enclosing_only(kind, f.language, qualifier) {
+                        let owner = if delegates || enclosing_only(kind, f.lang, qualifier) {
                             source
                         } else {
                             qualifier
@@ -414,7 +414,7 @@ impl<'a> Resolver<'a> {
             // `Into::into`, `Self::DEFAULT`) is the member of the type, module or crate its
             // path names — else of a primitive, the standard library, a generic parameter, a
             // trait or a crate not indexed: no other definition of that name.
-            if f.language == "rust"
+            if f.lang == Lang::Rust
                 && e.kind == EdgeKind::References
                 && qualifier.is_some_and(|q| !matches!(q.trim(), "self" | "this"))
                 && picked.is_some_and(|(_, how)| {
@@ -437,21 +437,23 @@ impl<'a> Resolver<'a> {
             // alone but in Rust, PHP and Go, whose field reads may have none.)
             let alone = e.qualifier.is_none() && e.receiver_type.is_none() && inner[i].is_none();
             let applies = match alone {
-                true => match f.language {
-                    "python" | "javascript" | "typescript" | "tsx" | "c" => true,
+                true => match f.lang {
+                    Lang::Python | Lang::JavaScript | Lang::TypeScript | Lang::Tsx | Lang::C => {
+                        true
+                    }
                     // (A name alone may be a value's member in Go and C++: taken when no
                     // field or type of the name answered but by a guess — or, in Go, by
                     // another file of the package, which may be for another platform or
                     // another `testdata` program: the file's own function comes first. Rust's
                     // field reads keep no qualifier at all: only when none answered, or
                     // `x.data` would become a function `data` of the file.)
-                    "go" | "cpp" => picked.is_none_or(|(_, how)| {
+                    Lang::Go | Lang::Cpp => picked.is_none_or(|(_, how)| {
                         matches!(how, "ambiguous" | "unique_name" | "same_package")
                     }),
-                    "rust" => picked.is_none(),
+                    Lang::Rust => picked.is_none(),
                     _ => false,
                 },
-                false => !(f.language == "rust" && qualifier.is_some_and(|q| q.trim() == "self")),
+                false => !(f.lang == Lang::Rust && qualifier.is_some_and(|q| q.trim() == "self")),
             };
             let taken = |c: Cand, how: &str| match alone {
                 true => matches!(how, "same_file" | "import") && index.kind(c) == "function",
@@ -463,7 +465,7 @@ impl<'a> Resolver<'a> {
                         // (Go: a method expression, `T.m`; `d.Name.Name` reads a value, whose
                         // type is not the one named `Name`.)
                         "qualified" => {
-                            f.language != "go"
+                            f.lang != Lang::Go
                                 || qualifier.is_some_and(|q| {
                                     !q.contains('.') && q.starts_with(char::is_uppercase)
                                 })
@@ -490,7 +492,7 @@ impl<'a> Resolver<'a> {
             // export — a definition in the file, else its top-level `x`, or nothing (compiled
             // CommonJS names every export first, `exports.a = exports.b = void 0;`) — never
             // another file's namesake.
-            if matches!(f.language, "javascript" | "typescript" | "tsx")
+            if matches!(f.lang, Lang::JavaScript | Lang::TypeScript | Lang::Tsx)
                 && matches!(qualifier.map(str::trim), Some("exports" | "module.exports"))
             {
                 picked = picked.filter(|&(c, _)| c.0 as usize == fi).or_else(|| {

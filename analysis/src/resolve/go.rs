@@ -19,8 +19,8 @@ pub(super) fn go_receiver(signature: &str) -> Option<&str> {
 /// Whether a symbol of `kind` in a file of `language` is a Go defined type that is neither a
 /// struct nor an interface (`type Map map[string]any`, stored as a `type_alias`): a type
 /// for resolution, with methods, embedders and conversions (`Map(m)`).
-pub(super) fn go_defined_type(kind: &str, language: &str) -> bool {
-    kind == "type_alias" && language == "go"
+pub(super) fn go_defined_type(kind: &str, lang: Lang) -> bool {
+    kind == "type_alias" && lang == Lang::Go
 }
 
 /// Whether Go type `ty` (as a field declares it) is a function type: `func(int) error`.
@@ -174,7 +174,7 @@ impl<'a> Index<'a> {
     /// `signal_linux_amd64.go`, `signal_darwin_amd64.go`…), whose methods a call in a file
     /// of either may reach.
     pub(super) fn go_variant(&self, a: Cand, b: Cand) -> bool {
-        self.files[a.0 as usize].language == "go"
+        self.files[a.0 as usize].lang == Lang::Go
             && self.qualified_name(a) == self.qualified_name(b)
             && dir_of(self.path(a)) == dir_of(self.path(b))
     }
@@ -183,7 +183,7 @@ impl<'a> Index<'a> {
     /// methods often are (`dgramopt.go`'s `func (c *dgramOpt) JoinGroup` beside
     /// `endpoint.go`'s `type dgramOpt struct`).
     pub(super) fn go_method_elsewhere(&self, cands: &Cands<'_, 'a>, ty: Cand) -> Option<Cand> {
-        if self.files[ty.0 as usize].language != "go" {
+        if self.files[ty.0 as usize].lang != Lang::Go {
             return None;
         }
         let (path, name) = (self.path(ty), self.qualified_name(ty));

@@ -13,17 +13,17 @@ impl<'a> Index<'a> {
             return None;
         }
         let module = e.qualifier.as_deref();
-        if matches!(self.files[fi].language, "c" | "cpp") {
+        if matches!(self.files[fi].lang, Lang::C | Lang::Cpp) {
             let (file, how) = self.include_file(fi, module?)?;
             return Some((self.files[file as usize].path, how));
         }
         // Go: the package's file, when the repository has the package.
-        if self.files[fi].language == "go" {
+        if self.files[fi].lang == Lang::Go {
             let (_, file) = self.go_package(fi, module?)?;
             return Some((self.files[file as usize].path, "import"));
         }
         // Java: `import a.b.*;` is the package's, in a directory ending `a/b`: the nearest.
-        if self.files[fi].language == "java" {
+        if self.files[fi].lang == Lang::Java {
             if &*e.target_name != "*" {
                 return None;
             }
@@ -39,7 +39,7 @@ impl<'a> Index<'a> {
                 .max_by_key(|path| nearness(dir, path).0)?;
             return Some((path, "import"));
         }
-        let python = self.files[fi].language == "python";
+        let python = self.files[fi].lang == Lang::Python;
         let file = if python {
             let path = self.files[fi].path;
             self.python_module_file(path, &python_path(module, &e.target_name, ""))

@@ -295,26 +295,26 @@ impl<'a> Index<'a> {
                     let kind = names.kind(si);
                     for (class, kinds) in CLASSES.iter().enumerate() {
                         // A Go defined type is a type, and called it converts.
-                        let go_type = go_defined_type(kind, file.language)
+                        let go_type = go_defined_type(kind, file.lang)
                             && (class == class_of(EdgeKind::Inherits)
                                 || class == class_of(EdgeKind::Calls));
                         // A Ruby module is a constant too (`Module === x`), and an
                         // ancestor of what mixes it in (`include Comparable`).
                         let ruby_module = kind == "module"
-                            && file.language == "ruby"
+                            && file.lang == Lang::Ruby
                             && (class == class_of(EdgeKind::References)
                                 || class == class_of(EdgeKind::Inherits));
                         // A Go field of a function type is called (`s.handler(r)`).
                         let go_func_field = class == class_of(EdgeKind::Calls)
                             && kind == "field"
-                            && file.language == "go"
+                            && file.lang == Lang::Go
                             && names.declared_return(si).is_some_and(go_func_type);
                         // And a Go package-level variable called holds a function (`var
                         // DaysIn = daysIn`, `var Usage = func() {…}`): Go calls nothing else,
                         // and a name written alone is its package's.
                         let go_func_var = class == class_of(EdgeKind::Calls)
                             && kind == "variable"
-                            && file.language == "go"
+                            && file.lang == Lang::Go
                             && names.parent(si).is_none();
                         if kinds.contains(&kind)
                             || go_type
@@ -377,7 +377,7 @@ impl<'a> Index<'a> {
             segment_hashes.extend(f.path.split('/').map(segment_hash));
             // A Rust crate's directory by the name its paths use (`my-lib` is `my_lib`,
             // a registry's `rand-0.8.8` is `rand`).
-            if f.language == "rust" {
+            if f.lang == Lang::Rust {
                 let dirs = dir_of(f.path).split('/');
                 segment_hashes.extend(dirs.filter_map(rust_crate_name).map(|n| segment_hash(&n)));
             }
@@ -387,7 +387,7 @@ impl<'a> Index<'a> {
         // package imported by name would be (`node_modules/zod/`).
         let dir_names = match files
             .iter()
-            .any(|f| matches!(f.language, "javascript" | "typescript" | "tsx"))
+            .any(|f| matches!(f.lang, Lang::JavaScript | Lang::TypeScript | Lang::Tsx))
         {
             true => spans
                 .keys()
@@ -412,7 +412,7 @@ impl<'a> Index<'a> {
                 }
             }
         }
-        let c_family = files.iter().any(|f| matches!(f.language, "c" | "cpp"));
+        let c_family = files.iter().any(|f| matches!(f.lang, Lang::C | Lang::Cpp));
         let by_file_name = if c_family {
             let mut m: HashMap<&'a str, Vec<u32>> = HashMap::default();
             for (fi, f) in files.iter().enumerate() {
@@ -469,7 +469,7 @@ impl<'a> Index<'a> {
             let mut includes = Vec::new();
             for (fi, f) in files.iter().enumerate() {
                 starts.push(includes.len() as u32);
-                if matches!(f.language, "c" | "cpp") {
+                if matches!(f.lang, Lang::C | Lang::Cpp) {
                     // An include that names no file here and no standard header (a generated
                     // `config.h`) is [`NO_FILE`]: what the file sees is then not all known.
                     let found = f.names.imports().filter_map(|(_, path)| {

@@ -94,7 +94,7 @@ impl<'a> Index<'a> {
     /// `impl` clause's type is.
     pub(super) fn type_definition(&self, fi: u32, ty: &str) -> Option<Cand> {
         // PHP: `Expr\Assign`, `\App\Models\User`, by its namespace.
-        if self.files[fi as usize].language == "php" && ty.contains('\\') {
+        if self.files[fi as usize].lang == Lang::Php && ty.contains('\\') {
             return self.php_class_at(fi as usize, ty).map(|(c, _)| c);
         }
         self.pick(
@@ -252,7 +252,7 @@ impl<'a> Index<'a> {
             theirs == Some(def) || theirs.is_some_and(|t| self.go_variant(t, def))
         };
         // Go: of a method defined for several platforms, the caller's first.
-        let go = self.files[fi].language == "go";
+        let go = self.files[fi].lang == Lang::Go;
         let platform = go.then(|| self.go_platform(path));
         let built = |c: Cand| {
             platform
@@ -296,7 +296,7 @@ impl<'a> Index<'a> {
             return Some(None);
         }
         let dir = dir_of(self.files[fi].path);
-        let language = self.files[fi].language;
+        let lang = self.files[fi].lang;
         let (qualifier, ty) = crate::analyze::split_type_path(ty);
         // A generic parameter (`K parent`, `n: T`): its bound is not known here, so the
         // member is looked up by name.
@@ -336,7 +336,7 @@ impl<'a> Index<'a> {
                 // imported package the repository has — is a guess gone wrong (`ts :=
                 // httptest.NewTLSServer(…)` is no `TLSServer`), or in a file not indexed:
                 // not known to be an outside type.
-                None if language == "go"
+                None if lang == Lang::Go
                     && match qualifier {
                         None => !builtins::is_go_predeclared_type(ty),
                         // (`v.Block`, a local's field read, is no type.)
@@ -370,6 +370,7 @@ impl<'a> Index<'a> {
         name: &str,
     ) -> Option<Option<(Cand, &'static str)>> {
         let language = self.files[fi].language;
+        let lang = self.files[fi].lang;
         let (def, aliased) = match self.declared_type(fi, ty)? {
             Some(found) => found,
             None => return Some(None),
@@ -380,9 +381,9 @@ impl<'a> Index<'a> {
         let owner = self.qualified_name(def);
         match self.own_type_member(&cands, def.0 as usize, owner, kind, false, true) {
             Some((c, _)) => Some(Some((c, "declared_type"))),
-            None if aliased && !matches!(language, "c" | "cpp") => Some(None),
+            None if aliased && !matches!(lang, Lang::C | Lang::Cpp) => Some(None),
             // An embedded type is a field named after it (`in.Stack` of `struct { Stack; … }`).
-            None if language == "go" && kind == EdgeKind::References => {
+            None if lang == Lang::Go && kind == EdgeKind::References => {
                 let names = self.files[def.0 as usize].names;
                 let embedded = names
                     .heritage()
@@ -394,11 +395,11 @@ impl<'a> Index<'a> {
             }
             // A Go type's methods are its own and its embedded types' (its bases here): one
             // it lacks is an embedded outside type's, or none — not another type's.
-            None if language == "go" => Some(None),
+            None if lang == Lang::Go => Some(None),
             // A class with a base from outside the repository, up its bases: a member it
             // lacks is that base's (`$e->getMessage()` of PHP's `Exception`). (Not Rust's
             // types, whose outside "bases" are traits, nor C's.)
-            None if !matches!(language, "rust" | "c")
+            None if !matches!(lang, Lang::Rust | Lang::C)
                 && self.has_external_ancestor(def.0, owner) =>
             {
                 Some(None)
@@ -424,14 +425,14 @@ impl<'a> Index<'a> {
             let cands = self.candidates(kind, file.language, name)?;
             match self.own_type_member(&cands, field.0 as usize, owner, kind, false, true) {
                 Some((c, _)) => Some(Some((c, "declared_type"))),
-                None if file.language == "go" => Some(None),
+                None if file.lang == Lang::Go => Some(None),
                 None => None,
             }
         };
         // Go: an embedded type, read as a field (`in.Stack.Text()`).
         if !indexed
             && (TYPE_KINDS.contains(&self.kind(field))
-                || go_defined_type(self.kind(field), file.language))
+                || go_defined_type(self.kind(field), file.lang))
         {
             return member_of(self.qualified_name(field));
         }
@@ -486,8 +487,7 @@ impl<'a> Index<'a> {
             let callee = callee?;
             let names = self.files[callee.0 as usize].names;
             let owner = self.parent(callee);
-            let go_type =
-                go_defined_type(self.kind(callee), self.files[callee.0 as usize].language);
+            let go_type = go_defined_type(self.kind(callee), self.files[callee.0 as usize].lang);
             if TYPE_KINDS.contains(&self.kind(callee)) || go_type {
                 // `Foo(…)`: a class called makes an instance of it (Go: converts a value to
                 // it, `socket.ControlMessage(b)`).
@@ -503,7 +503,7 @@ impl<'a> Index<'a> {
                 // it holds, not what calling it returns.
                 let raw = match self.kind(callee) {
                     "field" if go_func_type(raw) => std::borrow::Cow::Owned(go_func_result(raw)?),
-                    "variable" if self.files[callee.0 as usize].language == "go" => return None,
+                    "variable" if self.files[callee.0 as usize].lang == Lang::Go => return None,
                     _ => std::borrow::Cow::Borrowed(raw),
                 };
                 match returned(&raw, chain.unwrap)? {
@@ -525,8 +525,9 @@ impl<'a> Index<'a> {
     /// [`builtins`]). Such a call is `unresolved`, not the nearest definition of that name.
     pub(super) fn external_receiver(&self, fi: usize, q: &str, q_last: &str, name: &str) -> bool {
         let language = self.files[fi].language;
+        let lang = self.files[fi].lang;
         // C++'s standard library (`std::move`, `std::make_shared`).
-        if builtins::is_literal(q) || (language == "cpp" && (q == "std" || q.starts_with("std::")))
+        if builtins::is_literal(q) || (lang == Lang::Cpp && (q == "std" || q.starts_with("std::")))
         {
             return true;
         }
@@ -549,7 +550,7 @@ impl<'a> Index<'a> {
             && q.chars()
                 .all(|c| c.is_alphanumeric() || matches!(c, '_' | ':' | '\\' | '.'));
         if type_like
-            && !matches!(language, "go" | "c")
+            && !matches!(lang, Lang::Go | Lang::C)
             && self
                 .candidates(EdgeKind::Inherits, language, q_last)
                 .is_none()
@@ -559,7 +560,7 @@ impl<'a> Index<'a> {
         // A Rust module path (`util::join`) is not a value; a type's path is (`T::default()`
         // with no `default` of `T`'s here is derived or the standard library's).
         builtins::is_builtin_method(language, name)
-            && !(language == "rust" && self.rust_module_path(fi, q, q_last))
+            && !(lang == Lang::Rust && self.rust_module_path(fi, q, q_last))
     }
 
     /// Whether a call `m.f()` that found no target calls through a module the file imports
@@ -578,20 +579,20 @@ impl<'a> Index<'a> {
         qualifier: Option<&str>,
     ) -> bool {
         let f = &self.files[fi];
-        let script = matches!(f.language, "javascript" | "typescript" | "tsx");
-        if kind != EdgeKind::Calls || !(script || matches!(f.language, "go" | "python")) {
+        let script = matches!(f.lang, Lang::JavaScript | Lang::TypeScript | Lang::Tsx);
+        if kind != EdgeKind::Calls || !(script || matches!(f.lang, Lang::Go | Lang::Python)) {
             return false;
         }
         // (A bare call of an imported function — `expect(x)` from `vitest` — too, but in Go,
         // whose imports bind packages.)
         let head = match qualifier {
             Some(q) if !q.contains(['(', '[', ' ']) => q.split('.').next().unwrap_or(q),
-            None if f.language != "go" => name,
+            None if f.lang != Lang::Go => name,
             _ => return false,
         };
         match f.names.import_bound(head) {
             None => false,
-            Some((module, _)) if f.language == "go" => {
+            Some((module, _)) if f.lang == Lang::Go => {
                 module.is_none_or(|m| self.go_package(fi, m).is_none())
             }
             // A package imported by name (not a relative path) that no directory here is
@@ -636,9 +637,10 @@ impl<'a> Index<'a> {
     /// has that the lookup did not find ends that branch: it may be the repository's.)
     pub(super) fn has_external_ancestor(&self, fi: u32, ty: &str) -> bool {
         let language = self.files[fi as usize].language;
+        let lang = self.files[fi as usize].lang;
         let outside = |base: &str| {
             // (Python's `object`, every class's root, adds no member of note.)
-            if language == "python" && base == "object" {
+            if lang == Lang::Python && base == "object" {
                 return Some(None);
             }
             let last = base.rsplit(['.', ':', '\\']).next().unwrap_or(base);
@@ -649,7 +651,7 @@ impl<'a> Index<'a> {
         };
         // (PHP's classes are found by namespace, exactly: one not found, `\Exception` beside
         // an `App\Exception`, is outside.)
-        let unfound = |b: Option<Cand>| (b.is_none() && language == "php").then_some(());
+        let unfound = |b: Option<Cand>| (b.is_none() && lang == Lang::Php).then_some(());
         self.up_bases(fi, ty, outside, unfound).is_some()
     }
 

@@ -7,6 +7,7 @@ use crate::analyze::returns::called;
 use crate::analyze::{EdgeKind, FileAnalysis, RawEdge, Symbol, TYPE_KINDS};
 use crate::builtins;
 use crate::gobuild;
+use crate::lang::Lang;
 
 mod c_cpp;
 mod cands;
@@ -27,7 +28,10 @@ use self::{c_cpp::*, cands::*, go::*, imports::*, index::*, pick::*, python::*, 
 /// for the file's own rows, and is passed in then).
 pub struct FileInput<'a> {
     pub path: &'a str,
+    /// The `language` column's value.
     pub language: &'a str,
+    /// The same, as the rules compare it ([`Lang::from_name`]).
+    pub lang: Lang,
     pub names: &'a Names,
 }
 

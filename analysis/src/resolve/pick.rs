@@ -10,14 +10,14 @@ pub(super) fn nested_in(inner: &str, outer: &str) -> bool {
     inner.len() > outer.len() && inner.starts_with(outer) && inner.as_bytes()[outer.len()] == b'.'
 }
 
-/// Does qualifier `q` of a call name the caller's base type in `language` (`super().f()` and
+/// Does qualifier `q` of a call name the caller's base type in `lang` (`super().f()` and
 /// Python 2's `super(Cls, self).f()`, `super.f()`, C#'s `base.F()`, PHP's `parent::f()`)?
 /// By language: elsewhere `base` and `parent` are ordinary names (a module, a variable).
-pub(super) fn is_super(language: &str, q: &str) -> bool {
-    match language {
-        "python" => q == "super()" || q.starts_with("super("),
-        "csharp" => q == "base",
-        "php" => q == "parent",
+pub(super) fn is_super(lang: Lang, q: &str) -> bool {
+    match lang {
+        Lang::Python => q == "super()" || q.starts_with("super("),
+        Lang::CSharp => q == "base",
+        Lang::Php => q == "parent",
         _ => q == "super",
     }
 }
@@ -25,18 +25,20 @@ pub(super) fn is_super(language: &str, q: &str) -> bool {
 /// Languages where an unqualified call in a method may call a member of the instance
 /// (`size()` for `this.size()`). Not Python, JavaScript, PHP (they need `self`/`this`), Rust
 /// (`self.`), Go (the receiver's name) or C (no methods).
-pub(super) fn implicit_this(language: &str) -> bool {
-    matches!(language, "java" | "csharp" | "cpp" | "ruby")
+pub(super) fn implicit_this(lang: Lang) -> bool {
+    matches!(lang, Lang::Java | Lang::CSharp | Lang::Cpp | Lang::Ruby)
 }
 
-/// Whether a bare call (no qualifier) in `language` takes a method only of a type enclosing
+/// Whether a bare call (no qualifier) in `lang` takes a method only of a type enclosing
 /// the caller, or through an import: in Java, C# and C++ the instance's own methods and its
 /// bases' are tried before [`Index::pick`] ([`Index::implicit_receiver`]); what is left is a
 /// free function (C++), a static import's member, or an outer class's member — not an
 /// unrelated class's method of that name. Not Ruby, whose bare calls reach mixed-in and
 /// top-level methods.
-pub(super) fn enclosing_only(kind: EdgeKind, language: &str, qualifier: Option<&str>) -> bool {
-    kind == EdgeKind::Calls && qualifier.is_none() && matches!(language, "java" | "csharp" | "cpp")
+pub(super) fn enclosing_only(kind: EdgeKind, lang: Lang, qualifier: Option<&str>) -> bool {
+    kind == EdgeKind::Calls
+        && qualifier.is_none()
+        && matches!(lang, Lang::Java | Lang::CSharp | Lang::Cpp)
 }
 
 /// Whether receiver type `t` is a field read a local was bound to (`v.Args[0]`,
@@ -69,10 +71,11 @@ impl<'a> Index<'a> {
         qualifier: Option<&str>,
     ) -> Option<(Cand, &'static str)> {
         let language = self.files[fi].language;
+        let lang = self.files[fi].lang;
         // Rust: a path into the standard library (`std::sync::Arc::new`; `use std::sync::Arc`
         // then `Arc`; `use std::fmt` then `fmt::Display`) names no definition here, however a
         // file of the repository is named (`sync.rs` with an `Arc` of its own).
-        if language == "rust" {
+        if lang == Lang::Rust {
             let from_std = |n: &str| {
                 let mut modules = self.files[fi].names.imports_of(n).peekable();
                 !matches!(n, "self" | "Self" | "super" | "crate")
@@ -90,18 +93,18 @@ impl<'a> Index<'a> {
         // C: a call on a field (`hooks->purge(…)`, `ops.read(…)`) goes through a function
         // pointer, set at run time: no definition is its target by that name (a test's
         // `static void purge(void)` is not).
-        if language == "c" && kind == EdgeKind::Calls && qualifier.is_some() {
+        if lang == Lang::C && kind == EdgeKind::Calls && qualifier.is_some() {
             return None;
         }
         // An `#include` names a file ([`Index::include_file`]), never a definition: `<ctime>`
         // is not `time.h`'s function `ctime`.
-        if matches!(language, "c" | "cpp") && kind == EdgeKind::Imports {
+        if matches!(lang, Lang::C | Lang::Cpp) && kind == EdgeKind::Imports {
             return None;
         }
         // A Rust tuple variant constructs its enum (`GetRange::Suffix(2)`, `Self::Int64(v)`):
         // a variant of the type the qualifier names, found as `Type::f()`'s member is. Only
         // so: a bare `Ok(…)` is the prelude's, and another enum's variant of the name is not.
-        if language == "rust"
+        if lang == Lang::Rust
             && kind == EdgeKind::Calls
             && name.starts_with(|c: char| c.is_ascii_uppercase())
             && let Some(q) = qualifier
@@ -112,7 +115,7 @@ impl<'a> Index<'a> {
         // Nor is another definition of the name, when the qualifier is a type's (`Poll::Ready`
         // of the standard library, `DataType::List` of a type whose variants are not found):
         // an imported or nearby struct `Ready` or `List` is no variant of it.
-        if language == "rust"
+        if lang == Lang::Rust
             && kind == EdgeKind::Calls
             && name.starts_with(|c: char| c.is_ascii_uppercase())
             && qualifier.is_some_and(|q| {
@@ -125,12 +128,12 @@ impl<'a> Index<'a> {
         {
             return None;
         }
-        if language == "php"
+        if lang == Lang::Php
             && let Some(found) = self.php_pick(fi, kind, name, qualifier)
         {
             return found;
         }
-        if language == "ruby"
+        if lang == Lang::Ruby
             && kind == EdgeKind::Calls
             && name == "new"
             && let Some(q) = qualifier.map(|q| q.trim().trim_start_matches("::"))
@@ -140,7 +143,7 @@ impl<'a> Index<'a> {
         }
         // Ruby: a constant written alone (`rescue FooError`, `is_a?(Payload)`) is looked up
         // lexically, as Ruby does.
-        if language == "ruby"
+        if lang == Lang::Ruby
             && kind == EdgeKind::References
             && qualifier.is_none()
             && name.starts_with(|c: char| c.is_ascii_uppercase())
@@ -149,7 +152,7 @@ impl<'a> Index<'a> {
         }
         // A Go import names a package, which is no definition (a namesake `types` or `url`
         // elsewhere had been its target): its directory's file, in `Resolver::edges`.
-        if kind == EdgeKind::Imports && language == "go" {
+        if kind == EdgeKind::Imports && lang == Lang::Go {
             return None;
         }
         let cands = self.candidates(kind, language, name)?;
@@ -161,11 +164,11 @@ impl<'a> Index<'a> {
         // `drop(guard)` some type's `Drop::drop`.
         // Nor, from another file, a function nested in a function (a test's local `drop`,
         // `f`): it is visible only inside the function that defines it.
-        let bare = kind == EdgeKind::Calls && qualifier.is_none() && !implicit_this(language);
+        let bare = kind == EdgeKind::Calls && qualifier.is_none() && !implicit_this(lang);
         // Rust's macros are invoked with `!`, which is no call edge: `f(x)` is not `f!`.
         // Go: `x.f()` and `x.f` on a value (not an imported package) name a method or a
         // field — never a function or a type (a conversion is `pkg.T(x)` or `T(x)`).
-        let go_member = language == "go"
+        let go_member = lang == Lang::Go
             && matches!(kind, EdgeKind::Calls | EdgeKind::References)
             && qualifier.is_some_and(|q| {
                 let head = q.split('.').next().unwrap_or(q);
@@ -175,7 +178,7 @@ impl<'a> Index<'a> {
         // module by its name — name an attribute of an object: a class's member, never a
         // top-level function, class or variable (`loop.create_task()` in a file defining
         // `create_task`, `sample = _inst.sample`).
-        let py_member = language == "python"
+        let py_member = lang == Lang::Python
             && matches!(kind, EdgeKind::Calls | EdgeKind::References)
             && qualifier.is_some_and(|q| {
                 let q = q.trim();
@@ -189,7 +192,7 @@ impl<'a> Index<'a> {
                 !bound && !python_module_named(self.files[fi].path, head)
             });
         let keep = |c: Cand| {
-            !(language == "rust" && kind == EdgeKind::Calls && self.kind(c) == "macro")
+            !(lang == Lang::Rust && kind == EdgeKind::Calls && self.kind(c) == "macro")
                 && (!go_member || self.parent(c).is_some())
                 && (!py_member || self.parent(c).is_some())
                 && (!bare
@@ -197,7 +200,7 @@ impl<'a> Index<'a> {
                         || (c.0 != fi as u32 && self.nested_in_function(c))))
         };
         // Beyond imports, see [`enclosing_only`]: `Outer.Inner.run` may call `Outer.helper`.
-        let enclosing = enclosing_only(kind, language, qualifier);
+        let enclosing = enclosing_only(kind, lang, qualifier);
         let near = |c: Cand| {
             keep(c)
                 && (!enclosing
@@ -213,8 +216,8 @@ impl<'a> Index<'a> {
         // with a `utils` module each).
         let matches_module = |m: &str| {
             // Go: the package's own directory, when the repository has it.
-            let go_dir = match language {
-                "go" => Some(self.go_package(fi, m)?.0),
+            let go_dir = match lang {
+                Lang::Go => Some(self.go_package(fi, m)?.0),
                 _ => None,
             };
             let last = module_last_segment(m)?;
@@ -222,17 +225,17 @@ impl<'a> Index<'a> {
             let named = |c: Cand| {
                 self.may_name(&segment, c.0)
                     && (segment.names(self.path(c))
-                        || (language == "rust"
+                        || (lang == Lang::Rust
                             && dir_of(self.path(c))
                                 .split('/')
                                 .any(|d| rust_crate_dir_is(d, last))))
-                    && match language {
-                        "python" => python_module_names(m, self.path(c)),
-                        "java" => package_dir_names(m, '.', self.path(c)),
+                    && match lang {
+                        Lang::Python => python_module_names(m, self.path(c)),
+                        Lang::Java => package_dir_names(m, '.', self.path(c)),
                         // (A package's test files build only with its own tests, which
                         // an external test package in its directory is: `runtime_test`
                         // sees `export_test.go`'s `Escape`.)
-                        "go" => {
+                        Lang::Go => {
                             Some(dir_of(self.path(c))) == go_dir
                                 && (!gobuild::is_test_file(self.path(c))
                                     || (gobuild::is_test_file(path)
@@ -263,7 +266,7 @@ impl<'a> Index<'a> {
                 return first[tier];
             }
             // Go: of a package's definitions for several platforms, the caller's.
-            if language == "go" && tier == 0 {
+            if lang == Lang::Go && tier == 0 {
                 let platform = self.go_platform(path);
                 for rank in [2, 1] {
                     let built = cands.all.iter().take(SCAN_LIMIT).copied().find(|&c| {
@@ -287,7 +290,7 @@ impl<'a> Index<'a> {
             // candidate is as near, and another crate's `sync.rs` is no `tokio::sync`.)
             let dir = dir_of(path);
             let as_near = nearness(dir, self.path(best));
-            if language != "go" && as_near.0 > 0 && !segment.is_module_file(self.path(best)) {
+            if lang != Lang::Go && as_near.0 > 0 && !segment.is_module_file(self.path(best)) {
                 let own = cands.all.iter().take(SCAN_LIMIT).copied().find(|&c| {
                     in_tier(c)
                         && segment.is_module_file(self.path(c))
@@ -310,7 +313,7 @@ impl<'a> Index<'a> {
         // of its own, that file (`Resolver::edges`); else a definition of a file under M's
         // package (which re-exports it) — never another module's N, nor a definition named
         // like `import io`'s `io`.
-        if kind == EdgeKind::Imports && language == "python" {
+        if kind == EdgeKind::Imports && lang == Lang::Python {
             let m = qualifier?;
             if let Some(file) = self.python_module_file(path, m)
                 && let Some(&fi2) = self.by_path.get(file)
@@ -348,7 +351,7 @@ impl<'a> Index<'a> {
             let own = source_qname
                 .and_then(|s| s.rsplit_once('.'))
                 .map(|(own, _)| own);
-            let sup = kind == EdgeKind::Calls && is_super(self.files[fi].language, q);
+            let sup = kind == EdgeKind::Calls && is_super(self.files[fi].lang, q);
             // `self.f()` itself, or `self.field.f()` (a member of some type).
             let on_self = SELF_WORDS.contains(&q);
             // (A field read on a field, `self.db.conn`, is not looked up on the caller's
@@ -413,10 +416,10 @@ impl<'a> Index<'a> {
                 // is no member of a type named like the value.
                 let of_type = |c: Cand| self.parent(c).map(last_segment) == Some(q_last);
                 // (A Rust qualifier is always a path: `f16::PI`, `half::f16::from_f32`.)
-                let lower = !q_last.starts_with(char::is_uppercase) && language != "rust";
+                let lower = !q_last.starts_with(char::is_uppercase) && lang != Lang::Rust;
                 let module = lower && self.files[fi].names.import_bound(q).is_some();
                 // (Go's values were always read so: `go_member` below.)
-                let value = kind == EdgeKind::References && lower && language != "go";
+                let value = kind == EdgeKind::References && lower && lang != Lang::Go;
                 if !module
                     && !value
                     && let Some(c) = cands
@@ -432,7 +435,7 @@ impl<'a> Index<'a> {
                 // crate's impl, a provided method): an imported trait's, else a trait's
                 // nearby. Never another type's own function of that name (hashbrown's
                 // `TableLayout.new`).
-                if language == "rust"
+                if lang == Lang::Rust
                     && kind == EdgeKind::Calls
                     // (A path: not a value, `Self::Int(v).cmp(o)`, `T::builder().build()`.)
                     && !q.contains(['(', '.', '[', '{'])
@@ -448,7 +451,7 @@ impl<'a> Index<'a> {
                 // namespaced function; classes and bases are [`Index::php_pick`]'s) is a
                 // definition in a file that declares that namespace, or a library's — not a
                 // `Bar` of another.
-                if language == "php" && q.contains('\\') {
+                if lang == Lang::Php && q.contains('\\') {
                     let ns = q.trim_start_matches('\\');
                     if !ns.is_empty() && !ns.starts_with('$') {
                         let declares = |file: u32| self.php_declares_namespace(file, ns);
@@ -464,7 +467,7 @@ impl<'a> Index<'a> {
                 // `module.f()` where the file imported `module`: from the file a relative
                 // import names, else by the module's name (Python's and Go's, below, by its
                 // whole path).
-                if !matches!(language, "python" | "go")
+                if !matches!(lang, Lang::Python | Lang::Go)
                     && let Some(module) = self.files[fi].names.imports_of(q_last).next()
                     && let Some(c) = self
                         .in_relative_module(&cands, fi, module)
@@ -474,7 +477,7 @@ impl<'a> Index<'a> {
                 }
                 // Java: a type written with its package (`java.nio.file.FileSystem`) is that
                 // package's, imported or not.
-                if language == "java"
+                if lang == Lang::Java
                     && kind != EdgeKind::Imports
                     && q.contains('.')
                     && q.starts_with(|c: char| c.is_ascii_lowercase())
@@ -499,15 +502,15 @@ impl<'a> Index<'a> {
                         .or_else(|| names.import_bound(q).map(|i| (q, i)))
                 };
                 if matches!(
-                    language,
-                    "python" | "go" | "javascript" | "typescript" | "tsx"
+                    lang,
+                    Lang::Python | Lang::Go | Lang::JavaScript | Lang::TypeScript | Lang::Tsx
                 ) && kind != EdgeKind::Imports
                     && let Some((bound, (module, _))) = imported()
                 {
                     // Go and JavaScript/TypeScript: the package or module the import names
                     // (`path.resolve()` after `require('path')` is Node's, not a `resolve`
                     // of the repository).
-                    if language != "python" {
+                    if lang != Lang::Python {
                         let found = match module {
                             Some(m) if m.starts_with('.') => {
                                 self.in_relative_module(&cands, fi, Some(m))
@@ -537,7 +540,7 @@ impl<'a> Index<'a> {
                 }
                 // Rust: `config::load()`, `crate::util::join()` name a module's function: the
                 // files the path names, before any other `load` or `join`.
-                if language == "rust"
+                if lang == Lang::Rust
                     && self.rust_module_path(fi, q, q_last)
                     && let Some(c) = matches_module(q)
                 {
@@ -550,7 +553,7 @@ impl<'a> Index<'a> {
             // `unittest.TestCase` outside the standard library) has its `self.emit()` there.
             // A Go type's methods are its own and its embedded types': one it lacks is an
             // embedded outside type's (`l.Lock()` of an embedded `sync.Mutex`).
-            if external_base || language == "go" {
+            if external_base || lang == Lang::Go {
                 return None;
             }
             // Another type's member of that name: in this file, the only one, or the nearest
@@ -580,7 +583,7 @@ impl<'a> Index<'a> {
         // JavaScript and TypeScript: a name imported from a package (not a relative path) is
         // that package's, found by its name, or a library's (`resolve` from `'path'`).
         if kind == EdgeKind::Imports
-            && matches!(language, "javascript" | "typescript" | "tsx")
+            && matches!(lang, Lang::JavaScript | Lang::TypeScript | Lang::Tsx)
             && qualifier.is_some_and(|m| !m.starts_with('.'))
         {
             return in_module(qualifier).map(|c| (c, "import"));
@@ -591,14 +594,14 @@ impl<'a> Index<'a> {
             if let Some(c) = in_module(module) {
                 return Some((c, "import"));
             }
-            if kind == EdgeKind::Imports && cands.all.len() == 1 && language != "java" {
+            if kind == EdgeKind::Imports && cands.all.len() == 1 && lang != Lang::Java {
                 return Some((cands.all[0], "unique_name"));
             }
         }
         // Java: `import a.b.C;` names one class, in package `a.b`'s directory (above), or a
         // nested one (`import java.lang.Thread.Builder;`: a member of `Thread`'s `Builder`);
         // else a library's — not another package's `C`.
-        if language == "java" {
+        if lang == Lang::Java {
             let mut modules = self.files[fi].names.imports_of(name).flatten().peekable();
             if modules.peek().is_some() {
                 let nested = modules
@@ -630,14 +633,14 @@ impl<'a> Index<'a> {
         // A Python name is defined in its file, imported or built in: a bare call reaches
         // another file's definition only through an import of it (above) or a `*` import of
         // the module that defines it.
-        if bare && language == "python" {
+        if bare && lang == Lang::Python {
             let star = self.files[fi].names.imports_of("*").find_map(in_module);
             return star.map(|c| (c, "import"));
         }
         // A JavaScript or TypeScript file that imports anything is a module: a bare name is
         // its own, imported (above) or a global (`setTimeout`), not another file's function.
         if bare
-            && matches!(language, "javascript" | "typescript" | "tsx")
+            && matches!(lang, Lang::JavaScript | Lang::TypeScript | Lang::Tsx)
             && self.files[fi].names.has_imports()
         {
             return None;
@@ -645,7 +648,7 @@ impl<'a> Index<'a> {
         // A Go name written alone — a call, a type, a constant — is the caller's package's
         // (its directory's), or a package's imported with `.` (`*`), or built in: never
         // another package's namesake.
-        if language == "go" && qualifier.is_none() && kind != EdgeKind::Imports {
+        if lang == Lang::Go && qualifier.is_none() && kind != EdgeKind::Imports {
             if let Some(found) = self.go_in_package(&cands, path, &near) {
                 return Some(found);
             }
@@ -657,7 +660,7 @@ impl<'a> Index<'a> {
         // `type Result` where the file does not import them), and a generic parameter (`T`,
         // `K`: one capital letter) — found in a module the file imports whole (`use a::*`)
         // or nowhere.
-        let prelude = language == "rust"
+        let prelude = lang == Lang::Rust
             && match kind {
                 EdgeKind::Calls => bare && RUST_PRELUDE_CALLS.contains(&name),
                 _ => RUST_PRELUDE_TYPES.contains(&name),
@@ -672,7 +675,7 @@ impl<'a> Index<'a> {
         // name (a `use` whose path did not name a file here: a re-export, a crate renamed,
         // so by name below) or with its module (`use a::*`). A name the file does not
         // import, with no glob import, is no other file's (a closure `f(x)`, a parameter).
-        if bare && language == "rust" {
+        if bare && lang == Lang::Rust {
             let mut globs = self.files[fi].names.imports_of("*").peekable();
             let globbed = globs.peek().is_some();
             if let Some(c) = globs.find_map(in_module) {
@@ -688,7 +691,7 @@ impl<'a> Index<'a> {
         // file links in: never a `static` function or a macro of another source file, which
         // only that file sees.
         // (A field read, `cfg->size`, too: its struct is in the file or a header.)
-        if matches!(language, "c" | "cpp")
+        if matches!(lang, Lang::C | Lang::Cpp)
             && kind != EdgeKind::Imports
             && (qualifier.is_none() || kind == EdgeKind::References)
         {
@@ -721,7 +724,7 @@ impl<'a> Index<'a> {
         }
         // C++: a member called on a value (`ptr->getType()`, `os.str()`) is of a class
         // complete where it is called, so one a header the file includes defines comes first.
-        if language == "cpp"
+        if lang == Lang::Cpp
             && kind != EdgeKind::Imports
             && qualifier.is_some()
             && let (Some(found), _) =
@@ -737,10 +740,10 @@ impl<'a> Index<'a> {
         // (`__name__`, `__dict__`) is the language's — also on the instance, whose own type
         // and bases were asked above (`self.__class__` is `object`'s, not the one class that
         // assigns its own).
-        let attribute = language == "python"
+        let attribute = lang == Lang::Python
             && kind == EdgeKind::References
             && !qualifier.is_some_and(|q| SELF_WORDS.contains(&q.trim()));
-        if language == "python"
+        if lang == Lang::Python
             && kind == EdgeKind::References
             && name.starts_with("__")
             && name.ends_with("__")
@@ -752,15 +755,15 @@ impl<'a> Index<'a> {
         // reach only through an import (above) — a class in `instance-footprint.test.ts` is
         // no other test's `schema.parse()`.
         let scripts = matches!(
-            language,
-            "javascript" | "typescript" | "tsx" | "python" | "ruby"
+            lang,
+            Lang::JavaScript | Lang::TypeScript | Lang::Tsx | Lang::Python | Lang::Ruby
         );
         // Ruby: a bare call that is no method of the caller's class or its bases (looked up
         // on the instance first) is a module's — mixed in — a top-level method's, or
         // `Kernel`'s and `Module`'s (`puts`, `format`, `include`, `private`): not another
         // class's method by its name, unless the file names that class as a base (`class
         // Atom < Base`, where `Base` was not found as the instance's).
-        let ruby_bare = language == "ruby" && kind == EdgeKind::Calls && qualifier.is_none();
+        let ruby_bare = lang == Lang::Ruby && kind == EdgeKind::Calls && qualifier.is_none();
         // Nor, for a name of `Kernel`'s or `Module`'s own (`format`, `autoload`, `new`), a
         // module's method the file does not mix in: such a call is the built-in's unless a
         // base defines the name. Nor another file's `def` inside a method (concurrent-ruby's
@@ -779,7 +782,7 @@ impl<'a> Index<'a> {
         // Rust: nor another crate's definition, unless the caller's crate names that crate
         // (libc's `c_int`, from `core::ffi` through a macro-made prelude, is no
         // `linux-raw-sys` `ctypes::c_int`).
-        let rust = language == "rust";
+        let rust = lang == Lang::Rust;
         let near = |c: Cand| {
             near(c)
                 && (!attribute || self.parent(c).is_some())

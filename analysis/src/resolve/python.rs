@@ -115,7 +115,7 @@ impl<'a> Index<'a> {
     /// ([`Self::python_module_file`]).
     pub(super) fn relative_file(&self, fi: usize, module: &str) -> Option<&'a str> {
         let from = self.files[fi].path;
-        if self.files[fi].language == "python" {
+        if self.files[fi].lang == Lang::Python {
             return self.python_module_file(from, module);
         }
         if !module.starts_with('.') {

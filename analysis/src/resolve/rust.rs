@@ -89,7 +89,7 @@ pub(super) const NO_CRATE: u32 = u32::MAX;
 
 impl RustCrates {
     pub(super) fn new<'a>(files: &[FileInput<'a>]) -> RustCrates {
-        if !files.iter().any(|f| f.language == "rust") {
+        if !files.iter().any(|f| f.lang == Lang::Rust) {
             return RustCrates::default();
         }
         let mut roots: HashMap<&'a str, u32> = HashMap::default();
@@ -115,7 +115,7 @@ impl RustCrates {
         let of_file = files
             .iter()
             .map(|f| {
-                if f.language != "rust" {
+                if f.lang != Lang::Rust {
                     return NO_CRATE;
                 }
                 let Some(&k) = ancestors(f.path).find_map(|d| roots.get(d)) else {
@@ -255,7 +255,7 @@ impl<'a> Index<'a> {
     /// outside the repository may have ([`Self::imported_trait_member`]).
     pub(super) fn imported_traits(&self, fi: usize) -> Vec<Cand> {
         let f = &self.files[fi];
-        if f.language != "rust" {
+        if f.lang != Lang::Rust {
             return Vec::new();
         }
         let mut traits: Vec<Cand> = f

@@ -428,6 +428,7 @@ impl Run<'_> {
                     .map(|(path, lang, a)| FileInput {
                         path,
                         language: lang,
+                        lang: Lang::from_name(lang),
                         names: a.names(),
                     })
                     .collect();

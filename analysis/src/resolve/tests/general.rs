@@ -5,12 +5,12 @@ use super::*;
 
 #[test]
 fn super_words_are_per_language() {
-    assert!(is_super("python", "super()") && is_super("python", "super(Cls, self)"));
-    assert!(is_super("java", "super") && is_super("csharp", "base"));
-    assert!(is_super("php", "parent"));
+    assert!(is_super(Lang::Python, "super()") && is_super(Lang::Python, "super(Cls, self)"));
+    assert!(is_super(Lang::Java, "super") && is_super(Lang::CSharp, "base"));
+    assert!(is_super(Lang::Php, "parent"));
     // Elsewhere `base` and `parent` are ordinary names (modules, variables).
-    assert!(!is_super("python", "base") && !is_super("javascript", "parent"));
-    assert!(!is_super("python", "superclass"));
+    assert!(!is_super(Lang::Python, "base") && !is_super(Lang::JavaScript, "parent"));
+    assert!(!is_super(Lang::Python, "superclass"));
 }
 
 /// A bare call (`print(x)`) takes no method outside Java, C#, C++ and Ruby: a function of

@@ -74,6 +74,7 @@ pub(super) fn inputs<'a, P: AsRef<str>>(
         .map(|(path, p)| FileInput {
             path: path.as_ref(),
             language,
+            lang: Lang::from_name(language),
             names: p.names(),
         })
         .collect()
