@@ -512,7 +512,7 @@ async fn dify_retrieval_connector() {
     )
     .await;
     assert_eq!(r, json!({"records": []}));
-    // Errors in Dify's shape with SPEC 7.4 codes.
+    // Errors in Dify's shape with the connector's codes (docs/api.md, "Retrieval connector").
     let (st, e) = post(s, path, None, &body(json!({}))).await;
     assert_eq!((st, e["error_code"].as_u64()), (401, Some(1004)));
     let (st, e) = post(

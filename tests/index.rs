@@ -1730,7 +1730,7 @@ fn polyglot_symbols_and_edges_are_exact() {
     golden("polyglot_symbols.txt", &symbols);
     golden("polyglot_edges.txt", &edges);
 
-    // Identifiers follow SPEC 2.2 with the owner/name prefix.
+    // Identifiers follow docs/tables.md with the owner/name prefix.
     let ids = sql_lines(
         &store,
         "SELECT identifier FROM symbols WHERE qualified_name = 'Rect.area'",

@@ -677,7 +677,7 @@ async fn bad_input_gets_specific_errors_within_bounded_time() {
     let (s, k) = (&w.server, w.scoped.as_str());
     let client = reqwest::Client::new();
     let started = Instant::now();
-    // An oversized body: 413 with SPEC 7.2's body.
+    // An oversized body: 413 with the error body (docs/api.md, "Errors").
     // On its own connection: the server answers without reading the body and closes it, and
     // a pooled connection reused right after could race that close (seen once in CI as
     // `IncompleteMessage` on the next request).

@@ -737,7 +737,7 @@ async fn schemathesis_fuzzes_the_openapi_document() {
             &format!("Authorization: Bearer {}", w.scoped),
             "--checks",
             "all",
-            // SPEC 7.3 answers invalid arguments with 200 + a repairable error; the hooks'
+            // docs/tools.md, "Repairable errors" answers invalid arguments with 200 + a repairable error; the hooks'
             // tool_envelope check verifies that instead (see quarry_hooks.py).
             "--exclude-checks",
             "negative_data_rejection",

@@ -2,8 +2,7 @@
 //! receiver whose type the file does not declare (`items.append(x)`, `s.split(",")`,
 //! `v.unwrap()`) names a method of a built-in or standard type far more often than any
 //! definition of the repository, so it is `unresolved` rather than the nearest method that
-//! happens to share the name (every list's `append` had been some class's `append`,
-//! docs/architecture.md, "Life of an index run", resolve edges).
+//! happens to share the name (docs/resolution.md, `unresolved`).
 //!
 //! The lists are names of methods of the types a program meets without importing them:
 //! strings, lists, maps, sets, options and results, iterators, files, regular-expression

@@ -5,7 +5,7 @@
 //! file's definitions, and a symbol row carries how often the rest of the repository calls
 //! and references it. So a re-index resolves every file again, but instead of rewriting both
 //! tables whole it compares each file's new rows with the published ones by digest, deletes
-//! the rows of the files that differ and appends their new rows (`index::update_rows`).
+//! the rows of the files that differ and appends their new rows (the engine's rows phase, `engine/src/index/write_rows.rs`).
 //!
 //! The digests of a published pair of table versions are one object beside them,
 //! `sources/<id>/rows/symbols-<sv>.edges-<ev>.digests`, written with the tables and removed

@@ -337,7 +337,7 @@ pub const MAX_LINES_PER_FILE: usize = 20;
 /// Longest line text returned (longer lines are cut around the first match).
 pub const MAX_LINE_CHARS: usize = 400;
 
-/// One verified file, as `grep_search` reports it (SPEC 2.3/2.4).
+/// One verified file, as `grep_search` reports it (docs/tools.md, "grep_search").
 pub struct FileHit<'a> {
     /// The data source reference object (`{id, name, type}`).
     pub data_source: &'a serde_json::Value,
@@ -359,7 +359,7 @@ impl FileHit<'_> {
     /// files (serde_json's map inserts, column arithmetic, clipping) was a third of a selective
     /// grep at opt-level 0.
     ///
-    /// Its `<result>` block of the XML rendering (SPEC 4.2) is appended to `rendered`, from
+    /// Its `<result>` block of the XML rendering (docs/tools.md) is appended to `rendered`, from
     /// the same values (reading them back out of the JSON was a map lookup per field).
     pub fn to_json(&self, rendered: &mut String) -> serde_json::Value {
         use serde_json::json;
@@ -507,7 +507,7 @@ fn match_json(
     v
 }
 
-/// The `<grep_search_results>` block of SPEC 4.2 around `blocks`, the `<result>` blocks
+/// The `<grep_search_results>` block (docs/tools.md, "grep_search") around `blocks`, the `<result>` blocks
 /// [`FileHit::to_json`] wrote.
 pub fn render_results(blocks: &str, count: usize, truncated: bool) -> String {
     format!(

@@ -4,9 +4,8 @@
 //!
 //! It depends on nothing that does I/O through Lance, DataFusion or the store: so it compiles
 //! beside them, early in a clean build, and optimised (opt-level 2 in the dev profile), while
-//! `quarry-engine` — the orchestration of streams, tables and the store — compiles at
-//! opt-level 0 once Lance is done (docs/architecture.md, "Crates"). `quarry-engine` re-exports
-//! every module under its old path (`quarry_engine::analyze`, …).
+//! `quarry-engine` — the orchestration of streams, tables and the store — compiles at the
+//! profile's opt-level 1 once Lance is done (docs/architecture.md, "Crates").
 
 /// Tree-sitter analysis of one file: symbols, raw edges, complexity.
 pub mod analyze;

@@ -1,4 +1,4 @@
-//! Results as agents and scripts read them: Arrow rows as JSON objects, XML text (SPEC 4.2),
+//! Results as agents and scripts read them: Arrow rows as JSON objects, XML text (docs/tools.md),
 //! JSON bodies. Here, optimised, rather than in the server (opt-level 0 in the debug build):
 //! at opt-level 0 a grep answer of a few hundred files took milliseconds to write.
 
@@ -49,7 +49,7 @@ pub fn json_rows(batches: &[RecordBatch]) -> Result<Vec<Map<String, Value>>, Arr
     Ok(rows)
 }
 
-// Agent-facing XML text (SPEC 4.2). Here rather than in the server so the renderings built
+// Agent-facing XML text (docs/tools.md). Here rather than in the server so the renderings built
 // for hundreds of results run optimised (the engine is, even in the debug build).
 
 /// Escape text for XML element content (`&`, `<`, `>`; quotes stay readable).

@@ -5,9 +5,8 @@
 //!
 //! One object per `files` version, `sources/<id>/blobs/files-<v>.blobs`, written after the
 //! table and removed with the versions it describes. Without it (a directory source, an older
-//! store, a lost object) a re-index reads every blob, as before. Format (little-endian):
-//! `b"QBLOBS01"`, `u64` entries, then per entry `u32` path length, path, `u8` id length, id,
-//! `u64` stored length.
+//! store, a lost object) a re-index reads every blob. Its bytes are in docs/formats.md
+//! ("Blob ids").
 
 use std::collections::HashMap;
 

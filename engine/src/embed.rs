@@ -11,13 +11,7 @@
 //! (exhaustively: 8-bit vectors, one dot product per unit); the server fuses that ranking
 //! with the lexical one by reciprocal rank.
 //!
-//! ```text
-//! symbols-<v>.vectors (little-endian):
-//!   b"QVECTOR1"
-//!   u32 dimensions; u32 units; u32 model length; model (UTF-8)
-//!   units × f32 scale
-//!   units × dimensions × i8     -- unit-length vector / scale, rounded
-//! ```
+//! The object's bytes are in docs/formats.md ("Dense vectors").
 
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};

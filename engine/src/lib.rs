@@ -2,7 +2,7 @@
 //!
 //! Ingestion turns a repository into rows of the storage tables; execution runs DataFusion
 //! plans over those tables. This crate orchestrates — streams, tables, the store — and is
-//! compiled at opt-level 0 in the dev profile; the per-file, per-row work it drives is
+//! compiled at the dev profile's opt-level 1; the per-file, per-row work it drives is
 //! `quarry-analysis`'s. Modules in pipeline order:
 
 /// For git sources, each file's blob id per `files` version: a re-index reads only changed blobs.

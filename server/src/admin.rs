@@ -51,7 +51,7 @@ fn bad(message: impl Into<String>) -> ApiError {
     ApiError::new(StatusCode::BAD_REQUEST, "INVALID_REQUEST", message)
 }
 
-/// Parse a JSON body into `T`, with SPEC 7.2's 400 naming the problem.
+/// Parse a JSON body into `T`, with the 400 error body (docs/api.md, "Errors") naming the problem.
 fn body<T: for<'de> Deserialize<'de>>(v: Value) -> Result<T, ApiError> {
     serde_path_to_error::deserialize(v).map_err(|e| {
         let path = e.path().to_string();

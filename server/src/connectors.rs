@@ -21,7 +21,7 @@ fn dify_error(status: StatusCode, code: u32, msg: impl Into<String>) -> Response
 }
 
 /// `POST /api/knowledge-retrieval/dify/retrieval` — Dify's External Knowledge API.
-/// Authenticates itself so that failures use Dify's error shape (SPEC 7.4).
+/// Authenticates itself so that failures use Dify's error shape (docs/api.md, "Retrieval connector").
 pub async fn dify_retrieval(
     State(state): State<AppState>,
     headers: HeaderMap,

@@ -1,4 +1,4 @@
-//! The HTTP server: bearer auth in front of every `/api` route, SPEC 7.2 error bodies.
+//! The HTTP server: bearer auth in front of every `/api` route, error bodies as docs/api.md, "Errors" gives them.
 //!
 //! Served: `GET /api/health` and `GET /api/openapi.json` (no auth), `POST /api/tools/<name>`
 //! (the Tool API, see `tools`), `GET /api/datasources/all` and `GET /api/datasources/ready`
@@ -41,7 +41,7 @@ pub struct AppState {
     pub admin_policy: quarry_engine::location::AdminPolicy,
 }
 
-/// A SPEC 7.2 error response.
+/// An error response (docs/api.md, "Errors").
 pub struct ApiError {
     status: StatusCode,
     code: &'static str,
@@ -136,7 +136,7 @@ pub fn router(state: AppState) -> Router {
         .with_state(state)
 }
 
-/// The body-size and timeout layers answer in plain text; give them SPEC 7.2's body.
+/// The body-size and timeout layers answer in plain text; give them the error body (docs/api.md, "Errors").
 async fn transport_errors_as_json(resp: Response) -> Response {
     let json = resp
         .headers()
@@ -167,7 +167,7 @@ type BoxedResponse =
     std::pin::Pin<Box<dyn std::future::Future<Output = Result<Response, ApiError>> + Send>>;
 
 /// Adapt a handler taking a parsed JSON body to one taking the raw body, so malformed JSON
-/// gets SPEC 7.2's 400 body rather than axum's plain-text rejection.
+/// gets a 400 with the error body (docs/api.md, "Errors") rather than axum's plain-text rejection.
 fn json_route<F, Fut>(
     f: F,
 ) -> impl Fn(State<AppState>, Extension<Principal>, HeaderMap, Bytes) -> BoxedResponse
@@ -240,7 +240,7 @@ pub async fn admit(
     }
 }
 
-/// SPEC 7.2's 429: `RATE_LIMITED`, the retry time in the message, `Retry-After`, and the
+/// The 429 (docs/api.md, "Errors"): `RATE_LIMITED`, the retry time in the message, `Retry-After`, and the
 /// rate-limit headers.
 pub fn refused_response(r: &crate::limits::Refused) -> Response {
     let mut resp =
@@ -251,7 +251,7 @@ pub fn refused_response(r: &crate::limits::Refused) -> Response {
     resp
 }
 
-/// A data source as SPEC 2.1 shows it.
+/// A data source as docs/tools.md, "get_data_sources" shows it.
 /// A data source as the API shows it to `who`. Locations never carry credentials (a record
 /// stored with them is shown without); a local path on the server is shown to admins only.
 pub fn source_json(s: &DataSource, who: &Principal) -> Value {
@@ -414,7 +414,7 @@ pub fn json_response(v: &Value) -> Response {
 }
 
 /// A JSON request body (`application/json`, `text/json`, `application/*+json`; a missing or
-/// form content type is read as JSON too, for `curl -d`); 400 with SPEC 7.2's body otherwise.
+/// form content type is read as JSON too, for `curl -d`); 400 with the error body (docs/api.md, "Errors") otherwise.
 pub fn parse_json_body(headers: &HeaderMap, body: &[u8]) -> Result<Value, ApiError> {
     if let Some(ct) = headers.get("content-type").and_then(|v| v.to_str().ok()) {
         let mime = ct

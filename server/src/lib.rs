@@ -6,7 +6,7 @@
 //! - [`http`]: the HTTP server;
 //! - [`query`]: running ArtifactQuery statements for a caller;
 //! - [`tools`]: the Tool API (eleven tools, their schemas, the OpenAPI document);
-//! - [`rest`]: REST search, ontology and artifact routes (SPEC 4.3);
+//! - [`rest`]: REST search, ontology and artifact routes (docs/api.md, "Routes");
 //! - [`connectors`]: the Dify retrieval connector and OpenAI-compatible chat completions;
 //! - [`mcp`]: MCP over streamable HTTP (rmcp) at `/api/mcp`;
 //! - [`chat`]: question answering (retrieval, then an LLM or an extractive answer).

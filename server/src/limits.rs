@@ -1,4 +1,4 @@
-//! Rate limits by plan (SPEC 8.1): requests per hour and concurrent requests.
+//! Rate limits by plan (docs/operations.md, "Plans and rate limits"): requests per hour and concurrent requests.
 //!
 //! Counted per *subject*: a key with its own plan is its own subject; keys without one share
 //! their organisation's counters (a JWT's subject is its organisation, or its `sub` when the

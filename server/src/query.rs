@@ -1,5 +1,5 @@
 //! Running an ArtifactQuery statement for a caller: compile (diagnostics never execute), plan
-//! over the caller's data sources, execute, and shape the SPEC 2.6 result.
+//! over the caller's data sources, execute, and shape the result docs/artifactquery.md gives.
 
 use datafusion::common::ScalarValue;
 use quarry_planner::artifactquery::{self, Diagnostic};

@@ -1,7 +1,7 @@
-//! REST endpoints of SPEC 4.3 beyond the data-source lists: ontology download, grep and
+//! REST endpoints (docs/api.md, "Routes") beyond the data-source lists: ontology download, grep and
 //! semantic search, the legacy search routes, batch artifacts, and the retrieval connector.
 //! Each one runs the same tool code as the Tool API (`tools::run`) and maps its repairable
-//! errors to HTTP statuses with SPEC 7.2 bodies. Array parameters are repeated query
+//! errors to HTTP statuses with the error body of docs/api.md, "Errors". Array parameters are repeated query
 //! parameters (`?Names=a&Names=b`); parameter names match case-insensitively.
 
 use axum::extract::{RawQuery, State};
@@ -14,7 +14,7 @@ use crate::http::{ApiError, AppState};
 use crate::sources::Principal;
 use crate::tools::ToolError;
 
-/// Most identifiers per `POST /api/search/artifacts` (SPEC 8.2).
+/// Most identifiers per `POST /api/search/artifacts` (docs/tools.md, "Common rules").
 pub const MAX_REST_ARTIFACTS: usize = 20;
 
 /// Query parameters, repeated keys kept, names compared case-insensitively.

@@ -219,7 +219,7 @@ mod tests {
     }
 }
 
-/// The outcome of relevance filtering (SPEC 4.3 `query`).
+/// The outcome of relevance filtering (`query`, docs/api.md, "Routes").
 #[derive(Debug)]
 pub enum Relevance {
     /// Nothing to rank (fewer than two sources).

@@ -23,7 +23,7 @@ pub enum SourceType {
     Workspace,
 }
 
-/// Indexing progress of a data source (SPEC 2.1, 3).
+/// Indexing progress of a data source (docs/tools.md, "get_data_sources").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Readiness {
     /// Registered; nothing queryable yet.
@@ -82,7 +82,7 @@ pub struct IndexStats {
     pub languages: std::collections::BTreeMap<String, u64>,
 }
 
-/// A data source record (SPEC 2.1 plus internal fields).
+/// A data source record (as docs/tools.md, "get_data_sources" shows it, plus internal fields).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DataSource {
@@ -171,7 +171,7 @@ impl ApiKey {
     }
 }
 
-/// The plans of SPEC 8.1.
+/// The plans (docs/operations.md, "Plans and rate limits").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum PlanName {
@@ -201,7 +201,7 @@ impl PlanName {
     }
 }
 
-/// A plan with its limits (SPEC 8.1: requests per hour and concurrent requests).
+/// A plan with its limits (docs/operations.md, "Plans and rate limits": requests per hour and concurrent requests).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Plan {

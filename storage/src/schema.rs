@@ -1,7 +1,7 @@
 //! Arrow schemas of the per-repository tables.
 //!
-//! Conventions (documented in docs/architecture.md): lines are 1-based, characters are 0-based
-//! counts of Unicode scalar values within the line; identifiers follow SPEC 2.2.
+//! Conventions (documented in docs/tables.md): lines are 1-based, characters are 0-based
+//! counts of Unicode scalar values within the line; identifiers follow docs/tables.md.
 
 use std::sync::{Arc, LazyLock};
 

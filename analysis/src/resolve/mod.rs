@@ -46,7 +46,7 @@ pub struct SymbolRow<'a> {
     pub symbol: &'a Symbol,
 }
 
-/// A file's or a symbol's identifier (SPEC 2.2) by its parts: a row's identifiers are
+/// A file's or a symbol's identifier (docs/tables.md) by its parts: a row's identifiers are
 /// written straight into the Arrow column ([`Ident::parts`]), never built as a `String` of
 /// their own (two per edge and up to two per symbol, ~7.6 M on the cargo registry).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,7 +90,7 @@ pub struct EdgeRow<'a> {
     pub resolution: &'static str,
 }
 
-/// The identifier of a file (SPEC 2.2).
+/// The identifier of a file (docs/tables.md).
 pub fn file_identifier(prefix: &str, path: &str) -> String {
     let (parts, n) = Ident::File(path).parts(prefix);
     parts[..n].concat()

@@ -21,28 +21,8 @@
 //! frequencies) are summed over all the repositories a question covers, so a workspace ranks
 //! as one corpus.
 //!
-//! Two objects per version, both immutable once written:
-//!
-//! ```text
-//! symbols-<v>.index (little-endian):
-//!   b"QSEARCH3"
-//!   u32 units; u32 files; f32 average definition length; f32 average file length
-//!   files × (u32 length, UTF-8 path)
-//!   units × (u32 file, u32 length, f32 prior, u8 name terms, u8 is file)
-//!   u32 frames; frames × (u64 offset, u32 length, u32 first unit) -- unit records in .units
-//!   u32 terms;  terms × (u32 text offset, u32 df, u64 postings offset, u32 postings length)
-//!   u32 text length; term texts                       -- terms sorted by text
-//!   postings: per unit, varint(unit − previous unit), varint(tf×2 << 1 | in name)
-//! symbols-<v>.units: zstd frames (level 3), each up to 16 consecutive units' records one
-//!   after another (the rows results are rendered from); a frame's first unit is in the
-//!   directory, so an update can copy the frames whose units all stay and re-frame only
-//!   those it cuts into. A record (strings: varint length, UTF-8; numbers: varints):
-//!     b'F' identifier, path, language, lines, bytes                     -- a file
-//!     b'S' identifier, path, kind, name, qualified_name, start_line, start_character,
-//!          end_line, end_character, signature, summary, u8 is_public, size -- a definition
-//!   (QSEARCH2 stored JSON arrays: serialising them was ~1 % of a first index's CPU, and
-//!   every record repeated its keys.)
-//! ```
+//! Two objects per version, both immutable once written, whose bytes docs/formats.md gives
+//! ("Search index").
 //!
 //! After a re-index, an index is updated rather than rebuilt ([`Builder::from_index`]): the
 //! unchanged files' units keep their order, their postings and their frames, and the changed

@@ -22,15 +22,8 @@
 //! pages of the `content` column to take a few rows. The `files` table stays the source of
 //! truth; both objects are derived from one version of it and replaced with it.
 //!
-//! Serialised index (`.grams`, little-endian), self-contained and checked on load:
-//!
-//! ```text
-//! b"QTRIGRM3"
-//! u32 files;  files × (u32 length, UTF-8 path)          -- document id = position
-//!             files × (u64 offset, u32 zstd length, u32 length)   -- the file's frame in .texts
-//! u32 grams;  grams × (u32 trigram, u32 offset, u32 len) -- sorted by trigram
-//! postings    per document: varint delta (first = id), u8 positions, u8 next bytes
-//! ```
+//! The serialised index (`.grams`) is self-contained and checked on load; docs/formats.md gives
+//! its bytes ("Trigram index").
 
 use rustc_hash::FxHashMap;
 

@@ -212,7 +212,7 @@ struct RowsWritten {
 }
 
 /// The rest of an index run, under the source's lease: its phases in order
-/// (docs/architecture.md, "An index run").
+/// (docs/architecture.md, "Life of an index run").
 #[allow(clippy::too_many_arguments)]
 async fn index_leased(
     catalog: &Catalog,

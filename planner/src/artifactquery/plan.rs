@@ -16,7 +16,7 @@ use super::ast::*;
 use super::diagnostics::{Diagnostic, did_you_mean, replace};
 use super::schema::{ENTITIES, Entity, FieldType, Rel, Source, entity};
 
-/// The shape of a result (SPEC 2.6 `resultShape`).
+/// The shape of a result (`resultShape`, docs/artifactquery.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shape {
     Rows,

@@ -208,7 +208,7 @@ impl Entity {
     }
 }
 
-/// The `get_artifact_query_schema` result (SPEC 2.6), for one entity or all.
+/// The `get_artifact_query_schema` result (docs/artifactquery.md), for one entity or all.
 pub fn schema_json(entity_name: Option<&str>, include_examples: bool) -> Result<Value, String> {
     let selected: Vec<&Entity> = match entity_name {
         None => ENTITIES.iter().collect(),

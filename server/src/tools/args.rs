@@ -1,6 +1,6 @@
 //! The tools' argument types. Their doc comments and attributes generate the JSON schemas
 //! served to MCP clients and in the OpenAPI document; `docs/tools.md` explains each choice
-//! where SPEC leaves a name open. Every tool also accepts `output_format` (SPEC 4.1), handled
+//! where the interface leaves a name open. Every tool also accepts `output_format` (docs/tools.md, "Common rules"), handled
 //! before these types are read.
 
 use schemars::JsonSchema;
@@ -17,7 +17,7 @@ pub const DEFAULT_TREE_NODES: u32 = 400;
 pub const MAX_TREE_NODES: u32 = 5000;
 pub const DEFAULT_TREE_DEPTH: u32 = 6;
 pub const MAX_TREE_DEPTH: u32 = 64;
-/// Most identifiers per `fetch_artifacts` call (SPEC 8.2).
+/// Most identifiers per `fetch_artifacts` call (docs/tools.md, "Common rules").
 pub const MAX_FETCH: usize = 50;
 /// Most lines `read_file` returns in one call.
 pub const MAX_READ_LINES: i64 = 2000;

@@ -1,4 +1,4 @@
-//! The Tool API (SPEC 4.1, 4.2): `POST /api/tools/<name>`.
+//! The Tool API (docs/tools.md): `POST /api/tools/<name>`.
 //!
 //! One mechanism serves every tool:
 //! 1. the body must be a JSON object (else 400); `output_format` is taken out and checked
@@ -35,7 +35,7 @@ pub mod semantic;
 
 pub use render::xml_escape;
 
-/// A repairable failure (SPEC 7.3): HTTP 200 with `obj.error` and a `<tool_error>` block.
+/// A repairable failure (docs/tools.md, "Repairable errors"): HTTP 200 with `obj.error` and a `<tool_error>` block.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolError {
     pub code: &'static str,
@@ -116,7 +116,7 @@ impl ToolOutput {
 
 pub type ToolResult = Result<ToolOutput, ToolError>;
 
-/// `output_format` (SPEC 4.1).
+/// `output_format` (docs/tools.md, "Common rules").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OutputFormat {
     Both,
@@ -166,7 +166,7 @@ fn schema_of<T: JsonSchema>() -> Value {
     v
 }
 
-/// Every tool, in the order SPEC 4.2 lists them.
+/// Every tool, in the order docs/tools.md lists them.
 pub fn tools() -> Vec<ToolDef> {
     vec![
         ToolDef {

@@ -3,7 +3,7 @@
 //! Declared as MCP `outputSchema` (so `structuredContent` must conform — the official Python
 //! client checks it on every call) and as the `obj` of the OpenAPI 200 response (schemathesis
 //! checks every response against it). Each tool's schema is `anyOf` its success shape and the
-//! repairable error shape of SPEC 7.3, because a repairable error is a normal result.
+//! repairable error shape of docs/tools.md, "Repairable errors", because a repairable error is a normal result.
 //!
 //! The schemas name every field the tools write and mark the ones always present as required;
 //! objects stay open (`additionalProperties` is not false) so adding a field is not a breaking
@@ -68,7 +68,7 @@ fn location() -> Value {
     ])
 }
 
-/// SPEC 2.3's search result fields shared by semantic and grep results.
+/// The search result fields (docs/tools.md, "semantic_search") shared by semantic and grep results.
 fn search_result(extra: &[(&str, Value)]) -> Value {
     let mut fields = vec![
         ("kind", s()),
@@ -83,7 +83,7 @@ fn search_result(extra: &[(&str, Value)]) -> Value {
     obj(&fields)
 }
 
-/// The repairable error of SPEC 7.3 (diagnostics add fields such as `position` and `caret`).
+/// The repairable error (docs/tools.md, "Repairable errors") (diagnostics add fields such as `position` and `caret`).
 pub fn error() -> Value {
     obj(&[(
         "error",

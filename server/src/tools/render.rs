@@ -1,4 +1,4 @@
-//! Agent-facing text: the XML blocks of SPEC 4.2 and abridged JSON.
+//! Agent-facing text: the XML blocks of docs/tools.md and abridged JSON.
 
 use serde_json::Value;
 
