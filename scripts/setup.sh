@@ -28,6 +28,9 @@ if [ "${QUARRY_SETUP_TESTS:-0}" = 1 ]; then
   command -v python3 >/dev/null 2>&1 || need+=(python3)
   python3 -m venv --help >/dev/null 2>&1 || need+=(python3-venv)
   command -v rg >/dev/null 2>&1 || need+=(ripgrep)
+  # scripts/vendor_check.sh: the published crates, and our patches applied to them.
+  command -v curl >/dev/null 2>&1 || need+=(curl)
+  command -v patch >/dev/null 2>&1 || need+=(patch)
   # Rate limits shared by replicas are tested against a real Redis (tests/tenancy.rs).
   command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 fi

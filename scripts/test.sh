@@ -11,4 +11,6 @@ if [ "${CI:-}" = true ]; then export CARGO_INCREMENTAL=0; fi
 # Tests must not pick up a user's store or organisation.
 unset QUARRY_STORE QUARRY_ORG QUARRY_FAILPOINT QUARRY_BLESS
 if cargo fmt --version >/dev/null 2>&1; then cargo fmt --all -- --check; fi
+# The vendored C is the published crates plus our patches (third_party/patches/).
+bash scripts/vendor_check.sh
 cargo test --locked --workspace --no-fail-fast
