@@ -56,21 +56,34 @@ pub(super) enum Link<'q> {
     Field { indexed: bool },
 }
 
+/// What [`Index::pick_qualified`] learnt of a call on the instance (`self.f()`,
+/// `super().f()`, `self.x.f()`) for the rules after it.
+#[derive(Default)]
+pub(super) struct Receiver<'q> {
+    /// Only a member of some type is the target: never a free function, whatever is nearer.
+    pub(super) members_only: bool,
+    /// For `super().f()`: the caller's own type, whose members are not targets.
+    pub(super) not_of: Option<&'q str>,
+    /// For `self.f()`: whether the caller's type has a base the repository does not define.
+    pub(super) external_base: bool,
+    /// For `self.x.f()`: the caller itself is not a target.
+    pub(super) not_caller: bool,
+}
+
 impl<'a> Index<'a> {
-    /// The definition an edge of file `fi` names, and how it was found. A function of its
-    /// arguments, and of `source_qname` only through the caller's type (the part before its
-    /// last `.`) when there is a `qualifier`, or whole for a bare call [`enclosing_only`]
-    /// applies to: `Resolver::edges` keeps its answers per file by exactly that
-    /// ([`PickMemo`]); keep the two in step.
-    pub(super) fn pick(
+    /// The rules [`Index::pick`] applies before it looks at any candidate: names that are never
+    /// a definition here (a standard-library path, a call through a C function pointer, an
+    /// `#include`, a Go import), and the languages' own lookups that decide alone (a Rust
+    /// variant, PHP's names, Ruby's `new` and constants). `Some(answer)` decides the edge;
+    /// `None` leaves it to the candidates.
+    fn pick_before_candidates(
         &self,
         fi: usize,
         source_qname: Option<&str>,
         kind: EdgeKind,
         name: &str,
         qualifier: Option<&str>,
-    ) -> Option<(Cand, &'static str)> {
-        let language = self.files[fi].language;
+    ) -> Option<Option<(Cand, &'static str)>> {
         let lang = self.files[fi].lang;
         // Rust: a path into the standard library (`std::sync::Arc::new`; `use std::sync::Arc`
         // then `Arc`; `use std::fmt` then `fmt::Display`) names no definition here, however a
@@ -87,19 +100,19 @@ impl<'a> Index<'a> {
                 None => from_std(name),
             };
             if external {
-                return None;
+                return Some(None);
             }
         }
         // C: a call on a field (`hooks->purge(…)`, `ops.read(…)`) goes through a function
         // pointer, set at run time: no definition is its target by that name (a test's
         // `static void purge(void)` is not).
         if lang == Lang::C && kind == EdgeKind::Calls && qualifier.is_some() {
-            return None;
+            return Some(None);
         }
         // An `#include` names a file ([`Index::include_file`]), never a definition: `<ctime>`
         // is not `time.h`'s function `ctime`.
         if matches!(lang, Lang::C | Lang::Cpp) && kind == EdgeKind::Imports {
-            return None;
+            return Some(None);
         }
         // A Rust tuple variant constructs its enum (`GetRange::Suffix(2)`, `Self::Int64(v)`):
         // a variant of the type the qualifier names, found as `Type::f()`'s member is. Only
@@ -110,7 +123,7 @@ impl<'a> Index<'a> {
             && let Some(q) = qualifier
             && let Some(found) = self.variant_of(fi, source_qname, q.trim(), name)
         {
-            return Some(found);
+            return Some(Some(found));
         }
         // Nor is another definition of the name, when the qualifier is a type's (`Poll::Ready`
         // of the standard library, `DataType::List` of a type whose variants are not found):
@@ -126,12 +139,12 @@ impl<'a> Index<'a> {
                     && last.contains(|c: char| c.is_ascii_lowercase())
             })
         {
-            return None;
+            return Some(None);
         }
         if lang == Lang::Php
             && let Some(found) = self.php_pick(fi, kind, name, qualifier)
         {
-            return found;
+            return Some(found);
         }
         if lang == Lang::Ruby
             && kind == EdgeKind::Calls
@@ -139,7 +152,7 @@ impl<'a> Index<'a> {
             && let Some(q) = qualifier.map(|q| q.trim().trim_start_matches("::"))
             && is_constant_path(q)
         {
-            return self.ruby_new(fi, source_qname, q);
+            return Some(self.ruby_new(fi, source_qname, q));
         }
         // Ruby: a constant written alone (`rescue FooError`, `is_a?(Payload)`) is looked up
         // lexically, as Ruby does.
@@ -148,12 +161,260 @@ impl<'a> Index<'a> {
             && qualifier.is_none()
             && name.starts_with(|c: char| c.is_ascii_uppercase())
         {
-            return self.ruby_constant(fi, source_qname, name);
+            return Some(self.ruby_constant(fi, source_qname, name));
         }
         // A Go import names a package, which is no definition (a namesake `types` or `url`
         // elsewhere had been its target): its directory's file, in `Resolver::edges`.
         if kind == EdgeKind::Imports && lang == Lang::Go {
-            return None;
+            return Some(None);
+        }
+        None
+    }
+
+    /// The rules for a name written with a qualifier (`self.f()`, `super().f()`, `Type::f()`,
+    /// `module.f()`, `x.f()`), in order: the caller's own type and its bases, a type the
+    /// qualifier names, a trait's function, a namespace, an imported module or package, a
+    /// standard value's member, a Rust module path. `Some(answer)` decides the edge; `None`
+    /// leaves it to [`Index::pick`]'s later rules, with what a call on the instance found in
+    /// `receiver`.
+    fn pick_qualified<'q>(
+        &self,
+        (fi, source_qname, kind, name, q): (usize, Option<&'q str>, EdgeKind, &str, &str),
+        cands: &Cands<'_, 'a>,
+        near: &dyn Fn(Cand) -> bool,
+        matches_module: &dyn Fn(&str) -> Option<Cand>,
+        receiver: &mut Receiver<'q>,
+    ) -> Option<Option<(Cand, &'static str)>> {
+        let (path, lang, language) = (
+            self.files[fi].path,
+            self.files[fi].lang,
+            self.files[fi].language,
+        );
+        let q = q.trim();
+        let own = source_qname
+            .and_then(|s| s.rsplit_once('.'))
+            .map(|(own, _)| own);
+        let sup = kind == EdgeKind::Calls && is_super(self.files[fi].lang, q);
+        // `self.f()` itself, or `self.field.f()` (a member of some type).
+        let on_self = SELF_WORDS.contains(&q);
+        // (A field read on a field, `self.db.conn`, is not looked up on the caller's
+        // type as a delegating call is.)
+        let on_field =
+            kind == EdgeKind::Calls && (q.starts_with("self.") || q.starts_with("this."));
+        if on_self || sup || on_field {
+            // `self.items.append(x)`: a field of a type the file does not declare, called
+            // by a standard method's name, is a built-in's (not this type's `append`).
+            if !(on_self || sup)
+                && kind == EdgeKind::Calls
+                && builtins::is_builtin_method(language, name)
+            {
+                return Some(None);
+            }
+            receiver.members_only = kind == EdgeKind::Calls;
+            receiver.not_of = own.filter(|_| sup);
+            // `self.inner.try_read(buf)` in `try_read` delegates to a field's object:
+            // the caller itself is not its target (of the registry's 7 286 such calls
+            // taken as the caller's own type's, 6 105 were the caller calling itself,
+            // nearly all delegation).
+            receiver.not_caller = kind == EdgeKind::Calls && !(on_self || sup);
+            if let Some(own) = own
+                && let Some(found) =
+                    self.own_type_member(&cands, fi, own, kind, sup, on_self || sup)
+                && !(receiver.not_caller
+                    && found.0.0 == fi as u32
+                    && Some(self.qualified_name(found.0)) == source_qname)
+            {
+                return Some(Some(found));
+            }
+            receiver.external_base = (on_self || sup)
+                && kind == EdgeKind::Calls
+                && own.is_some_and(|own| self.has_external_base(fi, own));
+        } else {
+            let q_last = qualifier_last(q);
+            // `Config::new()`, `Builder.create()`: a member of the type `Config` names
+            // from this file (its own, an import's, the nearest), when there is one: not
+            // the first type of that name in the repository (another crate's, another
+            // version's).
+            // (Among a name's few candidates, one member of a type of that name is the
+            // answer either way; none may still be an alias's, `ListArray::new()`.)
+            if matches!(kind, EdgeKind::Calls | EdgeKind::References)
+                && q_last.starts_with(|c: char| c.is_uppercase())
+                && (cands.maps.is_some()
+                    || cands
+                        .all
+                        .iter()
+                        .filter(|&&c| self.parent(c).map(last_segment) == Some(q_last))
+                        .take(2)
+                        .count()
+                        != 1)
+                && let Some(ty) = crate::analyze::type_name(q)
+                && let Some(Some((c, _))) = self.declared_type_member(fi, ty, kind, name)
+            {
+                return Some(Some((c, "qualified")));
+            }
+            // Of several types of that name, the file's own, else the nearest
+            // (`_State.CREATED` is the file's own `_State`'s). A member of an imported
+            // module (`time.tzname` after `import time`) is the module's, not a member
+            // of a class named like it; a field read from a value (`ctx.common.issues`)
+            // is no member of a type named like the value.
+            let of_type = |c: Cand| self.parent(c).map(last_segment) == Some(q_last);
+            // (A Rust qualifier is always a path: `f16::PI`, `half::f16::from_f32`.)
+            let lower = !q_last.starts_with(char::is_uppercase) && lang != Lang::Rust;
+            let module = lower && self.files[fi].names.import_bound(q).is_some();
+            // (Go's values were always read so: `go_member` below.)
+            let value = kind == EdgeKind::References && lower && lang != Lang::Go;
+            if !module
+                && !value
+                && let Some(c) = cands
+                    .in_file_where(fi as u32, of_type)
+                    .or_else(|| cands.nearest_with_parent_last(self, path, q_last, |_| true))
+            {
+                return Some(Some((c, "qualified")));
+            }
+            // Rust: `Layout::new()`, `StdRng::seed_from_u64(…)` — a function the type (the
+            // repository's, as the file names it; not an alias, a generic parameter or an
+            // outside type, left to the lookups below) was not found to have — is one of
+            // a trait's that the type implements where this cannot see (a derive, another
+            // crate's impl, a provided method): an imported trait's, else a trait's
+            // nearby. Never another type's own function of that name (hashbrown's
+            // `TableLayout.new`).
+            if lang == Lang::Rust
+                && kind == EdgeKind::Calls
+                // (A path: not a value, `Self::Int(v).cmp(o)`, `T::builder().build()`.)
+                && !q.contains(['(', '.', '[', '{'])
+                && q_last != "Self"
+                && q_last.starts_with(|c: char| c.is_ascii_uppercase())
+                && q_last.contains(|c: char| c.is_ascii_lowercase())
+                && let Some(ty) = crate::analyze::type_name(q)
+                && let Some(Some((_, false))) = self.declared_type(fi, ty)
+            {
+                return Some(self.rust_trait_function(&cands, fi, name, &near));
+            }
+            // PHP: a name in a namespace that is no class (`use google\appengine\Bar;`, a
+            // namespaced function; classes and bases are [`Index::php_pick`]'s) is a
+            // definition in a file that declares that namespace, or a library's — not a
+            // `Bar` of another.
+            if lang == Lang::Php && q.contains('\\') {
+                let ns = q.trim_start_matches('\\');
+                if !ns.is_empty() && !ns.starts_with('$') {
+                    let declares = |file: u32| self.php_declares_namespace(file, ns);
+                    let how = match kind {
+                        EdgeKind::Imports => "import",
+                        _ => "qualified",
+                    };
+                    return Some(
+                        cands
+                            .nearest_where(self, path, |c| near(c) && declares(c.0))
+                            .map(|c| (c, how)),
+                    );
+                }
+            }
+            // `module.f()` where the file imported `module`: from the file a relative
+            // import names, else by the module's name (Python's and Go's, below, by its
+            // whole path).
+            if !matches!(lang, Lang::Python | Lang::Go)
+                && let Some(module) = self.files[fi].names.imports_of(q_last).next()
+                && let Some(c) = self
+                    .in_relative_module(&cands, fi, module)
+                    .or_else(|| matches_module(q))
+            {
+                return Some(Some((c, "import")));
+            }
+            // Java: a type written with its package (`java.nio.file.FileSystem`) is that
+            // package's, imported or not.
+            if lang == Lang::Java
+                && kind != EdgeKind::Imports
+                && q.contains('.')
+                && q.starts_with(|c: char| c.is_ascii_lowercase())
+                && let Some(c) = matches_module(q)
+            {
+                return Some(Some((c, "qualified")));
+            }
+            // Python: `os.remove(p)` after `import os`, or `models.Model` after `from
+            // django.db import models`, names a member of what the file imported: found
+            // here when the repository has that module, else nothing here — not whatever
+            // `remove` or `Model` the repository defines (`MutableSet.remove`).
+            // Go: `strings.Split(s)` after `import "strings"` (or `str "strings"`) is the
+            // same: the imported package's function, or nothing here.
+            let head = q.split('.').next().unwrap_or(q);
+            let names = self.files[fi].names;
+            // The import binding the receiver's first name (or the whole receiver: `import
+            // os.path`): its module, and the name it imports (`numpy` for `np`).
+            let imported = || {
+                names
+                    .import_bound(head)
+                    .map(|i| (head, i))
+                    .or_else(|| names.import_bound(q).map(|i| (q, i)))
+            };
+            if matches!(
+                lang,
+                Lang::Python | Lang::Go | Lang::JavaScript | Lang::TypeScript | Lang::Tsx
+            ) && kind != EdgeKind::Imports
+                && let Some((bound, (module, _))) = imported()
+            {
+                // Go and JavaScript/TypeScript: the package or module the import names
+                // (`path.resolve()` after `require('path')` is Node's, not a `resolve`
+                // of the repository).
+                if lang != Lang::Python {
+                    let found = match module {
+                        Some(m) if m.starts_with('.') => {
+                            self.in_relative_module(&cands, fi, Some(m))
+                        }
+                        m => matches_module(m.unwrap_or(q)),
+                    };
+                    return Some(found.map(|c| (c, "import")));
+                }
+                // The module's whole path: `django.db.models` for `models.Model` after
+                // `from django.db import models`; its own file first, then the files
+                // under its package.
+                let rest = &q[bound.len()..];
+                let mut paths = Vec::new();
+                let found = names
+                    .import_bindings(bound)
+                    .find_map(|b| self.python_member(&cands, path, b, rest, &mut paths));
+                return Some(
+                    found
+                        .or_else(|| paths.iter().find_map(|p| matches_module(p)))
+                        .map(|c| (c, "import")),
+                );
+            }
+            if kind == EdgeKind::Calls && self.external_receiver(fi, q, q_last, name) {
+                return Some(None);
+            }
+            // `xs.length`, `frame.f_code`: the language's own values' property.
+            if kind == EdgeKind::References && builtins::is_builtin_property(language, name) {
+                return Some(None);
+            }
+            // Rust: `config::load()`, `crate::util::join()` name a module's function: the
+            // files the path names, before any other `load` or `join`.
+            if lang == Lang::Rust
+                && self.rust_module_path(fi, q, q_last)
+                && let Some(c) = matches_module(q)
+            {
+                return Some(Some((c, "import")));
+            }
+        }
+        None
+    }
+
+    /// The definition an edge of file `fi` names, and how it was found. A function of its
+    /// arguments, and of `source_qname` only through the caller's type (the part before its
+    /// last `.`) when there is a `qualifier`, or whole for a bare call [`enclosing_only`]
+    /// applies to: `Resolver::edges` keeps its answers per file by exactly that
+    /// ([`PickMemo`]); keep the two in step.
+    pub(super) fn pick(
+        &self,
+        fi: usize,
+        source_qname: Option<&str>,
+        kind: EdgeKind,
+        name: &str,
+        qualifier: Option<&str>,
+    ) -> Option<(Cand, &'static str)> {
+        let language = self.files[fi].language;
+        let lang = self.files[fi].lang;
+        if let Some(decided) = self.pick_before_candidates(fi, source_qname, kind, name, qualifier)
+        {
+            return decided;
         }
         let cands = self.candidates(kind, language, name)?;
         let path = self.files[fi].path;
@@ -338,216 +599,25 @@ impl<'a> Index<'a> {
             return Some((c, "import"));
         }
         // `self.f()` and `super().f()` call a member of the caller's type or of one of its
-        // bases: never a free function, whatever else is nearer.
-        let mut members_only = false;
-        // For `super().f()`: the caller's own type, whose members are not targets.
-        let mut not_of: Option<&str> = None;
-        // For `self.f()`: whether the caller's type has a base the repository does not define.
-        let mut external_base = false;
-        // For `self.x.f()`: the caller itself is not a target.
-        let mut not_caller = false;
-        if let Some(q) = qualifier {
-            let q = q.trim();
-            let own = source_qname
-                .and_then(|s| s.rsplit_once('.'))
-                .map(|(own, _)| own);
-            let sup = kind == EdgeKind::Calls && is_super(self.files[fi].lang, q);
-            // `self.f()` itself, or `self.field.f()` (a member of some type).
-            let on_self = SELF_WORDS.contains(&q);
-            // (A field read on a field, `self.db.conn`, is not looked up on the caller's
-            // type as a delegating call is.)
-            let on_field =
-                kind == EdgeKind::Calls && (q.starts_with("self.") || q.starts_with("this."));
-            if on_self || sup || on_field {
-                // `self.items.append(x)`: a field of a type the file does not declare, called
-                // by a standard method's name, is a built-in's (not this type's `append`).
-                if !(on_self || sup)
-                    && kind == EdgeKind::Calls
-                    && builtins::is_builtin_method(language, name)
-                {
-                    return None;
-                }
-                members_only = kind == EdgeKind::Calls;
-                not_of = own.filter(|_| sup);
-                // `self.inner.try_read(buf)` in `try_read` delegates to a field's object:
-                // the caller itself is not its target (of the registry's 7 286 such calls
-                // taken as the caller's own type's, 6 105 were the caller calling itself,
-                // nearly all delegation).
-                not_caller = kind == EdgeKind::Calls && !(on_self || sup);
-                if let Some(own) = own
-                    && let Some(found) =
-                        self.own_type_member(&cands, fi, own, kind, sup, on_self || sup)
-                    && !(not_caller
-                        && found.0.0 == fi as u32
-                        && Some(self.qualified_name(found.0)) == source_qname)
-                {
-                    return Some(found);
-                }
-                external_base = (on_self || sup)
-                    && kind == EdgeKind::Calls
-                    && own.is_some_and(|own| self.has_external_base(fi, own));
-            } else {
-                let q_last = qualifier_last(q);
-                // `Config::new()`, `Builder.create()`: a member of the type `Config` names
-                // from this file (its own, an import's, the nearest), when there is one: not
-                // the first type of that name in the repository (another crate's, another
-                // version's).
-                // (Among a name's few candidates, one member of a type of that name is the
-                // answer either way; none may still be an alias's, `ListArray::new()`.)
-                if matches!(kind, EdgeKind::Calls | EdgeKind::References)
-                    && q_last.starts_with(|c: char| c.is_uppercase())
-                    && (cands.maps.is_some()
-                        || cands
-                            .all
-                            .iter()
-                            .filter(|&&c| self.parent(c).map(last_segment) == Some(q_last))
-                            .take(2)
-                            .count()
-                            != 1)
-                    && let Some(ty) = crate::analyze::type_name(q)
-                    && let Some(Some((c, _))) = self.declared_type_member(fi, ty, kind, name)
-                {
-                    return Some((c, "qualified"));
-                }
-                // Of several types of that name, the file's own, else the nearest
-                // (`_State.CREATED` is the file's own `_State`'s). A member of an imported
-                // module (`time.tzname` after `import time`) is the module's, not a member
-                // of a class named like it; a field read from a value (`ctx.common.issues`)
-                // is no member of a type named like the value.
-                let of_type = |c: Cand| self.parent(c).map(last_segment) == Some(q_last);
-                // (A Rust qualifier is always a path: `f16::PI`, `half::f16::from_f32`.)
-                let lower = !q_last.starts_with(char::is_uppercase) && lang != Lang::Rust;
-                let module = lower && self.files[fi].names.import_bound(q).is_some();
-                // (Go's values were always read so: `go_member` below.)
-                let value = kind == EdgeKind::References && lower && lang != Lang::Go;
-                if !module
-                    && !value
-                    && let Some(c) = cands
-                        .in_file_where(fi as u32, of_type)
-                        .or_else(|| cands.nearest_with_parent_last(self, path, q_last, |_| true))
-                {
-                    return Some((c, "qualified"));
-                }
-                // Rust: `Layout::new()`, `StdRng::seed_from_u64(…)` — a function the type (the
-                // repository's, as the file names it; not an alias, a generic parameter or an
-                // outside type, left to the lookups below) was not found to have — is one of
-                // a trait's that the type implements where this cannot see (a derive, another
-                // crate's impl, a provided method): an imported trait's, else a trait's
-                // nearby. Never another type's own function of that name (hashbrown's
-                // `TableLayout.new`).
-                if lang == Lang::Rust
-                    && kind == EdgeKind::Calls
-                    // (A path: not a value, `Self::Int(v).cmp(o)`, `T::builder().build()`.)
-                    && !q.contains(['(', '.', '[', '{'])
-                    && q_last != "Self"
-                    && q_last.starts_with(|c: char| c.is_ascii_uppercase())
-                    && q_last.contains(|c: char| c.is_ascii_lowercase())
-                    && let Some(ty) = crate::analyze::type_name(q)
-                    && let Some(Some((_, false))) = self.declared_type(fi, ty)
-                {
-                    return self.rust_trait_function(&cands, fi, name, &near);
-                }
-                // PHP: a name in a namespace that is no class (`use google\appengine\Bar;`, a
-                // namespaced function; classes and bases are [`Index::php_pick`]'s) is a
-                // definition in a file that declares that namespace, or a library's — not a
-                // `Bar` of another.
-                if lang == Lang::Php && q.contains('\\') {
-                    let ns = q.trim_start_matches('\\');
-                    if !ns.is_empty() && !ns.starts_with('$') {
-                        let declares = |file: u32| self.php_declares_namespace(file, ns);
-                        let how = match kind {
-                            EdgeKind::Imports => "import",
-                            _ => "qualified",
-                        };
-                        return cands
-                            .nearest_where(self, path, |c| near(c) && declares(c.0))
-                            .map(|c| (c, how));
-                    }
-                }
-                // `module.f()` where the file imported `module`: from the file a relative
-                // import names, else by the module's name (Python's and Go's, below, by its
-                // whole path).
-                if !matches!(lang, Lang::Python | Lang::Go)
-                    && let Some(module) = self.files[fi].names.imports_of(q_last).next()
-                    && let Some(c) = self
-                        .in_relative_module(&cands, fi, module)
-                        .or_else(|| matches_module(q))
-                {
-                    return Some((c, "import"));
-                }
-                // Java: a type written with its package (`java.nio.file.FileSystem`) is that
-                // package's, imported or not.
-                if lang == Lang::Java
-                    && kind != EdgeKind::Imports
-                    && q.contains('.')
-                    && q.starts_with(|c: char| c.is_ascii_lowercase())
-                    && let Some(c) = matches_module(q)
-                {
-                    return Some((c, "qualified"));
-                }
-                // Python: `os.remove(p)` after `import os`, or `models.Model` after `from
-                // django.db import models`, names a member of what the file imported: found
-                // here when the repository has that module, else nothing here — not whatever
-                // `remove` or `Model` the repository defines (`MutableSet.remove`).
-                // Go: `strings.Split(s)` after `import "strings"` (or `str "strings"`) is the
-                // same: the imported package's function, or nothing here.
-                let head = q.split('.').next().unwrap_or(q);
-                let names = self.files[fi].names;
-                // The import binding the receiver's first name (or the whole receiver: `import
-                // os.path`): its module, and the name it imports (`numpy` for `np`).
-                let imported = || {
-                    names
-                        .import_bound(head)
-                        .map(|i| (head, i))
-                        .or_else(|| names.import_bound(q).map(|i| (q, i)))
-                };
-                if matches!(
-                    lang,
-                    Lang::Python | Lang::Go | Lang::JavaScript | Lang::TypeScript | Lang::Tsx
-                ) && kind != EdgeKind::Imports
-                    && let Some((bound, (module, _))) = imported()
-                {
-                    // Go and JavaScript/TypeScript: the package or module the import names
-                    // (`path.resolve()` after `require('path')` is Node's, not a `resolve`
-                    // of the repository).
-                    if lang != Lang::Python {
-                        let found = match module {
-                            Some(m) if m.starts_with('.') => {
-                                self.in_relative_module(&cands, fi, Some(m))
-                            }
-                            m => matches_module(m.unwrap_or(q)),
-                        };
-                        return found.map(|c| (c, "import"));
-                    }
-                    // The module's whole path: `django.db.models` for `models.Model` after
-                    // `from django.db import models`; its own file first, then the files
-                    // under its package.
-                    let rest = &q[bound.len()..];
-                    let mut paths = Vec::new();
-                    let found = names
-                        .import_bindings(bound)
-                        .find_map(|b| self.python_member(&cands, path, b, rest, &mut paths));
-                    return found
-                        .or_else(|| paths.iter().find_map(|p| matches_module(p)))
-                        .map(|c| (c, "import"));
-                }
-                if kind == EdgeKind::Calls && self.external_receiver(fi, q, q_last, name) {
-                    return None;
-                }
-                // `xs.length`, `frame.f_code`: the language's own values' property.
-                if kind == EdgeKind::References && builtins::is_builtin_property(language, name) {
-                    return None;
-                }
-                // Rust: `config::load()`, `crate::util::join()` name a module's function: the
-                // files the path names, before any other `load` or `join`.
-                if lang == Lang::Rust
-                    && self.rust_module_path(fi, q, q_last)
-                    && let Some(c) = matches_module(q)
-                {
-                    return Some((c, "import"));
-                }
-            }
+        // bases: never a free function, whatever else is nearer ([`Receiver`]).
+        let mut receiver = Receiver::default();
+        if let Some(q) = qualifier
+            && let Some(decided) = self.pick_qualified(
+                (fi, source_qname, kind, name, q),
+                &cands,
+                &near,
+                &matches_module,
+                &mut receiver,
+            )
+        {
+            return decided;
         }
+        let Receiver {
+            members_only,
+            not_of,
+            external_base,
+            not_caller,
+        } = receiver;
         if members_only {
             // A type with a base the repository does not define (`EventEmitter`,
             // `unittest.TestCase` outside the standard library) has its `self.emit()` there.
