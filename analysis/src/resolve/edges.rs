@@ -4,7 +4,11 @@
 use super::*;
 
 impl<'a> Resolver<'a> {
-    /// The resolved edge rows of file `fi`, whose analysis is `analysis`.
+    /// The resolved edge rows of file `fi`, whose analysis is `analysis`: each raw edge's
+    /// answer from [`Index::pick`] (memoised per file), then the rules that need the whole
+    /// file (imports' files, Go packages, guesses that a later edge of the file settles). One
+    /// function, long, because those rules read and write the same per-file state (the memo,
+    /// the guessed flags, the rows) in one pass over the edges.
     pub fn edges<'b>(&'b self, fi: usize, analysis: &'b FileAnalysis) -> Vec<EdgeRow<'b>> {
         let index = &self.index;
         let f: &'a FileInput<'a> = &index.files[fi];

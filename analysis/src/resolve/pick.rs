@@ -397,11 +397,115 @@ impl<'a> Index<'a> {
         None
     }
 
+    /// A candidate in a file module path `m` names, as written in file `fi` and admitted by
+    /// `keep`: a top-level definition before a nested one (`unittest.TestCase` is
+    /// `unittest/case.py`'s, not a test's local `TestCase` class); of several, the nearest (two
+    /// versions of a crate, a monorepo's packages with a `utils` module each).
+    fn in_named_module(
+        &self,
+        fi: usize,
+        cands: &Cands<'_, 'a>,
+        keep: &dyn Fn(Cand) -> bool,
+        m: &str,
+    ) -> Option<Cand> {
+        let (path, lang) = (self.files[fi].path, self.files[fi].lang);
+        // Go: the package's own directory, when the repository has it.
+        let go_dir = match lang {
+            Lang::Go => Some(self.go_package(fi, m)?.0),
+            _ => None,
+        };
+        let last = module_last_segment(m)?;
+        let segment = ModuleSegment::new(last);
+        let named = |c: Cand| {
+            self.may_name(&segment, c.0)
+                && (segment.names(self.path(c))
+                    || (lang == Lang::Rust
+                        && dir_of(self.path(c))
+                            .split('/')
+                            .any(|d| rust_crate_dir_is(d, last))))
+                && match lang {
+                    Lang::Python => python_module_names(m, self.path(c)),
+                    Lang::Java => package_dir_names(m, '.', self.path(c)),
+                    // (A package's test files build only with its own tests, which
+                    // an external test package in its directory is: `runtime_test`
+                    // sees `export_test.go`'s `Escape`.)
+                    Lang::Go => {
+                        Some(dir_of(self.path(c))) == go_dir
+                            && (!gobuild::is_test_file(self.path(c))
+                                || (gobuild::is_test_file(path) && Some(dir_of(path)) == go_dir))
+                    }
+                    _ => true,
+                }
+        };
+        // One pass: per tier (top-level, nested), the first match and whether another
+        // file has one too.
+        let mut first: [Option<Cand>; 2] = [None, None];
+        let mut several = [false, false];
+        for c in cands.all.iter().take(SCAN_LIMIT).copied() {
+            if !named(c) || !keep(c) {
+                continue;
+            }
+            let tier = usize::from(self.parent(c).is_some());
+            match first[tier] {
+                None => first[tier] = Some(c),
+                Some(f) => several[tier] |= f.0 != c.0,
+            }
+            if several[0] {
+                break;
+            }
+        }
+        let tier = first.iter().position(Option::is_some)?;
+        if !several[tier] {
+            return first[tier];
+        }
+        // Go: of a package's definitions for several platforms, the caller's.
+        if lang == Lang::Go && tier == 0 {
+            let platform = self.go_platform(path);
+            for rank in [2, 1] {
+                let built = cands.all.iter().take(SCAN_LIMIT).copied().find(|&c| {
+                    named(c)
+                        && keep(c)
+                        && self.parent(c).is_none()
+                        && self.go_built(&platform, c) == rank
+                });
+                if built.is_some() {
+                    return built;
+                }
+            }
+        }
+        let top = tier == 0;
+        let in_tier = |c: Cand| named(c) && keep(c) && self.parent(c).is_none() == top;
+        let best = cands.nearest_where(self, path, in_tier)?;
+        // As near as the nearest, the module's own file before a file below it:
+        // `scheduler::Handle` is `scheduler/mod.rs`'s, not `scheduler/current_thread/
+        // mod.rs`'s, which sorts first. (Go's package is its directory.)
+        // (Only below a directory the caller shares: across crates or packages, every
+        // candidate is as near, and another crate's `sync.rs` is no `tokio::sync`.)
+        let dir = dir_of(path);
+        let as_near = nearness(dir, self.path(best));
+        if lang != Lang::Go && as_near.0 > 0 && !segment.is_module_file(self.path(best)) {
+            let own = cands.all.iter().take(SCAN_LIMIT).copied().find(|&c| {
+                in_tier(c)
+                    && segment.is_module_file(self.path(c))
+                    && nearness(dir, self.path(c)) == as_near
+            });
+            if own.is_some() {
+                return own;
+            }
+        }
+        Some(best)
+    }
+
     /// The definition an edge of file `fi` names, and how it was found. A function of its
     /// arguments, and of `source_qname` only through the caller's type (the part before its
     /// last `.`) when there is a `qualifier`, or whole for a bare call [`enclosing_only`]
     /// applies to: `Resolver::edges` keeps its answers per file by exactly that
     /// ([`PickMemo`]); keep the two in step.
+    ///
+    /// Its first rules are [`Index::pick_before_candidates`] and [`Index::pick_qualified`]; the
+    /// rest stay in this one function because they share its candidate filters (`keep`,
+    /// `near`) and what the receiver rules found, and their order is the behaviour
+    /// (docs/resolution.md, "The order of the rules").
     pub(super) fn pick(
         &self,
         fi: usize,
@@ -471,98 +575,8 @@ impl<'a> Index<'a> {
                         .zip(source_qname)
                         .is_some_and(|(p, s)| nested_in(s, p)))
         };
-        // A candidate in a file the module path names: a top-level definition before a nested
-        // one (`unittest.TestCase` is `unittest/case.py`'s, not a test's local `TestCase`
-        // class); of several, the nearest (two versions of a crate, a monorepo's packages
-        // with a `utils` module each).
-        let matches_module = |m: &str| {
-            // Go: the package's own directory, when the repository has it.
-            let go_dir = match lang {
-                Lang::Go => Some(self.go_package(fi, m)?.0),
-                _ => None,
-            };
-            let last = module_last_segment(m)?;
-            let segment = ModuleSegment::new(last);
-            let named = |c: Cand| {
-                self.may_name(&segment, c.0)
-                    && (segment.names(self.path(c))
-                        || (lang == Lang::Rust
-                            && dir_of(self.path(c))
-                                .split('/')
-                                .any(|d| rust_crate_dir_is(d, last))))
-                    && match lang {
-                        Lang::Python => python_module_names(m, self.path(c)),
-                        Lang::Java => package_dir_names(m, '.', self.path(c)),
-                        // (A package's test files build only with its own tests, which
-                        // an external test package in its directory is: `runtime_test`
-                        // sees `export_test.go`'s `Escape`.)
-                        Lang::Go => {
-                            Some(dir_of(self.path(c))) == go_dir
-                                && (!gobuild::is_test_file(self.path(c))
-                                    || (gobuild::is_test_file(path)
-                                        && Some(dir_of(path)) == go_dir))
-                        }
-                        _ => true,
-                    }
-            };
-            // One pass: per tier (top-level, nested), the first match and whether another
-            // file has one too.
-            let mut first: [Option<Cand>; 2] = [None, None];
-            let mut several = [false, false];
-            for c in cands.all.iter().take(SCAN_LIMIT).copied() {
-                if !named(c) || !keep(c) {
-                    continue;
-                }
-                let tier = usize::from(self.parent(c).is_some());
-                match first[tier] {
-                    None => first[tier] = Some(c),
-                    Some(f) => several[tier] |= f.0 != c.0,
-                }
-                if several[0] {
-                    break;
-                }
-            }
-            let tier = first.iter().position(Option::is_some)?;
-            if !several[tier] {
-                return first[tier];
-            }
-            // Go: of a package's definitions for several platforms, the caller's.
-            if lang == Lang::Go && tier == 0 {
-                let platform = self.go_platform(path);
-                for rank in [2, 1] {
-                    let built = cands.all.iter().take(SCAN_LIMIT).copied().find(|&c| {
-                        named(c)
-                            && keep(c)
-                            && self.parent(c).is_none()
-                            && self.go_built(&platform, c) == rank
-                    });
-                    if built.is_some() {
-                        return built;
-                    }
-                }
-            }
-            let top = tier == 0;
-            let in_tier = |c: Cand| named(c) && keep(c) && self.parent(c).is_none() == top;
-            let best = cands.nearest_where(self, path, in_tier)?;
-            // As near as the nearest, the module's own file before a file below it:
-            // `scheduler::Handle` is `scheduler/mod.rs`'s, not `scheduler/current_thread/
-            // mod.rs`'s, which sorts first. (Go's package is its directory.)
-            // (Only below a directory the caller shares: across crates or packages, every
-            // candidate is as near, and another crate's `sync.rs` is no `tokio::sync`.)
-            let dir = dir_of(path);
-            let as_near = nearness(dir, self.path(best));
-            if lang != Lang::Go && as_near.0 > 0 && !segment.is_module_file(self.path(best)) {
-                let own = cands.all.iter().take(SCAN_LIMIT).copied().find(|&c| {
-                    in_tier(c)
-                        && segment.is_module_file(self.path(c))
-                        && nearness(dir, self.path(c)) == as_near
-                });
-                if own.is_some() {
-                    return own;
-                }
-            }
-            Some(best)
-        };
+        // A candidate in a file the module path names ([`Index::in_named_module`]).
+        let matches_module = |m: &str| self.in_named_module(fi, &cands, &keep, m);
         // A candidate in the module an import names: the file a relative path names, else a
         // file the module path names.
         let in_module = |module: Option<&str>| {
