@@ -163,29 +163,6 @@ pub fn heritage<'t>(
     )
 }
 
-/// Ruby: the arguments of a call that mixes modules in — `include`, `extend` or `prepend`
-/// without a receiver, naming only constants (`include Enumerable, Mod::Helpers`) — or `None`
-/// for any other call (`include "*.rb"` on a file list is a method call).
-pub(super) fn ruby_mixin<'t>(n: Node<'t>, src: &str) -> Option<Node<'t>> {
-    if kind_of(n) != "call" || field(n, "receiver").is_some() {
-        return None;
-    }
-    let method = field(n, "method")?;
-    if !matches!(
-        src.get(method.byte_range())?,
-        "include" | "extend" | "prepend"
-    ) {
-        return None;
-    }
-    let args = field(n, "arguments")?;
-    let names = named_children(args);
-    let constants = !names.is_empty()
-        && names
-            .iter()
-            .all(|a| matches!(kind_of(*a), "constant" | "scope_resolution"));
-    constants.then_some(args)
-}
-
 /// The type names mentioned in a heritage clause, skipping generic arguments, each with the
 /// node qualifying it (a module or namespace path), if any.
 pub(super) fn type_names(container: Node) -> Vec<(Node, Option<Node>)> {

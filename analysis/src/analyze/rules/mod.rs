@@ -1,6 +1,12 @@
 //! Per-language knowledge: which nodes define symbols, what they are called, which nodes are
 //! calls, heritage, imports and references. Everything grammar-specific lives here so the
-//! walker in `analyze.rs` stays language-neutral.
+//! walker (`walker.rs`) stays language-neutral.
+//!
+//! One file per question (`kinds`, `visibility`, `docs`, `calls`, `imports`, `references`,
+//! `types`) holds its dispatch on [`Lang`] and the rules several languages share, asked by
+//! node kind. One file per language family (`rust`, `python`, `js_ts`, `go`, `java`, `c_cpp`,
+//! `csharp`, `ruby`, `php`) holds that family's own answers to the questions whose rules are
+//! wholly per language (`def_kind`, `typed_bindings`, `imports`) and its own helpers.
 
 use tree_sitter::Node;
 
@@ -9,15 +15,31 @@ use super::kind_of;
 use super::EdgeKind;
 use crate::lang::Lang;
 
+mod c_cpp;
 mod calls;
+mod csharp;
 mod docs;
+mod go;
 mod imports;
+mod java;
+mod js_ts;
 mod kinds;
+mod php;
+mod python;
 mod references;
+mod ruby;
+mod rust;
 mod types;
 mod visibility;
 
 pub use self::{calls::*, docs::*, imports::*, kinds::*, references::*, types::*, visibility::*};
+// What one language's rules ask of another question's (a JavaScript function value in a doc
+// comment's search, a Ruby mixin in the references).
+use self::{
+    js_ts::{JS_FUNCTION_VALUES, js_assigned_owner, js_unwrapped},
+    php::php_reference,
+    ruby::{ruby_mixin, ruby_visibility},
+};
 
 /// Symbol kinds whose bodies hold members (functions inside them become methods).
 pub const TYPE_KINDS: &[&str] = &["class", "struct", "interface", "trait", "enum", "impl"];

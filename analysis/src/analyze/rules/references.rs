@@ -277,48 +277,6 @@ pub fn is_value_name<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>) -> bool {
     }
 }
 
-/// PHP's references: a type named in a declaration (`named_type`: parameter, return,
-/// property and `catch` types), after `instanceof`, or before `::` (`Foo::BAR`,
-/// `Foo::class`, `Foo::$instance`: the class); a class's own constant or static property
-/// (`self::BAR`, `static::$instance`: the member; not `self::class`, the class's name); a
-/// property read or written (`$this->email`, `$user?->name`: the property). Heritage
-/// clauses (`extends`, `implements`) name their types with `name` nodes directly, not
-/// `named_type`, and are edges already; `new Foo()` and `Foo::f()` are calls.
-pub(super) fn php_reference<'t>(n: Node<'t>, src: &str) -> Option<Node<'t>> {
-    let class = |c: Node<'t>| {
-        matches!(kind_of(c), "name" | "qualified_name" | "relative_name")
-            .then(|| last_name(c))
-            .filter(|c| kind_of(*c) == "name")
-    };
-    match kind_of(n) {
-        "named_type" => class(n.named_child(0)?),
-        "binary_expression" => {
-            let op = field(n, "operator")?;
-            (kind_of(op) == "instanceof")
-                .then(|| field(n, "right"))
-                .flatten()
-                .and_then(class)
-        }
-        "class_constant_access_expression" | "scoped_property_access_expression" => {
-            let (scope, member) = match kind_of(n) {
-                "class_constant_access_expression" => (n.named_child(0)?, n.named_child(1)?),
-                _ => (field(n, "scope")?, field(n, "name")?),
-            };
-            if kind_of(scope) == "relative_scope" {
-                let class = src.get(member.byte_range()) == Some("class");
-                return (matches!(kind_of(member), "name" | "variable_name") && !class)
-                    .then_some(member);
-            }
-            class(scope)
-        }
-        // `($this->handler)(…)` calls the value read, which is a read all the same.
-        "member_access_expression" | "nullsafe_member_access_expression" => {
-            field(n, "name").filter(|m| kind_of(*m) == "name")
-        }
-        _ => None,
-    }
-}
-
 /// The namespace a PHP class reference ([`reference_target`]) is written with: `Stmt` in
 /// `instanceof Stmt\Class_`, `\PhpParser\Node` in `\PhpParser\Node\Name $n`; looked up
 /// as a call's qualifier is, through the file's `use` imports.

@@ -83,14 +83,22 @@ pub struct Binding<'t> {
     pub element: bool,
 }
 
-/// The typed names node `n` declares ([`Binding`]): a parameter with a written type, a local
-/// variable with a written type or a constructor as its value, a field. Used to resolve
-/// calls on a receiver (`sb.append()` after `StringBuilder sb = …`) to the receiver's type.
-pub fn typed_bindings<'t>(lang: Lang, n: Node<'t>, src: &str, in_type: bool) -> Vec<Binding<'t>> {
-    let mut out = Vec::new();
-    let mut bind = |name: Option<Node<'t>>, ty: Option<Node<'t>>, from_value: bool, field: bool| {
+/// What the languages' `typed_bindings` collect.
+pub(super) struct Bindings<'s, 't> {
+    out: Vec<Binding<'t>>,
+    src: &'s str,
+}
+
+impl<'t> Bindings<'_, 't> {
+    pub(super) fn bind(
+        &mut self,
+        name: Option<Node<'t>>,
+        ty: Option<Node<'t>>,
+        from_value: bool,
+        field: bool,
+    ) {
         if let (Some(name), Some(ty)) = (name, ty) {
-            out.push(Binding {
+            self.out.push(Binding {
                 name,
                 ty,
                 from_value,
@@ -98,25 +106,30 @@ pub fn typed_bindings<'t>(lang: Lang, n: Node<'t>, src: &str, in_type: bool) -> 
                 element: false,
             });
         }
-    };
-    // `Type a = new Type(), b;`: each declarator, with `var`/`auto` typed by its value.
-    let declarators = |bind: &mut dyn FnMut(Option<Node<'t>>, Option<Node<'t>>, bool, bool),
-                       ty: Node<'t>,
-                       decls: Vec<Node<'t>>,
-                       is_field: bool| {
+    }
+
+    /// `Type a = new Type(), b;`: each declarator, with `var`/`auto` typed by its value.
+    pub(super) fn declarators(&mut self, ty: Node<'t>, decls: Vec<Node<'t>>, is_field: bool) {
         for d in decls {
-            if is_var_type(ty, src) {
+            if is_var_type(ty, self.src) {
                 let value = field(d, "value").or_else(|| {
                     named_children(d)
                         .into_iter()
                         .find(|c| kind_of(c) != "identifier")
                 });
-                bind(field(d, "name"), value, true, is_field);
+                self.bind(field(d, "name"), value, true, is_field);
             } else {
-                bind(field(d, "name"), Some(ty), false, is_field);
+                self.bind(field(d, "name"), Some(ty), false, is_field);
             }
         }
-    };
+    }
+}
+
+/// The typed names node `n` declares ([`Binding`]): a parameter with a written type, a local
+/// variable with a written type or a constructor as its value, a field. Used to resolve
+/// calls on a receiver (`sb.append()` after `StringBuilder sb = …`) to the receiver's type.
+pub fn typed_bindings<'t>(lang: Lang, n: Node<'t>, src: &str, in_type: bool) -> Vec<Binding<'t>> {
+    let mut out = Vec::new();
     let k = kind_of(n);
     // A loop's variable, an element of what it goes through: Go's `for _, x := range v.Args`
     // (the second name; the first is an index or key), Python's `for x in self.items`,
@@ -160,227 +173,22 @@ pub fn typed_bindings<'t>(lang: Lang, n: Node<'t>, src: &str, in_type: bool) -> 
         });
         return out;
     }
+    let mut b = Bindings { out, src };
     match lang {
-        Lang::Java => match k {
-            "formal_parameter" | "enhanced_for_statement" | "resource" => {
-                bind(field(n, "name"), field(n, "type"), false, false)
-            }
-            "local_variable_declaration" | "field_declaration" => {
-                if let Some(ty) = field(n, "type") {
-                    let decls = children_by_field(n, "declarator");
-                    declarators(&mut bind, ty, decls, k == "field_declaration");
-                }
-            }
-            _ => {}
-        },
-        Lang::CSharp => match k {
-            "parameter" => bind(field(n, "name"), field(n, "type"), false, false),
-            "property_declaration" => bind(field(n, "name"), field(n, "type"), false, true),
-            "foreach_statement" => bind(
-                field(n, "left").filter(|l| kind_of(l) == "identifier"),
-                field(n, "type"),
-                false,
-                false,
-            ),
-            "variable_declaration" => {
-                if let Some(ty) = field(n, "type") {
-                    let decls = named_children(n)
-                        .into_iter()
-                        .filter(|c| kind_of(c) == "variable_declarator")
-                        .collect();
-                    let is_field = parent_kind(n) == "field_declaration";
-                    declarators(&mut bind, ty, decls, is_field);
-                }
-            }
-            _ => {}
-        },
-        Lang::TypeScript | Lang::Tsx | Lang::JavaScript => match k {
-            "required_parameter" | "optional_parameter" => {
-                let name = field(n, "pattern")
-                    .or_else(|| field(n, "name"))
-                    .filter(|p| kind_of(p) == "identifier");
-                // `constructor(private db: Db)` declares field `db` too.
-                let property = named_children(n)
-                    .iter()
-                    .any(|c| kind_of(c) == "accessibility_modifier");
-                bind(name, field(n, "type"), false, property);
-            }
-            "variable_declarator" | "public_field_definition" | "field_definition" => {
-                let name = field(n, "name")
-                    .or_else(|| field(n, "property"))
-                    .filter(|p| matches!(kind_of(p), "identifier" | "property_identifier"));
-                let is_field = k != "variable_declarator";
-                match field(n, "type") {
-                    Some(ty) => bind(name, Some(ty), false, is_field),
-                    None => bind(name, field(n, "value"), true, is_field),
-                }
-            }
-            // `this.engine = new Engine()` in a method: a field of the class.
-            "assignment_expression" => {
-                let name = field(n, "left")
-                    .filter(|l| kind_of(l) == "member_expression")
-                    .filter(|l| field(*l, "object").is_some_and(|o| kind_of(o) == "this"))
-                    .and_then(|l| field(l, "property"));
-                bind(name, field(n, "right"), true, true);
-            }
-            _ => {}
-        },
-        Lang::Go => match k {
-            "parameter_declaration" | "var_spec" | "field_declaration" => {
-                let is_field = k == "field_declaration";
-                let ty = field(n, "type");
-                let names = children_by_field(n, "name");
-                let values = field(n, "value").map(named_children).unwrap_or_default();
-                for (i, name) in names.into_iter().enumerate() {
-                    match ty {
-                        Some(ty) => bind(Some(name), Some(ty), false, is_field),
-                        None => bind(Some(name), values.get(i).copied(), true, is_field),
-                    }
-                }
-            }
-            // `switch v := x.(type) { case *T: v.f() }`: in a case of one type, the alias is
-            // of that type; in a case of several (or `default`), of `x`'s (its declared type
-            // when `x` is a local or parameter of one).
-            "type_case" | "default_case" => {
-                let switch = n
-                    .parent()
-                    .filter(|p| kind_of(*p) == "type_switch_statement");
-                let alias = switch
-                    .and_then(|p| field(p, "alias"))
-                    .and_then(|a| a.named_child(0))
-                    .filter(|a| kind_of(*a) == "identifier");
-                match children_by_field(n, "type")[..] {
-                    [ty] => bind(alias, Some(ty), false, false),
-                    _ => bind(alias, switch.and_then(|p| field(p, "value")), true, false),
-                }
-            }
-            "short_var_declaration" => {
-                let left = field(n, "left").map(named_children).unwrap_or_default();
-                let right = field(n, "right").map(named_children).unwrap_or_default();
-                // `a, b := x, y` pairs them; `srv, err := NewServer()` gives the call's first
-                // result, by convention the value, to the first name.
-                if left.len() == right.len() || right.len() == 1 {
-                    for (l, r) in left.into_iter().zip(right) {
-                        if kind_of(l) == "identifier" {
-                            bind(Some(l), Some(r), true, false);
-                        }
-                    }
-                }
-            }
-            _ => {}
-        },
-        Lang::Rust => match k {
-            "parameter" => bind(
-                field(n, "pattern").filter(|p| kind_of(p) == "identifier"),
-                field(n, "type"),
-                false,
-                false,
-            ),
-            "let_declaration" => {
-                let name = field(n, "pattern").filter(|p| kind_of(p) == "identifier");
-                match field(n, "type") {
-                    Some(ty) => bind(name, Some(ty), false, false),
-                    None => bind(name, field(n, "value"), true, false),
-                }
-            }
-            "field_declaration" => bind(field(n, "name"), field(n, "type"), false, true),
-            _ => {}
-        },
-        Lang::Python => match k {
-            "typed_parameter" => bind(
-                named_children(n)
-                    .into_iter()
-                    .find(|c| kind_of(c) == "identifier"),
-                field(n, "type"),
-                false,
-                false,
-            ),
-            "typed_default_parameter" => bind(field(n, "name"), field(n, "type"), false, false),
-            "assignment" => {
-                let left = field(n, "left");
-                // `self.engine = Engine()` in a method: a field of the class.
-                let (name, is_field) = match left {
-                    Some(l) if kind_of(l) == "identifier" => (Some(l), in_type),
-                    Some(l) if kind_of(l) == "attribute" => (
-                        field(l, "object")
-                            .filter(|o| kind_of(o) == "identifier")
-                            .and_then(|_| field(l, "attribute")),
-                        true,
-                    ),
-                    _ => (None, false),
-                };
-                match field(n, "type") {
-                    Some(ty) => bind(name, Some(ty), false, is_field),
-                    None => bind(name, field(n, "right"), true, is_field),
-                }
-            }
-            _ => {}
-        },
-        Lang::C | Lang::Cpp => match k {
-            "parameter_declaration" | "optional_parameter_declaration" | "field_declaration" => {
-                let is_field = k == "field_declaration";
-                bind(
-                    field(n, "declarator").and_then(declarator_name),
-                    field(n, "type"),
-                    false,
-                    is_field,
-                )
-            }
-            "declaration" => {
-                if let Some(ty) = field(n, "type") {
-                    for d in children_by_field(n, "declarator") {
-                        if is_var_type(ty, src) {
-                            let value = field(d, "value");
-                            bind(declarator_name(d), value, true, false);
-                        } else {
-                            bind(declarator_name(d), Some(ty), false, false);
-                        }
-                    }
-                }
-            }
-            _ => {}
-        },
-        Lang::Php => match k {
-            "simple_parameter" => bind(field(n, "name"), field(n, "type"), false, false),
-            "property_promotion_parameter" => bind(field(n, "name"), field(n, "type"), false, true),
-            // `catch (RuntimeException $e)`: one type (a union, `A | B $e`, is none).
-            "catch_clause" => {
-                let types = field(n, "type").map(named_children).unwrap_or_default();
-                let ty = match types.as_slice() {
-                    [one] => Some(*one),
-                    _ => None,
-                };
-                bind(field(n, "name"), ty, false, false)
-            }
-            "property_declaration" => {
-                if let Some(ty) = field(n, "type") {
-                    for el in named_children(n) {
-                        if kind_of(el) == "property_element" {
-                            let name = named_children(el)
-                                .into_iter()
-                                .find(|c| kind_of(c) == "variable_name");
-                            bind(name, Some(ty), false, true);
-                        }
-                    }
-                }
-            }
-            "assignment_expression" => bind(
-                field(n, "left").filter(|l| kind_of(l) == "variable_name"),
-                field(n, "right"),
-                true,
-                false,
-            ),
-            _ => {}
-        },
-        Lang::Ruby if k == "assignment" => bind(
-            field(n, "left").filter(|l| matches!(kind_of(l), "identifier" | "instance_variable")),
-            field(n, "right"),
-            true,
-            false,
-        ),
-        _ => {}
+        Lang::Rust => rust::typed_bindings(&mut b, n, src, in_type),
+        Lang::Python => python::typed_bindings(&mut b, n, src, in_type),
+        Lang::JavaScript | Lang::TypeScript | Lang::Tsx => {
+            js_ts::typed_bindings(&mut b, n, src, in_type)
+        }
+        Lang::Go => go::typed_bindings(&mut b, n, src, in_type),
+        Lang::Java => java::typed_bindings(&mut b, n, src, in_type),
+        Lang::C | Lang::Cpp => c_cpp::typed_bindings(&mut b, n, src, in_type),
+        Lang::CSharp => csharp::typed_bindings(&mut b, n, src, in_type),
+        Lang::Ruby => ruby::typed_bindings(&mut b, n, src, in_type),
+        Lang::Php => php::typed_bindings(&mut b, n, src, in_type),
+        Lang::Other(_) => {}
     }
-    out
+    b.out
 }
 
 /// `var` (Java, C#) and `auto` (C++): the type is the value's.

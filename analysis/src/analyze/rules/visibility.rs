@@ -91,60 +91,6 @@ pub fn is_public<'t>(lang: Lang, up: Up<'_, 't>, n: Node<'t>, name: &str, src: &
     }
 }
 
-/// Whether a Ruby method is public: `private def m`, a bare `private` or `protected` earlier
-/// in its class body (until a bare `public`), or `private :m` / `private_class_method :m`
-/// anywhere in that body make it not. Constants and accessors count as public.
-pub(super) fn ruby_visibility<'t>(up: Up<'_, 't>, n: Node<'t>, name: &str, src: &str) -> bool {
-    let kind = kind_of(n);
-    if !matches!(kind, "method" | "singleton_method") {
-        return true;
-    }
-    let text = |x: Node| src.get(x.byte_range()).unwrap_or("");
-    let hides = |word: &str| match word {
-        "private" | "protected" => Some(false),
-        "public" => Some(true),
-        _ => None,
-    };
-    let mut at = n;
-    if let Some(args) = up.parent(n).filter(|p| kind_of(*p) == "argument_list")
-        && let Some(call) = up.parent(args).filter(|c| kind_of(*c) == "call")
-    {
-        if let Some(public) = field(call, "method").and_then(|m| hides(text(m))) {
-            return public;
-        }
-        at = call;
-    }
-    let Some(body) = up.parent(at).filter(|b| kind_of(*b) == "body_statement") else {
-        return true;
-    };
-    // `private :m` names it, before or after the definition.
-    let named_by = if kind == "singleton_method" {
-        &["private_class_method"][..]
-    } else {
-        &["private", "protected"][..]
-    };
-    for c in named_children(body) {
-        if kind_of(c) == "call"
-            && field(c, "receiver").is_none()
-            && field(c, "method").is_some_and(|m| named_by.contains(&text(m)))
-            && field(c, "arguments").is_some_and(|a| {
-                named_children(a)
-                    .into_iter()
-                    .any(|s| kind_of(s) == "simple_symbol" && name_text(text(s)) == name)
-            })
-        {
-            return false;
-        }
-    }
-    if kind == "singleton_method" {
-        return true;
-    }
-    up.prev_siblings(at)
-        .filter(|p| kind_of(*p) == "identifier")
-        .find_map(|p| hides(text(p)))
-        .unwrap_or(true)
-}
-
 pub(super) fn parent_is<'t>(up: Up<'_, 't>, n: Node<'t>, kind: &str, levels: usize) -> bool {
     let mut p = up.parent(n);
     for _ in 0..levels {
