@@ -14,3 +14,5 @@ if cargo fmt --version >/dev/null 2>&1; then cargo fmt --all -- --check; fi
 # The vendored C is the published crates plus our patches (third_party/patches/).
 bash scripts/vendor_check.sh
 cargo test --locked --workspace --no-fail-fast
+# The code layout list (server/hot-functions.txt) still names what this build defines.
+python3 scripts/hot_functions.py --check "$CARGO_TARGET_DIR/debug/quarry"

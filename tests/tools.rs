@@ -325,6 +325,41 @@ async fn tools_answer_what_a_user_asks() {
     );
     assert_eq!(incoming["items"][0]["filePath"], "c/util.c");
     assert_eq!(rel["availableRelationshipCounts"]["incomingCalls"], 1);
+    assert_eq!(incoming["items"][0]["confidence"], "exact");
+    assert_eq!(incoming["complete"], true);
+
+    // `s.area()` on a loop variable of unknown type is a guess: left out by default and
+    // counted, listed with `min_confidence: guess`.
+    let area = "fixtures/polyglot::python/shapes.py::Shape.area";
+    let incoming_of = |rel: &serde_json::Value| {
+        rel["relationships"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["relationType"] == "IncomingCalls")
+            .unwrap()
+            .clone()
+    };
+    let sure = s
+        .tool_obj("get_artifact_relationships", json!({"identifier": area}), k)
+        .await;
+    let sure_in = incoming_of(&sure);
+    assert_eq!(sure_in["totalCount"], 0, "{sure}");
+    assert_eq!(sure_in["belowMinConfidence"], 1);
+    assert_eq!(sure_in["complete"], false);
+    assert_eq!(sure["minConfidence"], "likely");
+    let all = s
+        .tool_obj(
+            "get_artifact_relationships",
+            json!({"identifier": area, "min_confidence": "guess"}),
+            k,
+        )
+        .await;
+    let all_in = incoming_of(&all);
+    assert_eq!(all_in["totalCount"], 1, "{all}");
+    assert_eq!(all_in["items"][0]["confidence"], "guess");
+    assert_eq!(all_in["items"][0]["resolution"], "same_file");
+    assert_eq!(all_in["belowMinConfidence"], 0);
     let inh = s.tool_obj("get_artifact_relationships", json!({"identifier": "fixtures/polyglot::python/shapes.py::Shape", "profile": "inheritance_only"}), k).await;
     let desc = inh["relationships"]
         .as_array()

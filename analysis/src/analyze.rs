@@ -12,6 +12,7 @@ mod macros;
 pub mod packed;
 pub mod returns;
 mod rules;
+mod rust_macros;
 mod walker;
 
 use std::rc::Rc;
@@ -443,19 +444,36 @@ fn analyze_with_budget(lang: Lang, src: &str, budget: usize) -> Result<FileAnaly
     };
     // C and C++ annotation macros are blanked out of the parsed text (same offsets: the
     // walk reads names and signatures from `src`).
-    let blanked = macros::blanked(lang, src);
+    let mut blanked = macros::blanked(lang, src);
     let bytes = blanked.as_ref().map_or(src.as_bytes(), |b| &b.text[..]);
-    let parsed = parser.parse_with_options(
-        &mut |at, _| bytes.get(at..).unwrap_or_default(),
-        None,
-        Some(tree_sitter::ParseOptions::new().progress_callback(&mut check)),
-    );
+    let mut parse = |bytes: &[u8]| {
+        parser.parse_with_options(
+            &mut |at, _| bytes.get(at..).unwrap_or_default(),
+            None,
+            Some(tree_sitter::ParseOptions::new().progress_callback(&mut check)),
+        )
+    };
+    let mut parsed = parse(bytes);
+    // Rust items inside item-level macro invocations: parsed again unwrapped.
+    let rust_unwrapped = match &parsed {
+        Some(tree) if lang == Lang::Rust => unwrap_rust_items(tree, src, &mut parse),
+        _ => None,
+    };
+    if let Some((text, unwrapped)) = rust_unwrapped {
+        // (The first tree's memory is the arena's, as the last one's.)
+        std::mem::forget(parsed.replace(unwrapped));
+        blanked = Some(macros::Blanked {
+            text,
+            ranges: Vec::new(),
+        });
+    }
     let Some(tree) = parsed else {
         return match over {
             true => Err(ParseGivenUp::Memory(budget)),
             false => Ok(FileAnalysis::default()),
         };
     };
+    LAST_KIND.with(|last| last.set(((0, 0), "")));
     let root = tree.root_node();
     let mut w = Walker {
         lang,
@@ -487,6 +505,58 @@ fn analyze_with_budget(lang: Lang, src: &str, budget: usize) -> Result<FileAnaly
     // Not deleted node by node: its memory is the arena's.
     std::mem::forget(tree);
     Ok(out)
+}
+
+/// Rust: the text with the wrappers of item-level macro invocations whose bodies are items
+/// blanked, and its tree ([`rust_macros`]); `None` when there are none (or a parse is given
+/// up: the first tree stands).
+fn unwrap_rust_items(
+    first: &tree_sitter::Tree,
+    src: &str,
+    parse: &mut impl FnMut(&[u8]) -> Option<tree_sitter::Tree>,
+) -> Option<(Vec<u8>, tree_sitter::Tree)> {
+    let bytes = src.as_bytes();
+    let mut unwrapped: Vec<rust_macros::Wrapper> = Vec::new();
+    let mut last: Option<(Vec<u8>, tree_sitter::Tree)> = None;
+    let mut within: Vec<(usize, usize)> = Vec::new();
+    for _ in 0..rust_macros::MAX_DEPTH {
+        let root = last
+            .as_ref()
+            .map_or(first.root_node(), |(_, t)| t.root_node());
+        let found = rust_macros::wrappers(root, bytes, &within);
+        if found.is_empty() {
+            break;
+        }
+        let mut tried = unwrapped.clone();
+        tried.extend(&found);
+        let text = rust_macros::blank(bytes, &tried);
+        let tree = parse(&text)?;
+        let good: Vec<_> = found
+            .iter()
+            .copied()
+            .filter(|w| rust_macros::parses_clean(tree.root_node(), w.body))
+            .collect();
+        within = good.iter().map(|w| w.body).collect();
+        let (text, tree) = if good.len() == found.len() {
+            (text, tree)
+        } else if good.is_empty() {
+            std::mem::forget(tree);
+            break;
+        } else {
+            std::mem::forget(tree);
+            let mut kept = unwrapped.clone();
+            kept.extend(&good);
+            let text = rust_macros::blank(bytes, &kept);
+            let tree = parse(&text)?;
+            (text, tree)
+        };
+        unwrapped.extend(good);
+        if let Some((_, old)) = last.replace((text, tree)) {
+            std::mem::forget(old);
+        }
+        LAST_KIND.with(|last| last.set(((0, 0), "")));
+    }
+    last
 }
 
 /// Stops `kind_of` keeping answers when `analyze` returns (or unwinds).

@@ -206,20 +206,26 @@ pub fn tally(counts: &Mutex<Vec<[u32; 3]>>, rows: &[resolve::EdgeRow]) -> Result
 }
 
 /// What each edge row adds to its symbols' counts: `bump(symbol number, slot)` per count —
-/// slot 0 incoming calls, 1 outgoing calls, 2 incoming references.
+/// slot 0 incoming calls, 1 outgoing calls (resolved or not), 2 incoming references. A
+/// target counts only edges resolved at least `likely`: a name-only guess is no caller.
 fn tally_each(rows: &[resolve::EdgeRow], mut bump: impl FnMut(usize, usize)) {
     for e in rows {
+        let sure = || e.confidence() >= Some(resolve::Confidence::Likely);
         match e.kind {
             EdgeKind::Calls => {
                 if let Some(n) = e.source_number {
                     bump(n, 1);
                 }
-                if let Some(n) = e.target_number {
+                if let Some(n) = e.target_number
+                    && sure()
+                {
                     bump(n, 0);
                 }
             }
             EdgeKind::References => {
-                if let Some(n) = e.target_number {
+                if let Some(n) = e.target_number
+                    && sure()
+                {
                     bump(n, 2);
                 }
             }
@@ -366,6 +372,7 @@ fn edge_cells(b: &mut impl Cells, (source_id, prefix): (&str, &str), e: &resolve
     b.str(10, Some(e.resolution));
     b.str(11, e.receiver_type);
     b.str(12, e.alias);
+    b.str(13, e.confidence().map(resolve::Confidence::as_str));
 }
 
 /// The digest of one file's edge rows.

@@ -181,7 +181,13 @@ const PUSHDOWN_COLUMNS: &[&str] = &[
 ];
 
 /// String columns of few distinct, short values: cheap to decode, so never a reason to push.
-const LIGHT_STRINGS: &[&str] = &["data_source", "kind", "language", "resolution"];
+const LIGHT_STRINGS: &[&str] = &[
+    "data_source",
+    "kind",
+    "language",
+    "resolution",
+    "confidence",
+];
 
 /// A Lance table whose filters go to Lance only where that pays.
 ///

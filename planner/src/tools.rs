@@ -13,8 +13,8 @@ use datafusion::common::{Column, JoinType};
 use datafusion::error::Result;
 use datafusion::functions::expr_fn::{contains, ends_with, lower, regexp_like, starts_with};
 use datafusion::functions_aggregate::count::count_all;
-use datafusion::functions_aggregate::expr_fn::min;
-use datafusion::logical_expr::{Expr, LogicalPlan, LogicalPlanBuilder, SortExpr, lit};
+use datafusion::functions_aggregate::expr_fn::{first_value, min};
+use datafusion::logical_expr::{Expr, LogicalPlan, LogicalPlanBuilder, SortExpr, lit, when};
 use datafusion::prelude::SessionContext;
 
 #[cfg(test)]
@@ -197,14 +197,50 @@ pub enum Direction {
     Incoming,
 }
 
-/// The related artifacts along `kinds` edges in one direction: one row per distinct related
-/// identifier (`related`), its first site (`line`), how many edges lead there (`sites`), and
-/// the related symbol's `path`, `start_line` and `summary` (null for file-level sources).
-/// Unresolved targets are left out; see [`unresolved_targets`].
+/// Which edges a relationship list follows: of `kinds`, resolved with one of `confidences`
+/// (an edge of a table written before edges had a confidence, NULL, is followed too).
+pub struct EdgeFilter<'a> {
+    pub kinds: &'a [&'a str],
+    pub confidences: &'a [&'a str],
+}
+
+impl EdgeFilter<'_> {
+    fn predicate(&self) -> Expr {
+        one_of("kind", self.kinds).and(confident(self.confidences))
+    }
+}
+
+/// Edges resolved with one of `confidences`, or written before edges had a confidence.
+fn confident(confidences: &[&str]) -> Expr {
+    one_of("confidence", confidences).or(c("confidence").is_null())
+}
+
+/// The confidences the previews, chat and the ontology follow (docs/resolution.md): no
+/// name-only guesses.
+pub const SURE: &[&str] = &["exact", "likely"];
+
+/// Edges resolved at least `likely` (or written before edges had a confidence).
+pub(crate) fn sure() -> Expr {
+    confident(SURE)
+}
+
+/// An edge's confidence as a number to order by: exact 3, likely 2, guess 1, none 0.
+fn confidence_rank() -> Result<Expr> {
+    when(c("confidence").eq(lit("exact")), lit(3i64))
+        .when(c("confidence").eq(lit("likely")), lit(2i64))
+        .when(c("confidence").eq(lit("guess")), lit(1i64))
+        .otherwise(lit(0i64))
+}
+
+/// The related artifacts along the edges `filter` selects in one direction: one row per
+/// distinct related identifier (`related`), its first site (`line`), how many edges lead there
+/// (`sites`), the `confidence` and `resolution` of the surest of them, and the related
+/// symbol's `path`, `start_line` and `summary` (null for file-level sources). Unresolved
+/// targets are left out; see [`unresolved_targets`].
 pub async fn related(
     ctx: &SessionContext,
     identifier: &str,
-    kinds: &[&str],
+    filter: &EdgeFilter<'_>,
     direction: Direction,
     limit: usize,
 ) -> Result<LogicalPlan> {
@@ -212,17 +248,31 @@ pub async fn related(
         Direction::Outgoing => ("source", "target"),
         Direction::Incoming => ("target", "source"),
     };
+    let surest = || vec![confidence_rank().map(|r| r.sort(false, true))];
     let edges = scan(ctx, "edges")
         .await?
         .filter(
             c(this)
                 .eq(lit(identifier))
-                .and(one_of("kind", kinds))
+                .and(filter.predicate())
                 .and(c(other).is_not_null()),
         )?
         .aggregate(
             vec![c(other).alias("related")],
-            vec![min(c("line")).alias("line"), count_all().alias("sites")],
+            vec![
+                min(c("line")).alias("line"),
+                count_all().alias("sites"),
+                first_value(
+                    c("confidence"),
+                    surest().into_iter().collect::<Result<_>>()?,
+                )
+                .alias("confidence"),
+                first_value(
+                    c("resolution"),
+                    surest().into_iter().collect::<Result<_>>()?,
+                )
+                .alias("resolution"),
+            ],
         )?
         .alias("e")?
         .build()?;
@@ -253,22 +303,34 @@ pub async fn related(
             qc("s", "summary").alias("summary"),
             qc("e", "line").alias("line"),
             qc("e", "sites").alias("sites"),
+            qc("e", "confidence").alias("confidence"),
+            qc("e", "resolution").alias("resolution"),
         ])?
         .sort(vec![c("sites").sort(false, false), asc(c("related"))])?
         .limit(0, Some(limit))?
         .build()
 }
 
-/// Counts of distinct related artifacts per edge kind and direction for one artifact:
-/// rows `(direction, kind, n)` with direction `out` or `in`.
-pub async fn relationship_counts(ctx: &SessionContext, identifier: &str) -> Result<LogicalPlan> {
+/// Counts of distinct related artifacts per edge kind and direction for one artifact, over
+/// edges resolved with one of `confidences` (or none recorded): rows `(direction, kind, n)`
+/// with direction `out` or `in`.
+pub async fn relationship_counts(
+    ctx: &SessionContext,
+    identifier: &str,
+    confidences: &[&str],
+) -> Result<LogicalPlan> {
     let side = |this: &str, other: &str, dir: &'static str| {
         let this = this.to_string();
         let other = other.to_string();
         async move {
             scan(ctx, "edges")
                 .await?
-                .filter(c(&this).eq(lit(identifier)).and(c(&other).is_not_null()))?
+                .filter(
+                    c(&this)
+                        .eq(lit(identifier))
+                        .and(c(&other).is_not_null())
+                        .and(confident(confidences)),
+                )?
                 .aggregate(vec![c("kind"), c(&other)], Vec::<Expr>::new())?
                 .aggregate(vec![c("kind")], vec![count_all().alias("n")])?
                 .project(vec![lit(dir).alias("direction"), c("kind"), c("n")])?
@@ -278,6 +340,27 @@ pub async fn relationship_counts(ctx: &SessionContext, identifier: &str) -> Resu
     let out = side("source", "target", "out").await?;
     let inc = side("target", "source", "in").await?;
     LogicalPlanBuilder::from(out).union(inc)?.build()
+}
+
+/// How many `kinds` edges stayed unresolved that might be this artifact's: outgoing ones of
+/// `identifier` (its calls to external or dynamic targets), or incoming ones, the call sites
+/// anywhere that name `name` and found no target (one `n` row).
+pub async fn unresolved_sites(
+    ctx: &SessionContext,
+    identifier: &str,
+    name: &str,
+    kinds: &[&str],
+    direction: Direction,
+) -> Result<LogicalPlan> {
+    let side = match direction {
+        Direction::Outgoing => c("source").eq(lit(identifier)),
+        Direction::Incoming => c("target_name").eq(lit(name)),
+    };
+    scan(ctx, "edges")
+        .await?
+        .filter(side.and(one_of("kind", kinds)).and(c("target").is_null()))?
+        .aggregate(Vec::<Expr>::new(), vec![count_all().alias("n")])?
+        .build()
 }
 
 /// Names of the unresolved targets of outgoing `kinds` edges (external or dynamic callees).
@@ -435,8 +518,8 @@ pub async fn paths_matching(
         .build()
 }
 
-/// Call edges into or out of any of `ids` (resolved both ends), for relationship previews:
-/// rows `(source, target, line)` in source order.
+/// Call edges into or out of any of `ids` (resolved both ends, at least `likely`), for
+/// relationship previews and chat: rows `(source, target, line)` in source order.
 pub async fn calls_touching(ctx: &SessionContext, ids: &[String]) -> Result<LogicalPlan> {
     scan(ctx, "edges")
         .await?
@@ -444,6 +527,7 @@ pub async fn calls_touching(ctx: &SessionContext, ids: &[String]) -> Result<Logi
             c("kind")
                 .eq(lit("calls"))
                 .and(c("target").is_not_null())
+                .and(sure())
                 .and(one_of("source", ids).or(one_of("target", ids))),
         )?
         .aggregate(
@@ -484,11 +568,12 @@ pub async fn language_mix(ctx: &SessionContext) -> Result<LogicalPlan> {
 }
 
 /// Ontology: the definitions of `kinds` most used from elsewhere (incoming edges of any kind
-/// from other files), with their summaries: `(identifier, kind, name, path, summary, uses)`.
+/// from other files, resolved at least `likely`), with their summaries: `(identifier, kind,
+/// name, path, summary, uses)`.
 pub async fn most_used(ctx: &SessionContext, kinds: &[&str], limit: usize) -> Result<LogicalPlan> {
     let edges = scan(ctx, "edges")
         .await?
-        .filter(c("target").is_not_null())?
+        .filter(c("target").is_not_null().and(sure()))?
         .aggregate(vec![c("target")], vec![count_all().alias("uses")])?
         .alias("e")?
         .build()?;

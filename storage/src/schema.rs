@@ -77,6 +77,8 @@ pub static EDGES: LazyLock<SchemaRef> = LazyLock::new(|| {
         utf8("resolution", false),
         utf8("receiver_type", true),
         utf8("alias", true),
+        // How sure `target` is (`exact`, `likely`, `guess`; NULL when unresolved).
+        utf8("confidence", true),
     ]))
 });
 

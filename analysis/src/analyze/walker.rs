@@ -203,7 +203,7 @@ impl<'s> Walker<'s> {
         let names = rules::def_names(self.lang, node);
         let mut last = None;
         for name_node in names {
-            let name = rules::name_text(self.text(name_node));
+            let name = rules::name_text(self.lang, self.text(name_node));
             // Go's and Rust's blank name declares nothing that can be named: a padding
             // field, `var _ io.Reader = (*T)(nil)`, stringer's `func _()`, `const _: () =
             // assert!(…)` (their uses are the enclosing scope's).
@@ -288,7 +288,7 @@ impl<'s> Walker<'s> {
         let Some(name_node) = rules::def_names(self.lang, node).into_iter().next() else {
             return;
         };
-        let name = rules::name_text(self.text(name_node)).to_string();
+        let name = rules::name_text(self.lang, self.text(name_node)).to_string();
         if name.is_empty() || self.seen_qnames.contains_key(&format!("{class}.{name}")) {
             return;
         }
@@ -698,7 +698,7 @@ impl<'s> Walker<'s> {
         name: &str,
         qualifier: Option<&str>,
     ) {
-        let name = rules::name_text(name);
+        let name = rules::name_text(self.lang, name);
         if name.is_empty() || name.len() > 200 {
             return;
         }

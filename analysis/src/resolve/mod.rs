@@ -90,6 +90,56 @@ pub struct EdgeRow<'a> {
     pub resolution: &'static str,
 }
 
+impl EdgeRow<'_> {
+    /// How sure the edge's target is ([`Confidence::of`]); `None` when unresolved.
+    pub fn confidence(&self) -> Option<Confidence> {
+        Confidence::of(self.resolution, self.target_qualifier.is_some())
+    }
+}
+
+/// How sure a resolved edge's target is (docs/resolution.md): the `edges` table's
+/// `confidence`, the relationship tools' filter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Confidence {
+    /// A name-only pick among the definitions of that name.
+    Guess,
+    /// A declared or inferred type decides it.
+    Likely,
+    /// The language's scope and import rules decide it.
+    Exact,
+}
+
+impl Confidence {
+    pub const ALL: [Confidence; 3] = [Confidence::Exact, Confidence::Likely, Confidence::Guess];
+
+    /// The confidence of a `resolution`, for an edge whose name was written with a qualifier
+    /// (`x.f()`, `a::f`) or not. A namesake found in the caller's file or package is the
+    /// language's scope for a name written alone, and a guess for a member of a receiver
+    /// whose type is unknown.
+    pub fn of(resolution: &str, qualified: bool) -> Option<Confidence> {
+        Some(match resolution {
+            "same_file" | "same_package" if qualified => Confidence::Guess,
+            "same_class" | "inherited" | "qualified" | "same_file" | "same_package" | "import"
+            | "relative_path" => Confidence::Exact,
+            "declared_type" | "return_type" => Confidence::Likely,
+            "unique_name" | "ambiguous" => Confidence::Guess,
+            _ => return None,
+        })
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Confidence::Exact => "exact",
+            Confidence::Likely => "likely",
+            Confidence::Guess => "guess",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Confidence> {
+        Confidence::ALL.into_iter().find(|c| c.as_str() == name)
+    }
+}
+
 /// The identifier of a file (docs/tables.md).
 pub fn file_identifier(prefix: &str, path: &str) -> String {
     let (parts, n) = Ident::File(path).parts(prefix);

@@ -434,6 +434,11 @@ impl<'a> Index<'a> {
                             && (!gobuild::is_test_file(self.path(c))
                                 || (gobuild::is_test_file(path) && Some(dir_of(path)) == go_dir))
                     }
+                    // A package named by its name (`zod/v4`, `lodash`) exports no test
+                    // file's definitions (a test file is a leaf).
+                    Lang::JavaScript | Lang::TypeScript | Lang::Tsx => {
+                        !is_script_test_file(self.path(c))
+                    }
                     _ => true,
                 }
         };

@@ -54,7 +54,7 @@ use self::{previous::*, register::*, search_units::*, stream::*, trigrams::*};
 
 /// Bump when analysis output changes, so re-indexing does not reuse stale analyses
 /// (CHANGELOG.md says what each version changed).
-pub const ANALYZER_VERSION: u32 = 35;
+pub const ANALYZER_VERSION: u32 = 36;
 
 /// Files larger than this are skipped (counted as `oversized`) unless configured otherwise.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;

@@ -738,15 +738,21 @@ async fn base(ctx: &SessionContext, q: &Checked) -> datafusion::error::Result<Lo
         let Some(Source::Rel(rel)) = entity.field(name).map(|f| f.source) else {
             continue;
         };
-        let (kind, key) = match rel {
-            Rel::OutgoingCalls => ("calls", "source"),
-            Rel::IncomingCalls => ("calls", "target"),
-            Rel::References => ("references", "target"),
+        // (A target counts only edges resolved at least `likely`, as the columns do.)
+        let (kind, key, filter) = match rel {
+            Rel::OutgoingCalls => ("calls", "source", lit(true)),
+            Rel::IncomingCalls => ("calls", "target", crate::tools::sure()),
+            Rel::References => ("references", "target", crate::tools::sure()),
         };
         let (k, v) = (format!("__{name}_key"), format!("__{name}_n"));
         let counts = scan(ctx, "edges")
             .await?
-            .filter(c("kind").eq(lit(kind)).and(c(key).is_not_null()))?
+            .filter(
+                c("kind")
+                    .eq(lit(kind))
+                    .and(c(key).is_not_null())
+                    .and(filter),
+            )?
             .aggregate(vec![c(key).alias(&k)], vec![count_all().alias(&v)])?
             .build()?;
         b = b.join(

@@ -70,20 +70,41 @@ async fn fetch_and_relationship_plans() {
     insta::assert_snapshot!(
         "related_incoming_calls",
         show(
-            related(&ctx, "o/r::a.rs::f", &["calls"], Direction::Incoming, 51)
-                .await
-                .unwrap()
+            related(
+                &ctx,
+                "o/r::a.rs::f",
+                &EdgeFilter {
+                    kinds: &["calls"],
+                    confidences: SURE,
+                },
+                Direction::Incoming,
+                51
+            )
+            .await
+            .unwrap()
         )
     );
     insta::assert_snapshot!(
         "relationship_counts",
-        show(relationship_counts(&ctx, "o/r::a.rs::f").await.unwrap())
+        show(
+            relationship_counts(&ctx, "o/r::a.rs::f", SURE)
+                .await
+                .unwrap()
+        )
     );
     insta::assert_snapshot!(
         "calls_touching",
         show(calls_touching(&ctx, &ids).await.unwrap())
     );
     insta::assert_snapshot!("summaries", show(summaries(&ctx, &ids).await.unwrap()));
+    insta::assert_snapshot!(
+        "unresolved_sites_incoming",
+        show(
+            unresolved_sites(&ctx, "o/r::a.rs::f", "f", &["calls"], Direction::Incoming)
+                .await
+                .unwrap()
+        )
+    );
     insta::assert_snapshot!(
         "unresolved_targets",
         show(

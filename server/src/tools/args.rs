@@ -106,6 +106,38 @@ pub enum Profile {
     ReferencesOnly,
 }
 
+/// The least confidence of the edges a relationship list follows (docs/resolution.md).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MinConfidence {
+    /// Only edges the language's rules decide.
+    Exact,
+    /// Also edges a declared or inferred type decides (name-only guesses left out, counted).
+    #[default]
+    Likely,
+    /// Every resolved edge, name-only guesses too.
+    Guess,
+}
+
+impl MinConfidence {
+    /// The `edges.confidence` values at or above this one.
+    pub fn accepted(self) -> &'static [&'static str] {
+        match self {
+            MinConfidence::Exact => &["exact"],
+            MinConfidence::Likely => &["exact", "likely"],
+            MinConfidence::Guess => &["exact", "likely", "guess"],
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MinConfidence::Exact => "exact",
+            MinConfidence::Likely => "likely",
+            MinConfidence::Guess => "guess",
+        }
+    }
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct GetArtifactRelationships {
     /// Full artifact identifier, e.g. "owner/repo::src/lib.rs::Store.open".
@@ -117,6 +149,9 @@ pub struct GetArtifactRelationships {
     pub max_count_per_type: Option<u32>,
     /// Repository or workspace name or id, to disambiguate the identifier.
     pub data_source: Option<String>,
+    /// Least confidence of the edges followed: exact, likely (default; name-only guesses are
+    /// left out and counted), or guess.
+    pub min_confidence: Option<MinConfidence>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -3,7 +3,7 @@
 use quarry_planner::tools::{self as plans, Direction};
 use serde_json::{Value, json};
 
-use super::args::{self, DEFAULT_PER_TYPE, MAX_PER_TYPE, Profile};
+use super::args::{self, DEFAULT_PER_TYPE, MAX_PER_TYPE, MinConfidence, Profile};
 use super::render::abridged;
 use super::{Call, RowExt, ToolError, ToolOutput, ToolResult, execute};
 
@@ -58,8 +58,15 @@ fn profile_name(p: Profile) -> &'static str {
     }
 }
 
-/// Unresolved callee names listed with outgoing calls.
+/// Unresolved callee (and base) names listed with outgoing calls (and ancestors).
 const UNRESOLVED: usize = 20;
+
+/// Whether a relationship type's list can miss sites that stayed unresolved: calls (a call
+/// names its target) and bases (written by name); a reference to an unresolved name is no
+/// site of this artifact's.
+fn profile_has_sites(name: &str) -> bool {
+    matches!(name, "OutgoingCalls" | "IncomingCalls" | "Ancestors")
+}
 
 pub async fn relationships(call: &Call<'_>, a: args::GetArtifactRelationships) -> ToolResult {
     let id = a.identifier.trim().to_string();
@@ -108,14 +115,31 @@ pub async fn relationships(call: &Call<'_>, a: args::GetArtifactRelationships) -
             "hint": "No visible artifact has this identifier. Pass it exactly as the search tools return it; semantic_search or grep_search find current identifiers.",
         })));
     }
-    let counts = execute(&ctx, plans::relationship_counts(&ctx, &id).await).await?;
-    let count = |dir: &str, kinds: &[&str]| -> i64 {
+    let min = a.min_confidence.unwrap_or_default();
+    let accepted = min.accepted();
+    let counts = execute(&ctx, plans::relationship_counts(&ctx, &id, accepted).await).await?;
+    let all_counts = match min {
+        MinConfidence::Guess => counts.clone(),
+        _ => {
+            let every = MinConfidence::Guess.accepted();
+            execute(&ctx, plans::relationship_counts(&ctx, &id, every).await).await?
+        }
+    };
+    let count_in = |counts: &[serde_json::Map<String, Value>], dir: &str, kinds: &[&str]| -> i64 {
         counts
             .iter()
             .filter(|r| r.s("direction") == dir && kinds.contains(&r.s("kind")))
             .map(|r| r.i("n"))
             .sum()
     };
+    let count = |dir: &str, kinds: &[&str]| count_in(&counts, dir, kinds);
+    // The name call sites write (`Gson.toJson` is called as `toJson`).
+    let name = id
+        .rsplit("::")
+        .next()
+        .and_then(|q| q.rsplit('.').next())
+        .unwrap_or("")
+        .to_string();
     let mut rels = Vec::new();
     for t in types(profile) {
         let dir = match t.direction {
@@ -123,9 +147,14 @@ pub async fn relationships(call: &Call<'_>, a: args::GetArtifactRelationships) -
             Direction::Incoming => "in",
         };
         let total = count(dir, t.kinds);
+        let below = count_in(&all_counts, dir, t.kinds) - total;
+        let filter = plans::EdgeFilter {
+            kinds: t.kinds,
+            confidences: accepted,
+        };
         let rows = execute(
             &ctx,
-            plans::related(&ctx, &id, t.kinds, t.direction, max as usize + 1).await,
+            plans::related(&ctx, &id, &filter, t.direction, max as usize + 1).await,
         )
         .await?;
         let truncated = rows.len() > max as usize;
@@ -145,26 +174,44 @@ pub async fn relationships(call: &Call<'_>, a: args::GetArtifactRelationships) -
                     "shortSummary": r.opt_s("summary").unwrap_or(if r.opt_s("path").is_none() { "module level" } else { "" }),
                     "siteLine": r.i("line"),
                     "sites": r.i("sites"),
+                    "resolution": r.get("resolution").cloned().unwrap_or(Value::Null),
+                    "confidence": r.get("confidence").cloned().unwrap_or(Value::Null),
                 })
             })
             .collect();
+        // Sites that stayed unresolved and may belong here: this artifact's own calls to
+        // external or dynamic targets, or calls elsewhere that name it and found nothing.
+        let unresolved = if profile_has_sites(t.name) {
+            let plan = plans::unresolved_sites(&ctx, &id, &name, t.kinds, t.direction).await;
+            execute(&ctx, plan).await?.first().map_or(0, |r| r.i("n"))
+        } else {
+            0
+        };
         let mut rel = json!({
             "relationType": t.name,
             "totalCount": total,
             "returnedCount": items.len(),
             "truncated": truncated,
+            "complete": below == 0 && unresolved == 0,
+            "belowMinConfidence": below,
+            "unresolvedSites": unresolved,
             "items": items,
         });
-        if t.name == "OutgoingCalls" {
+        if matches!(t.name, "OutgoingCalls" | "Ancestors") {
             let un = execute(
                 &ctx,
                 plans::unresolved_targets(&ctx, &id, t.kinds, UNRESOLVED).await,
             )
             .await?;
-            rel["unresolvedCallees"] = un
+            let names: Value = un
                 .iter()
                 .map(|r| Value::String(r.s("target_name").to_string()))
                 .collect();
+            let key = match t.name {
+                "OutgoingCalls" => "unresolvedCallees",
+                _ => "externalAncestors",
+            };
+            rel[key] = names;
         }
         rels.push(rel);
     }
@@ -180,7 +227,8 @@ pub async fn relationships(call: &Call<'_>, a: args::GetArtifactRelationships) -
             "descendants": count("in", &["inherits", "implements"]),
             "references": count("in", &["references"]),
         },
-        "hint": "Fetch related code with fetch_artifacts (identifiers as listed); other profiles: calls_only, inheritance_only, references_only, all_relevant.",
+        "minConfidence": min.as_str(),
+        "hint": "Fetch related code with fetch_artifacts (identifiers as listed); other profiles: calls_only, inheritance_only, references_only, all_relevant. A list that is not complete left out name-only guesses (min_confidence: guess lists them) or has unresolved sites.",
     });
     let rendered = abridged(&obj, 25);
     Ok(ToolOutput { obj, rendered })

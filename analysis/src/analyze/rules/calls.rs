@@ -96,7 +96,7 @@ pub fn heritage<'t>(
             "impl_item" => {
                 let t = field(n, "trait")?;
                 let ty = field(n, "type")?;
-                let source = base_type_name(ty, src);
+                let source = base_type_name(lang, ty, src);
                 let target = type_names(t);
                 return Some(
                     target

@@ -129,13 +129,17 @@ pub fn doc_comment<'t>(
         let t = t.trim_matches('"').trim_matches('\'');
         return clean_doc(t);
     }
-    // Definitions wrapped by export/decorator/template nodes carry their comments outside.
+    // Definitions wrapped by export/decorator/template nodes carry their comments outside,
+    // and so does a JavaScript function assigned in a statement (`/** … */ res.send = …`).
     let mut anchor = n;
     while let Some(p) = up.parent(anchor) {
         if matches!(
             kind_of(p),
             "export_statement" | "decorated_definition" | "template_declaration"
-        ) {
+        ) || (kind_of(p) == "expression_statement"
+            && kind_of(anchor) == "assignment_expression"
+            && matches!(lang, Lang::JavaScript | Lang::TypeScript | Lang::Tsx))
+        {
             anchor = p;
         } else {
             break;
@@ -300,6 +304,11 @@ pub(super) fn is_directive(t: &str) -> bool {
         "ReSharper ",
         "CHECKSTYLE",
         "NOPMD",
+        // Bundlers' annotations (`/* @__NO_SIDE_EFFECTS__ */ export function f`).
+        "@__NO_SIDE_EFFECTS__",
+        "@__PURE__",
+        "#__PURE__",
+        "#__NO_SIDE_EFFECTS__",
     ];
     DIRECTIVES.iter().any(|d| t.starts_with(d))
 }

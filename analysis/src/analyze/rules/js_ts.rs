@@ -229,17 +229,34 @@ pub(super) fn js_module_constant<'t>(
 }
 
 /// For `X.prototype.m = function …` the type `X` (`Some("X")`); for `exports.m = …` and
-/// `module.exports.m = …` nothing to qualify it (`Some("")`); `None` for other assignments.
+/// `module.exports.m = …` nothing to qualify it (`Some("")`); for `obj.m = function …` written
+/// at the top of a module (`res.send = function send(body) {…}`, `app.use = …`,
+/// `utils.path.join = …`), the object's path (`Some("res")`); `None` for other assignments.
 pub(super) fn js_assigned_owner<'s>(n: Node, src: &'s str) -> Option<&'s str> {
     let left = field(n, "left").filter(|l| kind_of(*l) == "member_expression")?;
     field(left, "property").filter(|p| kind_of(*p) == "property_identifier")?;
-    let object = src.get(field(left, "object")?.byte_range())?;
-    match object {
+    let object = field(left, "object")?;
+    let text = src.get(object.byte_range())?;
+    match text {
         "exports" | "module.exports" => Some(""),
         o => {
-            let owner = o.strip_suffix(".prototype")?;
-            let owner = owner.rsplit('.').next().unwrap_or(owner);
-            (!owner.is_empty() && !owner.contains(['(', '[', ' '])).then_some(owner)
+            if let Some(owner) = o.strip_suffix(".prototype") {
+                let owner = owner.rsplit('.').next().unwrap_or(owner);
+                return (!owner.is_empty() && !owner.contains(['(', '[', ' '])).then_some(owner);
+            }
+            // An object named by a path of plain names (not `this`, a call, an index).
+            let plain = o.split('.').all(|part| {
+                part.starts_with(|c: char| c.is_alphabetic() || c == '_' || c == '$')
+                    && part
+                        .chars()
+                        .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+            });
+            let top_level = n
+                .parent()
+                .filter(|s| kind_of(*s) == "expression_statement")
+                .and_then(|s| s.parent())
+                .is_some_and(|p| kind_of(p) == "program");
+            (plain && top_level && !o.starts_with("this.") && o != "this").then_some(o)
         }
     }
 }

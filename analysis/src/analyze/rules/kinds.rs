@@ -219,10 +219,10 @@ pub(super) fn php_name_part<'t>(n: Node<'t>, kind: &str) -> Option<Node<'t>> {
     named_children(n).into_iter().rfind(|c| kind_of(*c) == kind)
 }
 
-/// Clean a name: strip PHP's `$`, Ruby's symbol `:`, generic arguments and surrounding
-/// whitespace; a name written as a string is its text (JavaScript's `'='() {…}`,
-/// `get ['async']() {…}`: `=`, `async`).
-pub fn name_text(raw: &str) -> &str {
+/// Clean a name: strip PHP's `$` (in JavaScript it is part of the name: `$constructor`),
+/// Ruby's symbol `:`, generic arguments and surrounding whitespace; a name written as a string
+/// is its text (JavaScript's `'='() {…}`, `get ['async']() {…}`: `=`, `async`).
+pub fn name_text(lang: Lang, raw: &str) -> &str {
     // Most names are a plain identifier, which every step below leaves as it is (the general
     // steps cost ~700 instructions a name, `rsplit("::")`'s searcher most of it).
     if !raw.is_empty() && raw.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
@@ -242,7 +242,10 @@ pub fn name_text(raw: &str) -> &str {
             return inner;
         }
     }
-    let t = t.strip_prefix('$').unwrap_or(t);
+    let t = match lang {
+        Lang::Php => t.strip_prefix('$').unwrap_or(t),
+        _ => t,
+    };
     let t = t
         .strip_prefix(':')
         .filter(|r| !r.starts_with(':'))
@@ -258,7 +261,7 @@ pub fn name_text(raw: &str) -> &str {
 pub fn scope_prefix(lang: Lang, n: Node, src: &str) -> Option<String> {
     if lang == Lang::Rust && kind_of(n) == "impl_item" {
         let ty = field(n, "type")?;
-        let base = base_type_name(ty, src);
+        let base = base_type_name(lang, ty, src);
         return (!base.is_empty()).then_some(base);
     }
     None
@@ -273,7 +276,7 @@ pub fn own_prefix(lang: Lang, n: Node, src: &str) -> Option<String> {
             let mut stack = vec![recv];
             while let Some(x) = stack.pop() {
                 if kind_of(x) == "type_identifier" {
-                    return Some(name_text(src.get(x.byte_range())?).to_string());
+                    return Some(name_text(lang, src.get(x.byte_range())?).to_string());
                 }
                 stack.extend(named_children(x).into_iter().rev());
             }
@@ -289,7 +292,7 @@ pub fn own_prefix(lang: Lang, n: Node, src: &str) -> Option<String> {
             while let Some(x) = d {
                 if kind_of(x) == "qualified_identifier" {
                     let scope = field(x, "scope")?;
-                    return Some(name_text(src.get(scope.byte_range())?).to_string());
+                    return Some(name_text(lang, src.get(scope.byte_range())?).to_string());
                 }
                 d = field(x, "declarator");
             }

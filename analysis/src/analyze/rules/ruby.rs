@@ -107,9 +107,9 @@ pub(super) fn ruby_visibility<'t>(up: Up<'_, 't>, n: Node<'t>, name: &str, src: 
             && field(c, "receiver").is_none()
             && field(c, "method").is_some_and(|m| named_by.contains(&text(m)))
             && field(c, "arguments").is_some_and(|a| {
-                named_children(a)
-                    .into_iter()
-                    .any(|s| kind_of(s) == "simple_symbol" && name_text(text(s)) == name)
+                named_children(a).into_iter().any(|s| {
+                    kind_of(s) == "simple_symbol" && name_text(Lang::Ruby, text(s)) == name
+                })
             })
         {
             return false;

@@ -49,7 +49,7 @@ pub fn is_builtin_type(lang: Lang, name: &str) -> bool {
 }
 
 /// The name of a type expression without generics, references or paths: `&mut Vec<T>` → `Vec`.
-pub(super) fn base_type_name(ty: Node, src: &str) -> String {
+pub(super) fn base_type_name(lang: Lang, ty: Node, src: &str) -> String {
     let mut n = ty;
     loop {
         match kind_of(n) {
@@ -66,7 +66,7 @@ pub(super) fn base_type_name(ty: Node, src: &str) -> String {
             _ => break,
         }
     }
-    name_text(src.get(n.byte_range()).unwrap_or("")).to_string()
+    name_text(lang, src.get(n.byte_range()).unwrap_or("")).to_string()
 }
 
 /// A name a declaration binds to a type: a parameter, a local variable, a field.

@@ -469,3 +469,81 @@ fn go_and_rust_blank_names_declare_nothing() {
     let names: Vec<&str> = a.symbols.iter().map(|s| &*s.qualified_name).collect();
     assert_eq!(names, vec!["C"]);
 }
+
+#[test]
+fn javascript_functions_assigned_to_module_level_objects() {
+    let a = analyze(Lang::JavaScript, include_str!("fixtures/assigned.js"));
+    let functions: Vec<_> = kinds(&a)
+        .into_iter()
+        .filter(|(_, k)| matches!(*k, "function" | "method"))
+        .map(|(q, _)| q)
+        .collect();
+    assert_eq!(
+        functions,
+        [
+            "reply.send",
+            "reply.json",
+            "app.use",
+            "utils.path.join",
+            "listen",
+            "setup",
+            "$store.commit",
+        ]
+    );
+    assert_eq!(sym(&a, "reply.send").doc.as_deref(), Some("Send a body."));
+    assert!(has_edge(&a, EdgeKind::Calls, "reply.json", "send"));
+}
+
+#[test]
+fn rust_items_inside_item_macros_are_items() {
+    let src = include_str!("fixtures/wrapped.rs");
+    let a = analyze(Lang::Rust, src);
+    let names: Vec<_> = kinds(&a).into_iter().map(|(q, _)| q).collect();
+    for q in [
+        "TcpStream",
+        "TcpStream.inner",
+        "TcpStream.connect",
+        "spawn_on",
+        "Sleep",
+        "Sleep.entry",
+        "Sleep.reset",
+        "body",
+        // `lazy_static!`'s `static ref` parses as the static it defines.
+        "TABLE",
+    ] {
+        assert!(names.contains(&q), "{q} missing from {names:?}");
+    }
+    // A body that is no items (`bitflags!`'s `struct Ready: u8`) keeps its wrapper.
+    assert!(
+        !names
+            .iter()
+            .any(|q| q.contains("READABLE") || q.contains("Ready"))
+    );
+    let sleep = sym(&a, "Sleep");
+    assert_eq!(
+        &src[..]
+            .lines()
+            .nth(sleep.start_line as usize - 1)
+            .unwrap()
+            .trim(),
+        &"pub struct Sleep {"
+    );
+    assert_eq!(sym(&a, "TcpStream").doc.as_deref(), Some("A TCP stream."));
+    assert!(has_edge(&a, EdgeKind::Calls, "TcpStream.connect", "len"));
+}
+
+#[test]
+fn names_keep_a_leading_dollar_but_in_php() {
+    let a = analyze(
+        Lang::TypeScript,
+        "export function $constructor() {}\nexport class $ZodMemoizer {}\n",
+    );
+    assert_eq!(qnames(&a, "function"), ["$constructor"]);
+    assert_eq!(qnames(&a, "class"), ["$ZodMemoizer"]);
+}
+
+#[test]
+fn bundler_annotations_are_no_doc() {
+    let src = "/* @__NO_SIDE_EFFECTS__ */\nexport function make() {}\n/** Makes. */\n/* @__PURE__ */\nexport function other() {}\n";
+    assert_eq!(doc_of(Lang::TypeScript, src, "make"), None);
+}

@@ -961,3 +961,39 @@ fn nearest_is_the_deepest_shared_directory_in_one_pass() {
     assert_eq!(nearness("a/b", "x.rs"), (0, true));
     assert_eq!(nearness("", "x/y.rs"), (0, false));
 }
+
+/// JavaScript and TypeScript: a name imported from a package by its name (`zod/v4`) is a
+/// definition of the package's modules, never of a test file under a directory named like it.
+#[test]
+fn package_imports_take_no_test_file_definition() {
+    let packed = vec![
+        (
+            "packages/zod/src/v4/classic/tests/deep-partial.test.ts",
+            pack(vec![function("string", None)], vec![]),
+        ),
+        (
+            "packages/zod/src/v4/classic/schemas.ts",
+            pack(vec![function("string", None)], vec![]),
+        ),
+        // Nearest to the test file beside it, which is no module of the package's.
+        (
+            "packages/zod/src/v4/classic/tests/string.test.ts",
+            pack(vec![function("check", None)], vec![]),
+        ),
+    ];
+    let files = inputs(&packed, "typescript");
+    let index = Index::new(&files);
+    let picked = index
+        .pick(
+            2,
+            Some("check"),
+            EdgeKind::Imports,
+            "string",
+            Some("zod/v4"),
+        )
+        .map(|(c, how)| (index.path(c), how));
+    assert_eq!(
+        picked,
+        Some(("packages/zod/src/v4/classic/schemas.ts", "import"))
+    );
+}
