@@ -19,7 +19,8 @@ import subprocess
 import sys
 import tempfile
 
-# ctags kinds that are no definitions Quarry keeps (per ctags language; `*` for all).
+# ctags kinds that are no definitions Quarry keeps (per ctags language; `*` for all). A Rust
+# `impl` block is no symbol: its members are, under the type's name.
 SKIPPED_KINDS = {
     "*": {"package", "packageName", "namespace", "import", "unknown", "label", "local",
           "parameter", "module"},
@@ -31,6 +32,7 @@ SKIPPED_KINDS = {
     "Ruby": {"library"},
     "PHP": {"alias", "namespace"},
     "TypeScript": {"alias"},
+    "Rust": {"implementation"},
 }
 
 # ctags' language names to Quarry's `language` column.
@@ -43,7 +45,7 @@ LANGUAGES = {
 
 def ctags_definitions(root):
     out = subprocess.run(
-        ["ctags", "-R", "--output-format=json", "--fields=+nKl", "--extras=-F", "-f", "-", "."],
+        ["ctags", "-R", "--output-format=json", "--fields=+nKlsZ", "--extras=-F", "-f", "-", "."],
         cwd=root, capture_output=True, text=True, check=True,
     ).stdout
     defs = []
@@ -57,8 +59,17 @@ def ctags_definitions(root):
         lang, kind = t.get("language"), t.get("kind")
         if lang not in LANGUAGES or kind in SKIPPED_KINDS["*"] or kind in SKIPPED_KINDS.get(lang, ()):
             continue
-        # Local scopes' definitions (a function's inner variables) are no Quarry symbols.
-        if t.get("scopeKind") in ("function", "method") and kind in ("variable", "constant"):
+        # Local scopes' definitions (a function's inner variables; ctags gives callbacks no
+        # scope, so in JavaScript and TypeScript an indented one), anonymous functions, and
+        # CommonJS imports (`var x = require('x')`) are no Quarry symbols.
+        pattern = t.get("pattern", "")
+        if kind in ("variable", "constant") and (
+            t.get("scopeKind") in ("function", "method")
+            or (lang in ("JavaScript", "TypeScript") and pattern[2:3] in (" ", "\t"))
+            or "require(" in pattern
+        ):
+            continue
+        if t["name"].startswith(("AnonymousFunction", "__anon")):
             continue
         path = t["path"][2:] if t["path"].startswith("./") else t["path"]
         defs.append((LANGUAGES[lang], kind, path, t["name"], int(t.get("line", 0))))
@@ -102,6 +113,9 @@ def main():
                 t[1] += found
             if not found:
                 missing[lang].append(f"{os.path.basename(root)}/{path}:{line} {kind} {name}")
+    for lang in missing:
+        # Spread the listed examples over kinds.
+        missing[lang].sort(key=lambda m: (m.split()[1], m))
     failed = False
     print(f"{'language':<12} {'ctags':>7} {'found':>7}  by kind")
     for lang, (n, f) in sorted(totals.items()):

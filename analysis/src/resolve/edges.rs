@@ -531,6 +531,8 @@ impl<'a> Resolver<'a> {
                 target,
                 target_number,
                 resolution,
+                overload_guess: e.kind == EdgeKind::Calls
+                    && target_cand.is_some_and(|c| index.overloads.contains(&c)),
             };
             (
                 row,

@@ -78,9 +78,46 @@ pub(super) struct Index<'a> {
     pub(super) dir_names: rustc_hash::FxHashSet<u64>,
     /// Rust: the crates ([`RustCrates`]), when the repository has Rust and `Cargo.toml`s.
     pub(super) rust_crates: RustCrates,
+    /// Java, C# and C++: the functions and methods that share their name and parent with
+    /// another in their file (overloads: `Gson.toJson`, `Gson.toJson#2`, …), whichever a call
+    /// by name alone cannot tell apart ([`Index::overloaded`]).
+    pub(super) overloads: rustc_hash::FxHashSet<Cand>,
     /// Distinct for every index the process builds: the key of the per-thread caches
     /// ([`Index::with_include_closure`], [`Index::file_names_type`]).
     pub(super) id: u64,
+}
+
+/// The overloaded functions and methods of `files` ([`Index::overloads`]): a name that a file
+/// defines twice under one parent has its later definitions numbered (`f#2`), so each
+/// numbered one and the one it repeats.
+fn overloads(files: &[FileInput<'_>]) -> rustc_hash::FxHashSet<Cand> {
+    let mut out = rustc_hash::FxHashSet::default();
+    for (fi, f) in files.iter().enumerate() {
+        if !matches!(f.lang, Lang::Java | Lang::CSharp | Lang::Cpp) {
+            continue;
+        }
+        let names = f.names;
+        let callable = |i: usize| matches!(names.kind(i), "function" | "method" | "constructor");
+        let mut first: HashMap<&str, usize> = HashMap::default();
+        for i in 0..names.symbol_count() {
+            if !callable(i) {
+                continue;
+            }
+            let q = names.qualified_name(i);
+            match q.rsplit_once('#') {
+                Some((base, n)) if n.bytes().all(|b| b.is_ascii_digit()) => {
+                    out.insert((fi as u32, i as u32));
+                    if let Some(&j) = first.get(base) {
+                        out.insert((fi as u32, j as u32));
+                    }
+                }
+                _ => {
+                    first.insert(q, i);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Languages whose definitions can refer to each other.
@@ -462,6 +499,7 @@ impl<'a> Index<'a> {
             go_builds,
             dir_names,
             rust_crates,
+            overloads: overloads(files),
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         };
         if c_family {

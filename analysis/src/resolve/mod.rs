@@ -88,12 +88,19 @@ pub struct EdgeRow<'a> {
     /// The target symbol's number, when the target is a symbol (not a file, not unresolved).
     pub target_number: Option<usize>,
     pub resolution: &'static str,
+    /// The target is one of several overloads, which the call's name alone does not tell
+    /// apart: a guess, however its type was found.
+    pub overload_guess: bool,
 }
 
 impl EdgeRow<'_> {
     /// How sure the edge's target is ([`Confidence::of`]); `None` when unresolved.
     pub fn confidence(&self) -> Option<Confidence> {
-        Confidence::of(self.resolution, self.target_qualifier.is_some())
+        let sure = Confidence::of(self.resolution, self.target_qualifier.is_some())?;
+        Some(match self.overload_guess {
+            true => Confidence::Guess,
+            false => sure,
+        })
     }
 }
 

@@ -11,7 +11,7 @@ pub(super) fn def_kind<'t>(_up: Up<'_, 't>, n: Node<'t>, _src: &str) -> Option<&
         "trait_item" => "trait",
         "mod_item" => "module",
         "const_item" | "static_item" => "constant",
-        "type_item" => "type_alias",
+        "type_item" | "associated_type" => "type_alias",
         "macro_definition" => "macro",
         "field_declaration" => "field",
         "enum_variant" => "variant",

@@ -547,3 +547,10 @@ fn bundler_annotations_are_no_doc() {
     let src = "/* @__NO_SIDE_EFFECTS__ */\nexport function make() {}\n/** Makes. */\n/* @__PURE__ */\nexport function other() {}\n";
     assert_eq!(doc_of(Lang::TypeScript, src, "make"), None);
 }
+
+#[test]
+fn rust_associated_types_are_type_aliases() {
+    let src = "pub trait Decoder {\n    type Item;\n    type Error: From<u8>;\n    fn decode(&mut self) -> Self::Item;\n}\n";
+    let a = analyze(Lang::Rust, src);
+    assert_eq!(qnames(&a, "type_alias"), ["Decoder.Item", "Decoder.Error"]);
+}

@@ -282,3 +282,36 @@ fn php_namespaced_names_are_their_namespaces() {
         Some(("api/mail/Message.php", "qualified"))
     );
 }
+
+/// Java: a call to one of several overloads, which the name alone does not tell apart, is a
+/// guess, however the type was found; a call to a method without overloads is not.
+#[test]
+fn calls_to_overloads_are_guesses() {
+    let src = "class Gson {\n  String toJson(Object o) { return toJson(o, o.getClass()); }\n  String toJson(Object o, Class<?> c) { return name(); }\n  String name() { return \"\"; }\n}\n";
+    let analyses = [("Gson.java", crate::analyze::analyze(Lang::Java, src))];
+    let packed: Vec<_> = analyses
+        .iter()
+        .map(|(p, a)| (*p, Packed::new(a).unwrap()))
+        .collect();
+    let files = inputs(&packed, "java");
+    let resolver = Resolver::new(&files);
+    let rows = resolver.edges(0, &analyses[0].1);
+    let got: Vec<_> = rows
+        .iter()
+        .filter(|r| r.kind == EdgeKind::Calls && r.target.is_some())
+        .map(|r| {
+            (
+                r.target_name,
+                r.resolution,
+                r.confidence().map(Confidence::as_str),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("toJson", "same_class", Some("guess")),
+            ("name", "same_class", Some("exact")),
+        ]
+    );
+}
