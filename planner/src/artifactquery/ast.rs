@@ -159,6 +159,12 @@ pub enum Expr {
         list: Vec<Spanned<Literal>>,
         negated: bool,
     },
+    /// `field [NOT] LIKE 'pattern'`: `%` any run of characters, `_` one character.
+    Like {
+        field: Spanned<String>,
+        pattern: Spanned<Literal>,
+        negated: bool,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -235,6 +241,17 @@ impl fmt::Display for Expr {
                     items.join(", ")
                 )
             }
+            Expr::Like {
+                field,
+                pattern,
+                negated,
+            } => write!(
+                f,
+                "{}{} LIKE {}",
+                field.node,
+                if *negated { " NOT" } else { "" },
+                pattern.node
+            ),
         }
     }
 }

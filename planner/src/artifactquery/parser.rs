@@ -287,7 +287,7 @@ fn cmp_op(i: &str) -> Res<'_, CmpOp> {
             return Ok((rest, op));
         }
     }
-    fail(i.len(), "a comparison (=, !=, >, >=, <, <=) or IN")
+    fail(i.len(), "a comparison (=, !=, >, >=, <, <=), IN or LIKE")
 }
 
 fn operand(i: &str) -> Res<'_, Operand> {
@@ -311,8 +311,19 @@ fn predicate(i: &str) -> Res<'_, Expr> {
                 },
             ));
         }
+        if let Ok((j, _)) = kw("LIKE").parse(j) {
+            let (j, pattern) = literal(j)?;
+            return Ok((
+                j,
+                Expr::Like {
+                    field: field.clone(),
+                    pattern,
+                    negated: negated.is_some(),
+                },
+            ));
+        }
         if negated.is_some() {
-            return fail(j.trim_start().len(), "IN");
+            return fail(j.trim_start().len(), "IN or LIKE");
         }
     }
     let (i, op) = cmp_op(i)?;
@@ -535,6 +546,10 @@ fn fix_expr(e: &mut Expr, total: usize) {
             for l in list {
                 fix(&mut l.span, total);
             }
+        }
+        Expr::Like { field, pattern, .. } => {
+            fix(&mut field.span, total);
+            fix(&mut pattern.span, total);
         }
     }
 }

@@ -161,6 +161,23 @@ fn check_expr(entity: &Entity, text: &str, e: &Expr) -> Result<(), Diagnostic> {
             }
             Ok(())
         }
+        Expr::Like { field, pattern, .. } => {
+            let ft = field_type(entity, text, field)?;
+            if ft != FieldType::Text || !matches!(pattern.node, Literal::Str(_)) {
+                return Err(Diagnostic::new(
+                    "type_mismatch",
+                    format!(
+                        "LIKE matches a text field with a quoted pattern; field '{}' is {} and the pattern is {}",
+                        field.node,
+                        ft.name(),
+                        pattern.node
+                    ),
+                    "write a text field LIKE a quoted pattern, e.g. path NOT LIKE '%test%'",
+                )
+                .at(text, pattern.span));
+            }
+            Ok(())
+        }
         Expr::In { field, list, .. } => {
             let ft = field_type(entity, text, field)?;
             for l in list {
@@ -428,7 +445,14 @@ fn to_df_expr(entity: &Entity, e: &Expr) -> DfExpr {
                     other.is_not_null()
                 };
             }
-            let (l, r) = (operand(left), operand(right));
+            // A string compared with `kind` or `language` is compared in lower case.
+            let cased = |o: &Operand, other: &Operand| match (o, other) {
+                (Operand::Literal(l), Operand::Field(f)) => {
+                    to_df_literal(&enum_cased(&f.node, &l.node))
+                }
+                _ => operand(o),
+            };
+            let (l, r) = (cased(left, right), cased(right, left));
             match op {
                 CmpOp::Eq => l.eq(r),
                 CmpOp::NotEq => l.not_eq(r),
@@ -443,9 +467,36 @@ fn to_df_expr(entity: &Entity, e: &Expr) -> DfExpr {
             list,
             negated,
         } => c(&field_name(entity, &field.node)).in_list(
-            list.iter().map(|l| to_df_literal(&l.node)).collect(),
+            list.iter()
+                .map(|l| to_df_literal(&enum_cased(&field.node, &l.node)))
+                .collect(),
             *negated,
         ),
+        Expr::Like {
+            field,
+            pattern,
+            negated,
+        } => {
+            let (f, p) = (
+                c(&field_name(entity, &field.node)),
+                to_df_literal(&enum_cased(&field.node, &pattern.node)),
+            );
+            match negated {
+                true => f.not_like(p),
+                false => f.like(p),
+            }
+        }
+    }
+}
+
+/// A literal compared with a field of fixed lower-case values (`kind`, `language`), in lower
+/// case: those compare case-insensitively (`kind = 'Class'` is `kind = 'class'`).
+fn enum_cased(field: &str, l: &Literal) -> Literal {
+    match l {
+        Literal::Str(s) if super::schema::is_lowercase_enum(field) => {
+            Literal::Str(s.to_lowercase())
+        }
+        other => other.clone(),
     }
 }
 
@@ -496,7 +547,7 @@ fn rels_used(entity: &Entity, st: &Statement) -> BTreeSet<&'static str> {
                     }
                 }
             }
-            Expr::In { field, .. } => names.push(field.node.clone()),
+            Expr::In { field, .. } | Expr::Like { field, .. } => names.push(field.node.clone()),
         }
     }
     if let Some(e) = &st.filter {

@@ -178,8 +178,14 @@ pub const ENTITIES: &[Entity] = &[
 ];
 
 pub const OPERATORS: &[&str] = &[
-    "=", "!=", ">", ">=", "<", "<=", "IN", "NOT IN", "AND", "OR", "NOT",
+    "=", "!=", ">", ">=", "<", "<=", "IN", "NOT IN", "LIKE", "NOT LIKE", "AND", "OR", "NOT",
 ];
+
+/// Fields whose values are a fixed set of lower-case words (`kind`, `language`): strings
+/// compare with them case-insensitively.
+pub fn is_lowercase_enum(field: &str) -> bool {
+    field.eq_ignore_ascii_case("kind") || field.eq_ignore_ascii_case("language")
+}
 pub const AGGREGATES: &[&str] = &["COUNT", "SUM", "AVG", "MIN", "MAX"];
 pub const RELATIONSHIPS: &[&str] = &["outgoing_calls", "incoming_calls", "references"];
 
@@ -191,6 +197,7 @@ pub const EXAMPLES: &[&str] = &[
     "SELECT identifier, complexity FROM functions WHERE complexity > 10 ORDER BY complexity DESC LIMIT 20",
     "SELECT identifier, incoming_calls FROM functions ORDER BY incoming_calls DESC LIMIT 10",
     "SELECT identifier FROM functions WHERE incoming_calls = 0 AND is_public = FALSE LIMIT 50",
+    "SELECT identifier, lines FROM functions WHERE path NOT LIKE '%test%' ORDER BY lines DESC LIMIT 20",
     "SELECT kind, COUNT(*) AS n FROM symbols WHERE is_public = TRUE GROUP BY kind ORDER BY n DESC LIMIT 20",
     "SELECT language, AVG(complexity) AS avg_complexity, MAX(complexity) AS worst FROM functions GROUP BY language ORDER BY worst DESC LIMIT 20",
     "SELECT name, kind, path FROM symbols WHERE kind IN ('class', 'struct', 'interface', 'trait') AND references > 0 ORDER BY references DESC LIMIT 20",
