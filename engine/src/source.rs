@@ -129,15 +129,7 @@ impl ResolvedSource {
         let dir = path
             .canonicalize()
             .map_err(|e| EngineError::Source(format!("cannot open '{input}': {e}")))?;
-        let dir_name = dir
-            .file_name()
-            .map(|s| s.to_string_lossy().to_string())
-            .unwrap_or_else(|| "root".into());
-        let parent_name = dir
-            .parent()
-            .and_then(|p| p.file_name())
-            .map(|s| s.to_string_lossy().to_string())
-            .unwrap_or_else(|| dir_name.clone());
+        let (dir_name, dir_full_name) = names_of_dir(&dir);
         let toplevel = git(&["rev-parse", "--show-toplevel"], Some(&dir)).ok();
         let is_git_top = toplevel
             .as_deref()
@@ -174,11 +166,9 @@ impl ResolvedSource {
                         "uncommitted changes are not indexed: indexing the committed tree of '{branch}'"
                     ));
                 }
-                let default_name = dir_name.trim_end_matches(".git").to_string();
                 return Ok(ResolvedSource {
-                    full_name: full_name_from_remote()
-                        .unwrap_or_else(|| format!("{parent_name}/{default_name}")),
-                    default_name,
+                    full_name: full_name_from_remote().unwrap_or(dir_full_name),
+                    default_name: dir_name,
                     url: dir.to_string_lossy().to_string(),
                     branch: Some(branch),
                     commit: Some(commit),
@@ -190,9 +180,8 @@ impl ResolvedSource {
                 });
             }
             return Ok(ResolvedSource {
-                default_name: dir_name.clone(),
-                full_name: full_name_from_remote()
-                    .unwrap_or_else(|| format!("{parent_name}/{dir_name}")),
+                default_name: dir_name,
+                full_name: full_name_from_remote().unwrap_or(dir_full_name),
                 url: dir.to_string_lossy().to_string(),
                 branch: None,
                 commit: None,
@@ -203,8 +192,8 @@ impl ResolvedSource {
             });
         }
         Ok(ResolvedSource {
-            default_name: dir_name.clone(),
-            full_name: format!("{parent_name}/{dir_name}"),
+            default_name: dir_name,
+            full_name: dir_full_name,
             url: dir.to_string_lossy().to_string(),
             branch: None,
             commit: None,
@@ -520,8 +509,75 @@ impl Drop for CatFile {
     }
 }
 
+/// Directory names that say how a checkout is kept, not what it holds.
+const GENERIC_DIR_NAMES: &[&str] = &[
+    "repo",
+    "repository",
+    "git",
+    "src",
+    "source",
+    "checkout",
+    "mirror",
+];
+
+/// The default source name and the full name (`owner/name`) of a directory that has no remote
+/// to name it: its own name without `.git`, or its parent's when its own is a generic word
+/// (`…/google+gson/repo`); a name written `owner+name` (a mirror's layout) gives both; else the
+/// owner is the directory above.
+pub fn names_of_dir(dir: &Path) -> (String, String) {
+    let names: Vec<String> = dir
+        .components()
+        .rev()
+        .filter_map(|c| match c {
+            std::path::Component::Normal(s) => Some(s.to_string_lossy().to_string()),
+            _ => None,
+        })
+        .take(3)
+        .collect();
+    let mut names = names.iter().map(|n| n.strip_suffix(".git").unwrap_or(n));
+    let mut name = names.next().unwrap_or("root");
+    let mut owner = names.next();
+    if GENERIC_DIR_NAMES.contains(&name.to_ascii_lowercase().as_str())
+        && let Some(parent) = owner
+    {
+        (name, owner) = (parent, names.next());
+    }
+    if let Some((o, n)) = name.split_once('+')
+        && !o.is_empty()
+        && !n.is_empty()
+    {
+        return (n.to_string(), format!("{o}/{n}"));
+    }
+    (
+        name.to_string(),
+        format!("{}/{name}", owner.unwrap_or(name)),
+    )
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn directory_names_give_sensible_full_names() {
+        let names = |p: &str| names_of_dir(Path::new(p));
+        assert_eq!(
+            names("/w/.mirror/google+gson/repo"),
+            ("gson".into(), "google/gson".into())
+        );
+        assert_eq!(
+            names("/srv/git/flask.git"),
+            ("flask".into(), "git/flask".into())
+        );
+        assert_eq!(
+            names("/home/me/code/tokio/repo"),
+            ("tokio".into(), "code/tokio".into())
+        );
+        assert_eq!(
+            names("/tmp/corpus/zod"),
+            ("zod".into(), "corpus/zod".into())
+        );
+        assert_eq!(names("/"), ("root".into(), "root/root".into()));
+    }
     use super::*;
 
     #[test]

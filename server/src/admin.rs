@@ -130,6 +130,7 @@ async fn register_source(
     }
     let opts = IndexOptions {
         name: r.name,
+        full_name: None,
         branch: r.branch,
         description: r.description,
         org: who.org.clone(),
@@ -181,6 +182,7 @@ async fn reindex(
     let admitted = admit(&state, &location::redacted(&url)).await?;
     let opts = IndexOptions {
         name: Some(ds.name.clone()),
+        full_name: None,
         branch: ds.branch.clone(),
         description: ds.description.clone(),
         org: who.org.clone(),

@@ -154,6 +154,10 @@ struct IndexArgs {
     /// Display name (default: the directory or repository name).
     #[arg(long)]
     name: Option<String>,
+    /// Full name, owner/name (default: the remote's, else the directory's: `…/google+gson/repo`
+    /// is google/gson).
+    #[arg(long)]
+    full_name: Option<String>,
     /// Branch (or tag) to index, for git sources (default: the current branch).
     #[arg(long)]
     branch: Option<String>,
@@ -368,6 +372,7 @@ async fn run(cli: Cli) -> Result<()> {
             let args = IndexArgs {
                 path,
                 name: None,
+                full_name: None,
                 branch: None,
                 description: None,
                 max_file_size: index::DEFAULT_MAX_FILE_BYTES,
@@ -392,6 +397,7 @@ async fn run(cli: Cli) -> Result<()> {
 async fn index_cmd(catalog: &Catalog, org: &str, args: &IndexArgs) -> Result<()> {
     let opts = IndexOptions {
         name: args.name.clone(),
+        full_name: args.full_name.clone(),
         branch: args.branch.clone(),
         description: args.description.clone(),
         org: org.to_string(),

@@ -110,17 +110,27 @@ pub async fn visible(
         .collect())
 }
 
-/// Resolve names (case-insensitive) or ids against the visible sources.
+/// Resolve ids, names or full names (`owner/name`; names case-insensitive) against the
+/// visible sources. A miss suggests the closest names and full names.
 pub fn resolve_refs(visible: &[DataSource], refs: &[String]) -> Result<Vec<DataSource>, RefError> {
     let mut out: Vec<DataSource> = Vec::new();
     for r in refs {
         let r = r.trim();
+        let by = |of: &dyn Fn(&DataSource) -> Option<&str>| -> Vec<&DataSource> {
+            visible
+                .iter()
+                .filter(|s| of(s).is_some_and(|v| v.eq_ignore_ascii_case(r)))
+                .collect()
+        };
         let found: Vec<&DataSource> = match visible.iter().find(|s| s.id == r) {
             Some(s) => vec![s],
-            None => visible
-                .iter()
-                .filter(|s| s.name.eq_ignore_ascii_case(r))
-                .collect(),
+            None => {
+                let named = by(&|s| Some(s.name.as_str()));
+                match named.is_empty() {
+                    true => by(&|s| s.full_name.as_deref()),
+                    false => named,
+                }
+            }
         };
         match found.as_slice() {
             [one] => {
@@ -129,20 +139,9 @@ pub fn resolve_refs(visible: &[DataSource], refs: &[String]) -> Result<Vec<DataS
                 }
             }
             [] => {
-                let mut suggestions: Vec<(usize, String)> = visible
-                    .iter()
-                    .map(|s| {
-                        (
-                            edit_distance(&s.name.to_lowercase(), &r.to_lowercase()),
-                            s.name.clone(),
-                        )
-                    })
-                    .filter(|(d, n)| *d <= 2.max(n.len() / 3))
-                    .collect();
-                suggestions.sort();
                 return Err(RefError::Unknown {
                     reference: r.to_string(),
-                    suggestions: suggestions.into_iter().take(3).map(|(_, n)| n).collect(),
+                    suggestions: suggestions(visible, r),
                 });
             }
             many => {
@@ -154,6 +153,39 @@ pub fn resolve_refs(visible: &[DataSource], refs: &[String]) -> Result<Vec<DataS
         }
     }
     Ok(out)
+}
+
+/// Up to three names of visible sources close to `r`: by edit distance to a source's name or
+/// full name, or whose name is the last segment of a full name given (`google/gson` for a
+/// source named `gson`).
+fn suggestions(visible: &[DataSource], r: &str) -> Vec<String> {
+    let want = r.to_lowercase();
+    let last = want.rsplit(['/', '+']).next().unwrap_or(&want).to_string();
+    let mut scored: Vec<(usize, String)> = visible
+        .iter()
+        .filter_map(|s| {
+            let name = s.name.to_lowercase();
+            let close = |v: &str| {
+                let d = edit_distance(v, &want);
+                (d <= 2.max(v.len() / 3)).then_some(d)
+            };
+            let d = [
+                close(&name),
+                s.full_name
+                    .as_deref()
+                    .map(str::to_lowercase)
+                    .and_then(|f| close(&f)),
+                (name == last).then_some(0),
+            ]
+            .into_iter()
+            .flatten()
+            .min()?;
+            Some((d, s.name.clone()))
+        })
+        .collect();
+    scored.sort();
+    scored.dedup_by(|a, b| a.1 == b.1);
+    scored.into_iter().take(3).map(|(_, n)| n).collect()
 }
 
 /// Levenshtein distance (small strings: names).
@@ -215,6 +247,30 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "unknown data source 'apj'; did you mean 'api'?"
+        );
+    }
+
+    #[test]
+    fn full_names_resolve_and_are_suggested() {
+        let mut gson = ds("repo_1", "gson");
+        gson.full_name = Some("google/gson".into());
+        let mut flask = ds("repo_2", "flask");
+        flask.full_name = Some("pallets/flask".into());
+        let v = vec![gson, flask];
+        assert_eq!(
+            resolve_refs(&v, &["Google/Gson".into()]).unwrap()[0].id,
+            "repo_1"
+        );
+        // A full name the catalog does not hold, whose last part is a source's name.
+        let e = resolve_refs(&v, &["someone/flask".into()]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unknown data source 'someone/flask'; did you mean 'flask'?"
+        );
+        let e = resolve_refs(&v, &["google/gsno".into()]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unknown data source 'google/gsno'; did you mean 'gson'?"
         );
     }
 }

@@ -49,7 +49,7 @@ mod write_rows;
 
 use self::failpoints::failpoint;
 pub(crate) use self::failpoints::fault;
-pub use self::register::validate_name;
+pub use self::register::{validate_full_name, validate_name};
 use self::{previous::*, register::*, search_units::*, stream::*, trigrams::*};
 
 /// Bump when analysis output changes, so re-indexing does not reuse stale analyses
@@ -63,6 +63,9 @@ pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;
 #[derive(Debug, Clone)]
 pub struct IndexOptions {
     pub name: Option<String>,
+    /// The source's full name (`owner/name`), instead of the one its remote or directory
+    /// gives.
+    pub full_name: Option<String>,
     pub branch: Option<String>,
     pub description: Option<String>,
     pub org: String,
@@ -77,6 +80,7 @@ impl Default for IndexOptions {
     fn default() -> Self {
         IndexOptions {
             name: None,
+            full_name: None,
             branch: None,
             description: None,
             org: quarry_storage::DEFAULT_ORG.to_string(),
@@ -143,6 +147,9 @@ pub async fn index_repository(
         .clone()
         .unwrap_or_else(|| resolved.default_name.clone());
     validate_name(&name)?;
+    if let Some(full_name) = &opts.full_name {
+        validate_full_name(full_name)?;
+    }
     let keeper =
         crate::publish::LeaseKeeper::take(catalog, &opts.org, &name, opts.lease_wait).await?;
     let result = index_leased(

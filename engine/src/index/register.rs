@@ -15,6 +15,23 @@ pub fn validate_name(name: &str) -> Result<()> {
     Ok(())
 }
 
+/// A full name given for a source (`--full-name`): `owner/name`, each part 1–100 letters,
+/// digits, `.`, `_` or `-`.
+pub fn validate_full_name(full_name: &str) -> Result<()> {
+    let part = |p: &str| {
+        !p.is_empty()
+            && p.len() <= 100
+            && p.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+    };
+    match full_name.split_once('/') {
+        Some((owner, name)) if part(owner) && part(name) => Ok(()),
+        _ => Err(EngineError::Source(format!(
+            "invalid full name '{full_name}': write owner/name (letters, digits, '.', '_', '-'), e.g. google/gson"
+        ))),
+    }
+}
+
 pub(super) async fn register(
     catalog: &Catalog,
     name: &str,
@@ -49,6 +66,9 @@ pub(super) async fn register(
             if opts.branch.is_some() || resolved.branch.is_some() {
                 s.branch = resolved.branch.clone();
             }
+            if let Some(full_name) = &opts.full_name {
+                s.full_name = Some(full_name.clone());
+            }
             Ok(s)
         }
         None => {
@@ -57,7 +77,11 @@ pub(super) async fn register(
                 org: opts.org.clone(),
                 name: name.to_string(),
                 kind: SourceType::Repository,
-                full_name: Some(resolved.full_name.clone()),
+                full_name: Some(
+                    opts.full_name
+                        .clone()
+                        .unwrap_or_else(|| resolved.full_name.clone()),
+                ),
                 url: Some(resolved.url.clone()),
                 branch: resolved.branch.clone(),
                 repository_ids: None,
