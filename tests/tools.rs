@@ -407,6 +407,16 @@ async fn tools_answer_what_a_user_asks() {
         .tool_obj("get_file_tree", json!({"max_nodes": 3}), k)
         .await;
     assert_eq!(small["trees"][0]["truncated"], true);
+    // Out of range is an error naming the range, never a silent clamp.
+    for bad in [
+        json!({"max_nodes": 0}),
+        json!({"max_nodes": 5001}),
+        json!({"max_depth": 65}),
+    ] {
+        let (_, v) = s.tool("get_file_tree", bad.clone(), k).await;
+        assert_eq!(error_code(&v), "invalid_argument", "{bad}");
+        assert!(v.to_string().contains("must be between"), "{v}");
+    }
     let o = s.tool_obj("get_repository_ontology", json!({}), k).await;
     let content = o["content"].as_str().unwrap();
     for section in [

@@ -58,6 +58,18 @@ fn syntax_diagnostic(text: &str, offset: usize, e: parser::PErr) -> Diagnostic {
         end: end.max(offset + 1),
     };
     if let Some((code, message)) = e.special {
+        // A double-quoted string: the statement with its quotes made single.
+        if let Some(body) = text[offset..].strip_prefix('"')
+            && let Some(len) = body.find('"')
+        {
+            let quoted = format!("'{}'", body[..len].replace('\'', "''"));
+            let span = ast::Span {
+                start: offset,
+                end: offset + len + 2,
+            };
+            let try_ = diagnostics::replace(text, span, &quoted);
+            return Diagnostic::new(code, message, try_).at(text, span);
+        }
         let try_ = match code {
             "unknown_function" => "use COUNT, SUM, AVG, MIN or MAX".to_string(),
             "too_deep" => "remove redundant parentheses or NOT, or split the condition".to_string(),
@@ -67,7 +79,10 @@ fn syntax_diagnostic(text: &str, offset: usize, e: parser::PErr) -> Diagnostic {
         return Diagnostic::new(code, message, try_).at(text, span);
     }
     let expected: Vec<String> = e.expected.iter().map(|s| s.to_string()).collect();
-    let mut message = format!("unexpected {found}");
+    let mut message = match at_end {
+        true => "the statement ends too soon".to_string(),
+        false => format!("unexpected {found}"),
+    };
     if !expected.is_empty() {
         message.push_str(&format!("; expected {}", join_or(&expected)));
     }

@@ -160,6 +160,13 @@ fn name(i: &str) -> Res<'_, Spanned<String>> {
 fn literal(i: &str) -> Res<'_, Spanned<Literal>> {
     let (i, _) = multispace0(i)?;
     let start = i.len();
+    if i.starts_with('"') {
+        return special(
+            start,
+            "syntax_error",
+            "strings are written in single quotes ('rust'), not double quotes".into(),
+        );
+    }
     if let Some(body) = i.strip_prefix('\'') {
         let mut out = String::new();
         let mut chars = body.char_indices();

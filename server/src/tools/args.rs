@@ -13,6 +13,24 @@ pub const MAX_RESULTS: u32 = 500;
 pub const DEFAULT_PER_TYPE: u32 = 50;
 pub const MAX_PER_TYPE: u32 = 1000;
 /// Default and largest tree size.
+/// An integer argument `name` within `lo..=hi`, `default` when omitted; out of range it is
+/// `invalid_argument` naming the range (never clamped).
+pub fn in_range(
+    name: &str,
+    value: Option<u32>,
+    default: u32,
+    (lo, hi): (u32, u32),
+) -> Result<u32, super::ToolError> {
+    match value.unwrap_or(default) {
+        n if (lo..=hi).contains(&n) => Ok(n),
+        n => Err(super::ToolError::new(
+            "invalid_argument",
+            format!("{name} must be between {lo} and {hi}, not {n}"),
+            format!("Pass {name} between {lo} and {hi} (default {default})"),
+        )),
+    }
+}
+
 pub const DEFAULT_TREE_NODES: u32 = 400;
 pub const MAX_TREE_NODES: u32 = 5000;
 pub const DEFAULT_TREE_DEPTH: u32 = 6;

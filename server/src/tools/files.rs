@@ -304,14 +304,18 @@ pub async fn file_tree(call: &Call<'_>, a: args::GetFileTree) -> ToolResult {
         Some(p) => clean_path(p)?,
         None => String::new(),
     };
-    let max_depth = a
-        .max_depth
-        .unwrap_or(args::DEFAULT_TREE_DEPTH)
-        .clamp(1, args::MAX_TREE_DEPTH);
-    let max_nodes = a
-        .max_nodes
-        .unwrap_or(args::DEFAULT_TREE_NODES)
-        .clamp(1, args::MAX_TREE_NODES) as usize;
+    let max_depth = args::in_range(
+        "max_depth",
+        a.max_depth,
+        args::DEFAULT_TREE_DEPTH,
+        (1, args::MAX_TREE_DEPTH),
+    )?;
+    let max_nodes = args::in_range(
+        "max_nodes",
+        a.max_nodes,
+        args::DEFAULT_TREE_NODES,
+        (1, args::MAX_TREE_NODES),
+    )? as usize;
     let output_depth = a.output_depth.unwrap_or(u32::MAX);
     let (_, ctx) = call.session(std::slice::from_ref(&repo)).await?;
     let files = execute(&ctx, plans::tree_files(&ctx, &repo.id, &dir).await).await?;

@@ -79,16 +79,12 @@ pub async fn relationships(call: &Call<'_>, a: args::GetArtifactRelationships) -
             "Pass an identifier exactly as semantic_search, grep_search or fetch_artifacts return it",
         ));
     }
-    let max = a.max_count_per_type.unwrap_or(DEFAULT_PER_TYPE);
-    if !(1..=MAX_PER_TYPE).contains(&max) {
-        return Err(ToolError::new(
-            "invalid_argument",
-            format!("max_count_per_type must be between 1 and {MAX_PER_TYPE}, not {max}"),
-            format!(
-                "Pass max_count_per_type between 1 and {MAX_PER_TYPE} (default {DEFAULT_PER_TYPE})"
-            ),
-        ));
-    }
+    let max = args::in_range(
+        "max_count_per_type",
+        a.max_count_per_type,
+        DEFAULT_PER_TYPE,
+        (1, MAX_PER_TYPE),
+    )?;
     let profile = a.profile.unwrap_or_default();
     let repos = super::files::repositories_holding(
         call,

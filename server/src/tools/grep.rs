@@ -36,29 +36,14 @@ pub fn filter_of(
 }
 
 pub fn max_results(n: Option<u32>) -> Result<usize, ToolError> {
-    let n = n.unwrap_or(DEFAULT_RESULTS);
-    if !(1..=MAX_RESULTS).contains(&n) {
-        return Err(ToolError::new(
-            "invalid_argument",
-            format!("max_results must be between 1 and {MAX_RESULTS}, not {n}"),
-            format!("Pass max_results between 1 and {MAX_RESULTS} (default {DEFAULT_RESULTS})"),
-        ));
-    }
-    Ok(n as usize)
+    super::args::in_range("max_results", n, DEFAULT_RESULTS, (1, MAX_RESULTS)).map(|n| n as usize)
 }
 
 /// Lines of context around each match, at most this many (docs/tools.md).
 pub const MAX_CONTEXT_LINES: u32 = 10;
 
 fn context_lines(n: Option<u32>) -> Result<usize, ToolError> {
-    match n.unwrap_or(0) {
-        n if n <= MAX_CONTEXT_LINES => Ok(n as usize),
-        n => Err(ToolError::new(
-            "invalid_argument",
-            format!("context_lines must be between 0 and {MAX_CONTEXT_LINES}, not {n}"),
-            format!("Pass context_lines between 0 and {MAX_CONTEXT_LINES} (default 0)"),
-        )),
-    }
+    super::args::in_range("context_lines", n, 0, (0, MAX_CONTEXT_LINES)).map(|n| n as usize)
 }
 
 /// The files to verify, in path order: `(data source, path, identifier)`; those that match by
