@@ -2430,6 +2430,12 @@ fn bad_input_gets_specific_errors_or_counted_skips() {
     }
     let err = quarry_err(&store, &["sql", "SELECT nope FROM files"]);
     assert!(err.contains("nope"), "{err}");
+    // An empty result still shows its columns.
+    let empty = quarry_ok(
+        &store,
+        &["sql", "SELECT path, lines FROM files WHERE path = 'nope'"],
+    );
+    assert!(empty.contains("| path | lines |"), "{empty}");
 
     // A corrupt catalog record is reported as such.
     std::fs::write(

@@ -578,6 +578,12 @@ async fn sql_cmd(
     let repos = quarry_engine::exec::expand_repositories(catalog, &chosen).await?;
     let ctx = quarry_engine::exec::session_for(catalog, &repos).await?;
     let plan = quarry_planner::sql::plan(&ctx, statement).await?;
+    let columns: Vec<String> = plan
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| f.name().clone())
+        .collect();
     let batches = quarry_engine::exec::execute(&ctx, plan).await?;
     if json {
         let out = serde_json::json!({
@@ -586,7 +592,7 @@ async fn sql_cmd(
         });
         println!("{}", serde_json::to_string_pretty(&out)?);
     } else {
-        println!("{}", quarry_engine::render::text_table(&batches)?);
+        println!("{}", quarry_engine::render::text_table(&columns, &batches)?);
     }
     Ok(())
 }
@@ -604,7 +610,16 @@ async fn query_cmd(
             if json {
                 println!("{}", serde_json::to_string_pretty(&result.json)?);
             } else {
-                println!("{}", quarry_engine::render::text_table(&result.batches)?);
+                let columns: Vec<String> = result.json["columns"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|c| c.as_str().map(str::to_string))
+                    .collect();
+                println!(
+                    "{}",
+                    quarry_engine::render::text_table(&columns, &result.batches)?
+                );
                 let j = &result.json;
                 println!(
                     "{} rows{} ({}, LIMIT {})",
