@@ -23,8 +23,8 @@ import tempfile
 # `impl` block is no symbol: its members are, under the type's name.
 SKIPPED_KINDS = {
     "*": {"package", "packageName", "namespace", "import", "unknown", "label", "local",
-          "parameter", "module"},
-    "Python": {"namespace", "unknown"},
+          "parameter"},
+    "Python": {"namespace", "unknown", "module"},
     "Go": {"packageName", "anonMember"},
     "C": {"header", "macroparam", "externvar", "prototype"},
     "C++": {"header", "macroparam", "externvar", "prototype", "using"},

@@ -248,7 +248,7 @@ pub async fn related(
         Direction::Outgoing => ("source", "target"),
         Direction::Incoming => ("target", "source"),
     };
-    let surest = || vec![confidence_rank().map(|r| r.sort(false, true))];
+    let surest = vec![confidence_rank()?.sort(false, true)];
     let edges = scan(ctx, "edges")
         .await?
         .filter(
@@ -262,16 +262,8 @@ pub async fn related(
             vec![
                 min(c("line")).alias("line"),
                 count_all().alias("sites"),
-                first_value(
-                    c("confidence"),
-                    surest().into_iter().collect::<Result<_>>()?,
-                )
-                .alias("confidence"),
-                first_value(
-                    c("resolution"),
-                    surest().into_iter().collect::<Result<_>>()?,
-                )
-                .alias("resolution"),
+                first_value(c("confidence"), surest.clone()).alias("confidence"),
+                first_value(c("resolution"), surest.clone()).alias("resolution"),
             ],
         )?
         .alias("e")?

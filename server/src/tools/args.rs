@@ -3,6 +3,7 @@
 //! where the interface leaves a name open. Every tool also accepts `output_format` (docs/tools.md, "Common rules"), handled
 //! before these types are read.
 
+use quarry_analysis::resolve::Confidence;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -138,21 +139,25 @@ pub enum MinConfidence {
 }
 
 impl MinConfidence {
-    /// The `edges.confidence` values at or above this one.
-    pub fn accepted(self) -> &'static [&'static str] {
+    fn confidence(self) -> Confidence {
         match self {
-            MinConfidence::Exact => &["exact"],
-            MinConfidence::Likely => &["exact", "likely"],
-            MinConfidence::Guess => &["exact", "likely", "guess"],
+            MinConfidence::Exact => Confidence::Exact,
+            MinConfidence::Likely => Confidence::Likely,
+            MinConfidence::Guess => Confidence::Guess,
         }
     }
 
+    /// The `edges.confidence` values at or above this one.
+    pub fn accepted(self) -> Vec<&'static str> {
+        Confidence::ALL
+            .into_iter()
+            .filter(|c| *c >= self.confidence())
+            .map(Confidence::as_str)
+            .collect()
+    }
+
     pub fn as_str(self) -> &'static str {
-        match self {
-            MinConfidence::Exact => "exact",
-            MinConfidence::Likely => "likely",
-            MinConfidence::Guess => "guess",
-        }
+        self.confidence().as_str()
     }
 }
 

@@ -7,37 +7,52 @@ use super::args::{self, DEFAULT_PER_TYPE, MAX_PER_TYPE, MinConfidence, Profile};
 use super::render::abridged;
 use super::{Call, RowExt, ToolError, ToolOutput, ToolResult, execute};
 
-/// A relationship type: its name in results, the edge kinds behind it and the direction.
+/// A relationship type: its name in results, the edge kinds behind it and the direction;
+/// whether sites that stayed unresolved may belong in it (calls name their targets, bases are
+/// written by name; a reference to an unresolved name is no site of this artifact's), and the
+/// field listing the unresolved targets' names, when it has one.
 struct RelType {
     name: &'static str,
     kinds: &'static [&'static str],
     direction: Direction,
+    has_unresolved_sites: bool,
+    unresolved_names: Option<&'static str>,
 }
 
 const OUTGOING_CALLS: RelType = RelType {
     name: "OutgoingCalls",
     kinds: &["calls"],
     direction: Direction::Outgoing,
+    has_unresolved_sites: true,
+    unresolved_names: Some("unresolvedCallees"),
 };
 const INCOMING_CALLS: RelType = RelType {
     name: "IncomingCalls",
     kinds: &["calls"],
     direction: Direction::Incoming,
+    has_unresolved_sites: true,
+    unresolved_names: None,
 };
 const ANCESTORS: RelType = RelType {
     name: "Ancestors",
     kinds: &["inherits", "implements"],
     direction: Direction::Outgoing,
+    has_unresolved_sites: true,
+    unresolved_names: Some("externalAncestors"),
 };
 const DESCENDANTS: RelType = RelType {
     name: "Descendants",
     kinds: &["inherits", "implements"],
     direction: Direction::Incoming,
+    has_unresolved_sites: false,
+    unresolved_names: None,
 };
 const REFERENCES: RelType = RelType {
     name: "References",
     kinds: &["references"],
     direction: Direction::Incoming,
+    has_unresolved_sites: false,
+    unresolved_names: None,
 };
 
 fn types(p: Profile) -> Vec<RelType> {
@@ -60,13 +75,6 @@ fn profile_name(p: Profile) -> &'static str {
 
 /// Unresolved callee (and base) names listed with outgoing calls (and ancestors).
 const UNRESOLVED: usize = 20;
-
-/// Whether a relationship type's list can miss sites that stayed unresolved: calls (a call
-/// names its target) and bases (written by name); a reference to an unresolved name is no
-/// site of this artifact's.
-fn profile_has_sites(name: &str) -> bool {
-    matches!(name, "OutgoingCalls" | "IncomingCalls" | "Ancestors")
-}
 
 pub async fn relationships(call: &Call<'_>, a: args::GetArtifactRelationships) -> ToolResult {
     let id = a.identifier.trim().to_string();
@@ -94,10 +102,13 @@ pub async fn relationships(call: &Call<'_>, a: args::GetArtifactRelationships) -
     .await?;
     let (_, ctx) = call.session(&repos).await?;
     let ids = vec![id.clone()];
+    // The symbol's own row (its name is what call sites write: `toJson` of `Gson.toJson#2`).
+    let symbol = match repos.is_empty() {
+        true => Vec::new(),
+        false => execute(&ctx, plans::symbols_by_identifier(&ctx, &ids).await).await?,
+    };
     let found = !repos.is_empty()
-        && (!execute(&ctx, plans::summaries(&ctx, &ids).await)
-            .await?
-            .is_empty()
+        && (!symbol.is_empty()
             || !execute(&ctx, plans::files_by_identifier(&ctx, &ids).await)
                 .await?
                 .is_empty());
@@ -113,12 +124,12 @@ pub async fn relationships(call: &Call<'_>, a: args::GetArtifactRelationships) -
     }
     let min = a.min_confidence.unwrap_or_default();
     let accepted = min.accepted();
-    let counts = execute(&ctx, plans::relationship_counts(&ctx, &id, accepted).await).await?;
+    let counts = execute(&ctx, plans::relationship_counts(&ctx, &id, &accepted).await).await?;
     let all_counts = match min {
         MinConfidence::Guess => counts.clone(),
         _ => {
             let every = MinConfidence::Guess.accepted();
-            execute(&ctx, plans::relationship_counts(&ctx, &id, every).await).await?
+            execute(&ctx, plans::relationship_counts(&ctx, &id, &every).await).await?
         }
     };
     let count_in = |counts: &[serde_json::Map<String, Value>], dir: &str, kinds: &[&str]| -> i64 {
@@ -129,13 +140,8 @@ pub async fn relationships(call: &Call<'_>, a: args::GetArtifactRelationships) -
             .sum()
     };
     let count = |dir: &str, kinds: &[&str]| count_in(&counts, dir, kinds);
-    // The name call sites write (`Gson.toJson` is called as `toJson`).
-    let name = id
-        .rsplit("::")
-        .next()
-        .and_then(|q| q.rsplit('.').next())
-        .unwrap_or("")
-        .to_string();
+    // (A file has no name calls write: nothing unresolved is its caller.)
+    let name = symbol.first().map(|s| s.s("name").to_string());
     let mut rels = Vec::new();
     for t in types(profile) {
         let dir = match t.direction {
@@ -146,7 +152,7 @@ pub async fn relationships(call: &Call<'_>, a: args::GetArtifactRelationships) -
         let below = count_in(&all_counts, dir, t.kinds) - total;
         let filter = plans::EdgeFilter {
             kinds: t.kinds,
-            confidences: accepted,
+            confidences: &accepted,
         };
         let rows = execute(
             &ctx,
@@ -177,11 +183,14 @@ pub async fn relationships(call: &Call<'_>, a: args::GetArtifactRelationships) -
             .collect();
         // Sites that stayed unresolved and may belong here: this artifact's own calls to
         // external or dynamic targets, or calls elsewhere that name it and found nothing.
-        let unresolved = if profile_has_sites(t.name) {
-            let plan = plans::unresolved_sites(&ctx, &id, &name, t.kinds, t.direction).await;
-            execute(&ctx, plan).await?.first().map_or(0, |r| r.i("n"))
-        } else {
-            0
+        let unresolved = match (&name, t.direction) {
+            _ if !t.has_unresolved_sites => 0,
+            (None, Direction::Incoming) => 0,
+            (name, _) => {
+                let name = name.as_deref().unwrap_or("");
+                let plan = plans::unresolved_sites(&ctx, &id, name, t.kinds, t.direction).await;
+                execute(&ctx, plan).await?.first().map_or(0, |r| r.i("n"))
+            }
         };
         let mut rel = json!({
             "relationType": t.name,
@@ -193,21 +202,16 @@ pub async fn relationships(call: &Call<'_>, a: args::GetArtifactRelationships) -
             "unresolvedSites": unresolved,
             "items": items,
         });
-        if matches!(t.name, "OutgoingCalls" | "Ancestors") {
+        if let Some(key) = t.unresolved_names {
             let un = execute(
                 &ctx,
                 plans::unresolved_targets(&ctx, &id, t.kinds, UNRESOLVED).await,
             )
             .await?;
-            let names: Value = un
+            rel[key] = un
                 .iter()
                 .map(|r| Value::String(r.s("target_name").to_string()))
                 .collect();
-            let key = match t.name {
-                "OutgoingCalls" => "unresolvedCallees",
-                _ => "externalAncestors",
-            };
-            rel[key] = names;
         }
         rels.push(rel);
     }

@@ -540,12 +540,18 @@ fn names_keep_a_leading_dollar_but_in_php() {
     );
     assert_eq!(qnames(&a, "function"), ["$constructor"]);
     assert_eq!(qnames(&a, "class"), ["$ZodMemoizer"]);
+    let php = analyze(Lang::Php, "<?php\nclass User {\n    public $name;\n}\n");
+    assert_eq!(qnames(&php, "field"), ["User.name"]);
 }
 
 #[test]
 fn bundler_annotations_are_no_doc() {
     let src = "/* @__NO_SIDE_EFFECTS__ */\nexport function make() {}\n/** Makes. */\n/* @__PURE__ */\nexport function other() {}\n";
     assert_eq!(doc_of(Lang::TypeScript, src, "make"), None);
+    assert_eq!(
+        doc_of(Lang::TypeScript, src, "other").as_deref(),
+        Some("Makes.")
+    );
 }
 
 #[test]
